@@ -1,0 +1,87 @@
+"""The replay JSON of NOTATION.md, written by hand so that CPython and MicroPython print
+the same bytes: fixed key order, `", "` and `": "` separators, ASCII with `\\u` escapes.
+
+It is written in pieces to a `write` callable, so a long match never has to sit in RAM
+as one string.
+"""
+
+from .notation import SIDES
+
+
+def _str(value):
+    if value is None:
+        return "null"
+    out = ['"']
+    for c in value:
+        o = ord(c)
+        if c == '"' or c == "\\":
+            out.append("\\" + c)
+        elif o < 0x20 or o > 0x7E:
+            out.append("\\u%04x" % o)  # every name here is in the basic plane
+        else:
+            out.append(c)
+    out.append('"')
+    return "".join(out)
+
+
+def _num(value):
+    return "null" if value is None else "%d" % value
+
+
+def _side(value):
+    return "null" if value is None else '"%s"' % SIDES[value]
+
+
+def _bool(value):
+    return "null" if value is None else ("true" if value else "false")
+
+
+def _pair(a, b, fmt=_num):
+    return '{"A": %s, "B": %s}' % (fmt(a), fmt(b))
+
+
+def _ints(values):
+    return "[" + ", ".join("%d" % v for v in values) + "]"
+
+
+def _frame(record):
+    number, breaker, score, winner, how, breaks_a, breaks_b = record
+    return ('{"number": %d, "breaker": %s, "score": %s, "winner": %s, "how": %s, '
+            '"breaks": {"A": %s, "B": %s}}' % (
+                number, _side(breaker), "null" if score is None else _pair(score[0], score[1]),
+                _side(winner), _str(how), _ints(breaks_a), _ints(breaks_b)))
+
+
+def _current(view):
+    (striker, score, brk, ball_on, reds, remaining, snookers, free, respotted, fouls,
+     misses, prompts) = view
+    return ('{"striker": %s, "score": %s, "break": %s, "ball_on": %s, "reds": %s, '
+            '"remaining": %s, "snookers_required": %s, "free_ball": %s, '
+            '"respotted_black": %s, "fouls_in_a_row": %s, "misses_in_a_row": %s, '
+            '"prompts": [%s]}' % (
+                _side(striker), "null" if score is None else _pair(score[0], score[1]),
+                _num(brk), _str(ball_on), _num(reds), _num(remaining), _num(snookers),
+                _bool(free), _bool(respotted), _pair(fouls[0], fouls[1]),
+                "null" if misses is None else _pair(misses[0], misses[1]),
+                ", ".join(_str(p) for p in prompts)))
+
+
+def write_json(match, write):
+    finished, winner = match.outcome()
+    won = match.frames_won()
+    write('{"game": %s, "status": %s, "winner": %s, "frames_won": %s, "frames": [' % (
+        _str(match.header.game), _str("finished" if finished else "playing"), _side(winner),
+        _pair(won[0], won[1])))
+    sep = ""
+    for record in match.frames():
+        write(sep)
+        write(_frame(record))
+        sep = ", "
+    current = match.current()
+    write('], "current": %s}' % ("null" if current is None else _current(current.view())))
+
+
+def to_json(match):
+    parts = []
+    write_json(match, parts.append)
+    return "".join(parts)

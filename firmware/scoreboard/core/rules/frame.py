@@ -1,0 +1,91 @@
+"""What every game's frame (rack) shares: whose turn it is, visits, breaks, the end.
+
+A frame is a small state machine fed one event at a time by `match.py`. Each game's
+subclass validates an event completely before changing anything, so a refused event
+(a `ValueError` carrying the reason) leaves the frame exactly as it was.
+Sides are 0 (A) and 1 (B) inside the core; the notation's letters only at the edges.
+"""
+
+from micropython import const
+
+_MIN_LISTED_BREAK = const(10)
+
+
+def other(side):
+    return 1 - side
+
+
+def side_index(letter):
+    return 0 if letter == "A" else 1
+
+
+class Frame:
+    """One frame or rack: the parts that do not depend on the game."""
+
+    def __init__(self, number, breaker, players):
+        self.number = number
+        self.breaker = breaker
+        self.striker = breaker
+        self.players = players  # (players of A, players of B): 1 or 2 each
+        self.turns = [0, 0]  # visits each side has started, for doubles rotation
+        self.turns[breaker] = 1
+        self.score = [0, 0]
+        self.brk = 0  # the striker's current break (run)
+        self.breaks = ([], [])  # finished breaks of 10 or more, per side, in order
+        self.high = [0, 0]  # highest finished break per side, any size
+        self.fouls = [0, 0]  # fouls in a row
+        self.ended = False
+        self.winner = None
+        self.how = None
+        self.last = None  # the previous game word applied, for words valid only after it
+
+    # -- derived -------------------------------------------------------------------------
+    def player(self):
+        """Which player of the striking side is at the table (0 or 1): doubles alternate."""
+        return (self.turns[self.striker] - 1) % self.players[self.striker]
+
+    def prompts(self):
+        return ()
+
+    # -- changes shared by all games -----------------------------------------------------
+    def close_visit(self):
+        """The striker's visit ends: its break, if any, joins the records."""
+        b = self.brk
+        if b:
+            s = self.striker
+            if b >= _MIN_LISTED_BREAK:
+                self.breaks[s].append(b)
+            if b > self.high[s]:
+                self.high[s] = b
+        self.brk = 0
+
+    def change_striker(self):
+        self.close_visit()
+        self.striker = other(self.striker)
+        self.turns[self.striker] += 1
+
+    def finish(self, winner, how):
+        self.close_visit()
+        self.ended = True
+        self.winner = winner
+        self.how = how
+
+    def abort(self, how):
+        """The match stops with this frame unfinished (forfeit, abandon)."""
+        self.finish(None, how)
+
+    def check_open(self):
+        if self.ended:
+            raise ValueError("frame %d is over: start the next with 'frame'" % self.number)
+
+    def award(self, side):
+        self.check_open()
+        self.finish(side, "awarded")
+
+    def record(self):
+        """What a finished frame leaves for the match record (see match.FrameRecord)."""
+        return (self.number, self.breaker, self.record_score(), self.winner, self.how,
+                tuple(self.breaks[0]), tuple(self.breaks[1]))
+
+    def record_score(self):
+        return (self.score[0], self.score[1])
