@@ -10,7 +10,9 @@ it cannot reach past the last `frame` line.
 
 from .notation import PRE_FRAME, SIDES, family
 from .rules.frame import other, side_index
+from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
+from .rules.straight import StraightFrame
 
 # Words the match itself handles; the rest go to the frame.
 _MATCH_WORDS = ("forfeit", "abandon", "called", "suspend", "resume", "clock", "go", "hit",
@@ -46,8 +48,6 @@ class Match:
         self.agg = [0, 0]
         self.high = [0, 0]
         self.counted = 0  # finished frames that count (restarted ones do not)
-        self.last_breaker = None
-        self.last_winner = None
         self.number = 0  # the current frame's number; 0 before the first
         self.breaker = None  # who broke off the current frame
         self.events = []  # the segment: events since the last `frame` line
@@ -68,7 +68,9 @@ class Match:
             last = h.kind == "frames" and self.counted + 1 >= h.target
             return SnookerFrame(number, breaker, self.players, h.reds, h.rule("misses", 3),
                                 on_frames or last, 0 if on_frames else self.agg[0] - self.agg[1])
-        raise ValueError("%s is not supported yet" % h.game)
+        if self.family == "pool":
+            return PoolFrame(number, breaker, self.players, h.game)
+        return StraightFrame(number, breaker, self.players, h.target)
 
     def _refold(self):
         events = self.events
@@ -159,15 +161,17 @@ class Match:
         self._clear_segment()
 
     def _next_breaker(self, asked):
-        if not self.number:
+        """Who breaks the next frame: the policy applied to the frame just finished."""
+        last = self.frame
+        if last is None:
             return 0 if asked is None else side_index(asked)
         policy = self.header.breaks
-        if policy == "alternate" or self.last_winner is None:
-            want = other(self.last_breaker)
+        if policy == "alternate" or last.winner is None:
+            want = other(last.breaker)
         elif policy == "winner":
-            want = self.last_winner
+            want = last.winner
         else:
-            want = other(self.last_winner)
+            want = other(last.winner)
         if asked is not None and side_index(asked) != want:
             raise ValueError("%s breaks frame %d (breaks %s)" % (SIDES[want], self.number + 1,
                                                                  policy))
@@ -188,8 +192,6 @@ class Match:
             if f.high[s] > self.high[s]:
                 self.high[s] = f.high[s]
         self.counted += 1
-        self.last_breaker = f.breaker
-        self.last_winner = f.winner
 
     # -- derived -------------------------------------------------------------------------
     def frames_won(self):

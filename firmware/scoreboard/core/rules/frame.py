@@ -34,6 +34,7 @@ class Frame:
         self.breaks = ([], [])  # finished breaks of 10 or more, per side, in order
         self.high = [0, 0]  # highest finished break per side, any size
         self.fouls = [0, 0]  # fouls in a row
+        self.warned = [False, False]  # warned on two fouls (pool's three-foul rule)
         self.ended = False
         self.winner = None
         self.how = None
@@ -64,6 +65,12 @@ class Frame:
         self.striker = other(self.striker)
         self.turns[self.striker] += 1
 
+    def play_again(self, offender):
+        """After a foul the offender is made to play again: the incoming side's visit is
+        taken back, and the same player of the offending side plays on."""
+        self.turns[self.striker] -= 1
+        self.striker = offender
+
     def finish(self, winner, how):
         self.close_visit()
         self.ended = True
@@ -81,6 +88,28 @@ class Frame:
     def award(self, side):
         self.check_open()
         self.finish(side, "awarded")
+
+    # -- the three-foul rule (nine-ball, ten-ball, straight pool; seed 004 2.13) ----------
+    def reset_fouls(self, side):
+        self.fouls[side] = 0
+        self.warned[side] = False
+
+    def warn(self, side):
+        if self.fouls[side] != 2 or self.warned[side]:
+            raise ValueError("a warning is given on two fouls in a row, once")
+        self.warned[side] = True
+
+    def count_foul(self, side):
+        """One more foul in a row by side; True when it is a third foul that is punished.
+        Without the warning a third foul counts only as the second."""
+        if self.fouls[side] == 2 and not self.warned[side]:
+            return False
+        self.fouls[side] += 1
+        return self.fouls[side] >= 3
+
+    def warn_prompt(self):
+        s = self.striker
+        return self.fouls[s] == 2 and not self.warned[s]
 
     def record(self):
         """What a finished frame leaves for the match record (see match.FrameRecord)."""

@@ -164,7 +164,7 @@ class SnookerFrame(Frame):
             self._end_visit()
         elif word == "again":
             self._after_foul(word)
-            self._offender_again()
+            self.play_again(self.foul_by)
         elif word == "free":
             self._after_foul(word)
             self.free = True
@@ -173,7 +173,7 @@ class SnookerFrame(Frame):
             if not self.foul_miss:
                 raise ValueError("'replace' only after a foul with 'miss'")
             self.on, self.reds, self.free = self.pre
-            self._offender_again()
+            self.play_again(self.foul_by)
             self.misses[self.foul_by] += 1
         elif word == "claim":
             self._claim()
@@ -193,12 +193,6 @@ class SnookerFrame(Frame):
     def _after_foul(self, word):
         if self.last != "foul":
             raise ValueError("'%s' only right after a foul" % word)
-
-    def _offender_again(self):
-        """The offender plays again, as a new visit of the same player."""
-        incoming = self.striker
-        self.turns[incoming] -= 1
-        self.striker = self.foul_by
 
     def _next_on(self):
         """The ball on for the next visit."""

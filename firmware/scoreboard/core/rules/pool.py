@@ -1,0 +1,113 @@
+"""Eight-ball, nine-ball and ten-ball racks (RULES.md, pool; seed 004 after the WPA).
+
+The board records who wins each rack and the fouls; ball numbers (`pot 3 9`) are an
+optional detail that shows the balls left and lets the board end a rack on a legal pot
+of the game ball. Three fouls in a row lose the rack in nine- and ten-ball, only after
+the warning on two; eight-ball has no three-foul rule.
+"""
+
+from micropython import const
+
+from .frame import Frame, other
+
+_GAME_BALL = {"eightball": 8, "nineball": 9, "tenball": 10}
+_BALLS = {"eightball": 15, "nineball": 9, "tenball": 10}
+_NO_POINTS = const(0)
+
+
+class PoolFrame(Frame):
+    """One rack of eight-, nine- or ten-ball."""
+
+    def __init__(self, number, breaker, players, game):
+        super().__init__(number, breaker, players)
+        self.game = game
+        self.game_ball = _GAME_BALL[game]
+        self.left = (1 << (_BALLS[game] + 1)) - 2  # bit n: ball n on the table
+        self.strokes = 0  # strokes played in this rack; the first is the break
+        self.three_fouls = game != "eightball"
+        self.run = False
+
+    def view(self):
+        return (self.striker, None, None, None, None, None, None, None, None, self.fouls,
+                None, self.prompts())
+
+    def prompts(self):
+        return ["warn-fouls"] if self.three_fouls and self.warn_prompt() else []
+
+    def balls_left(self):
+        return [n for n in range(1, 16) if self.left >> n & 1]
+
+    def record_score(self):
+        return None
+
+    def apply(self, word, args):
+        self.check_open()
+        if word == "rack":
+            self._rack(args[0], "run" in args, "golden" in args)
+        elif word == "pot":
+            self._pot(args)
+        elif word == "foul":
+            self._foul()
+        elif word == "end":
+            self.reset_fouls(self.striker)
+            self.strokes += 1
+            self.change_striker()
+        elif word == "warn":
+            if not self.three_fouls:
+                raise ValueError("eight-ball has no three-foul rule")
+            self.warn(args[0])
+        elif word == "push":
+            if self.game == "eightball":
+                raise ValueError("no push out in eight-ball")
+            if self.strokes != 1:
+                raise ValueError("a push out is only the shot after the break")
+            self.strokes += 1
+            self.change_striker()
+        elif word == "pass":
+            if self.last != "push":
+                raise ValueError("'pass' only right after a push out")
+            self.change_striker()
+        elif word == "award":
+            self.award(args[0])
+        else:
+            raise ValueError("'%s' is not a word of %s" % (word, self.game))
+        self.last = word
+
+    def _rack(self, side, run, golden):
+        if run or golden:
+            if side != self.breaker or self.turns[other(side)]:
+                raise ValueError("a break and run is the breaker's, in one visit")
+        if golden and self.game != "nineball":
+            raise ValueError("a golden break is nine-ball's")
+        self.run = run or golden
+        self.finish(side, "won")
+
+    def _pot(self, balls):
+        mask = 0
+        for n in balls:
+            bit = 1 << n
+            if not self.left & bit:
+                raise ValueError("ball %d is not on the table" % n)
+            if mask & bit:
+                raise ValueError("ball %d named twice" % n)
+            mask |= bit
+        s = self.striker
+        on_break = self.strokes == 0
+        game_bit = 1 << self.game_ball
+        self.strokes += 1
+        self.reset_fouls(s)
+        if mask & game_bit and on_break and self.game_ball != 9:
+            mask &= ~game_bit  # the 8 or the 10 on the break is spotted: no win
+        self.left &= ~mask
+        if mask & game_bit:
+            self.finish(s, "won")
+
+    def _foul(self):
+        s = self.striker
+        self.strokes += 1
+        if self.three_fouls and self.count_foul(s):
+            self.finish(other(s), "fouls")
+            return
+        if not self.three_fouls:
+            self.fouls[s] += 1
+        self.change_striker()

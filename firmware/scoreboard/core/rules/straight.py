@@ -1,0 +1,99 @@
+"""Straight pool (14.1 continuous): points to a target, one frame (RULES.md).
+
+One point a ball; a foul costs 1, an opening-break foul 2 (not one of three fouls);
+the third foul in a row by a warned side costs 15 more, and that side breaks again
+under opening-break rules with all 15 balls racked. With one object ball left the
+other 14 are racked and the striker continues. Scores may go below zero.
+"""
+
+from micropython import const
+
+from .frame import Frame, other
+
+_RACK = const(15)
+_BREAK_FOUL = const(2)
+_THIRD_FOUL_EXTRA = const(15)
+
+
+class StraightFrame(Frame):
+    def __init__(self, number, breaker, players, target):
+        super().__init__(number, breaker, players)
+        self.target = target
+        self.balls = _RACK  # object balls on the table
+        self.opening = True  # the next stroke is an opening break
+        self.pots = [0, 0]
+        self.lost = [0, 0]  # points lost to fouls and penalties
+
+    def view(self):
+        return (self.striker, self.score, self.brk, None, None, None, None, None, None,
+                self.fouls, None, self.prompts())
+
+    def prompts(self):
+        return ["warn-fouls"] if self.warn_prompt() else []
+
+    def apply(self, word, args):
+        self.check_open()
+        last = self.last
+        if word == "score":
+            self._score(args[0])
+        elif word == "foul":
+            self._foul("break" in args)
+        elif word == "again":
+            if last != "foul-break":
+                raise ValueError("'again' only right after an opening-break foul")
+            self.play_again(other(self.striker))
+            self.opening = True
+        elif word == "end":
+            self.opening = False
+            self.reset_fouls(self.striker)
+            self.change_striker()
+        elif word == "rerack":
+            self.balls = _RACK
+        elif word == "warn":
+            self.warn(args[0])
+        elif word == "penalty":
+            self._lose(args[0], args[1])
+        elif word == "award":
+            self.award(args[0])
+        else:
+            raise ValueError("'%s' is not a word of straight pool" % word)
+        if word == "foul" and "break" in args:
+            word = "foul-break"
+        self.last = word
+
+    def _lose(self, side, points):
+        self.score[side] -= points
+        self.lost[side] += points
+
+    def _score(self, n):
+        if n > self.balls:
+            raise ValueError("only %d object balls on the table" % self.balls)
+        s = self.striker
+        self.opening = False
+        self.score[s] += n
+        self.pots[s] += n
+        self.brk += n
+        self.reset_fouls(s)
+        self.balls -= n
+        if self.balls <= 1:
+            self.balls += _RACK - 1 if self.balls else _RACK  # re-rack 14, or all 15
+        if self.score[s] >= self.target:
+            self.finish(s, "won")
+
+    def _foul(self, breaking):
+        s = self.striker
+        if breaking:
+            if not self.opening:
+                raise ValueError("'foul break' only on an opening break")
+            self._lose(s, _BREAK_FOUL)
+        else:
+            self._lose(s, 1)
+            if self.count_foul(s):
+                self._lose(s, _THIRD_FOUL_EXTRA)
+                self.reset_fouls(s)
+                self.close_visit()
+                self.balls = _RACK
+                self.opening = True
+                return  # the offender breaks, under opening-break rules
+        self.opening = False
+        self.change_striker()

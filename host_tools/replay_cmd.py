@@ -1,0 +1,84 @@
+"""`scoreboard replay FILE [--json]`: replay a match file and show where it stands."""
+
+import sys
+
+import host_tools  # noqa: F401  (puts the firmware on the path)
+from scoreboard.core.notation import SIDES, NotationError
+from scoreboard.core.replay import replay
+from scoreboard.core.report import to_json
+
+
+def add_parser(sub):
+    p = sub.add_parser("replay", help="replay a match file (.sbn) and print its state")
+    p.add_argument("file", help="the match notation file, or - for standard input")
+    p.add_argument("--json", action="store_true", help="print NOTATION.md's JSON object")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    try:
+        if args.file == "-":
+            match = replay(sys.stdin)
+        else:
+            with open(args.file, encoding="utf-8", newline="") as f:
+                match = replay(f)
+    except NotationError as e:
+        print(str(e), file=sys.stderr)
+        return 2
+    except (OSError, UnicodeDecodeError) as e:
+        print("%s: %s" % (args.file, e), file=sys.stderr)
+        return 2
+    if args.json:
+        print(to_json(match))
+    else:
+        print(summary(match))
+    return 0
+
+
+def _names(match, side):
+    return " & ".join(match.header.sides[side])
+
+
+def summary(match):
+    """A referee's reading of the match: frames, breaks, and the frame in play."""
+    h = match.header
+    out = []
+    finished, winner = match.outcome()
+    won = match.frames_won()
+    title = "%s v %s" % (_names(match, 0), _names(match, 1))
+    out.append(title)
+    out.append("%s, %s %d%s" % (h.game, h.kind, h.target, " by points" if h.by_points else ""))
+    out.append("Frames %d-%d" % (won[0], won[1]))
+    for number, breaker, score, fwinner, how, breaks_a, breaks_b in match.frames():
+        line = "  frame %2d  (%s breaks)" % (number, SIDES[breaker])
+        if score is not None:
+            line += "  %3d-%-3d" % score
+        if how is not None:
+            line += "  %s" % ("%s %s" % (SIDES[fwinner], how) if fwinner is not None else how)
+        else:
+            line += "  in play"
+        for s, breaks in ((0, breaks_a), (1, breaks_b)):
+            if breaks:
+                line += "  %s breaks %s" % (SIDES[s], ", ".join(str(b) for b in breaks))
+        out.append(line)
+    high = match.high_breaks()
+    out.append("High break: A %d, B %d" % (high[0], high[1]))
+    f = match.current()
+    if f is not None:
+        (striker, score, brk, ball_on, reds, remaining, snookers, free, respotted, fouls,
+         misses, prompts) = f.view()
+        out.append("At the table: %s (%s)" % (SIDES[striker], _names(match, striker)))
+        if score is not None:
+            out.append("  score %d-%d, break %d" % (score[0], score[1], brk or 0))
+        if ball_on is not None:
+            out.append("  on %s%s, reds %d, remaining %d" % (
+                ball_on, " (free ball)" if free else "", reds, remaining))
+        if snookers:
+            out.append("  snookers required: %d" % snookers)
+        out.append("  fouls in a row A %d, B %d" % (fouls[0], fouls[1]))
+        if prompts:
+            out.append("  prompts: %s" % ", ".join(prompts))
+    if finished:
+        out.append("Match over: %s" % ("%s wins (%s)" % (SIDES[winner], _names(match, winner))
+                                       if winner is not None else "no winner"))
+    return "\n".join(out)
