@@ -54,7 +54,8 @@ def summary(match):
         if score is not None:
             line += "  %3d-%-3d" % score
         if how is not None:
-            line += "  %s" % ("%s %s" % (SIDES[fwinner], how) if fwinner is not None else how)
+            line += "  %s" % ("won by %s (%s)" % (SIDES[fwinner], how) if fwinner is not None
+                              else how)
         else:
             line += "  in play"
         for s, breaks in ((0, breaks_a), (1, breaks_b)):
