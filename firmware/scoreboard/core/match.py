@@ -8,16 +8,21 @@ on the device's flash (`scoreboard.framestore`), so memory does not grow with th
 it cannot reach past the last `frame` line.
 """
 
-from .notation import PRE_FRAME, SIDES, family
+from .clock import ShotClock
+from .notation import PRE_FRAME, SIDES, clock_settings, family
 from .rules.frame import other, side_index
 from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
 from .rules.straight import StraightFrame
+from .timers import LateStart, Stopwatch
 
 # Words the match itself handles; the rest go to the frame.
 _MATCH_WORDS = ("forfeit", "abandon", "called", "suspend", "resume", "clock", "go", "hit",
                 "extend", "restart")
 _WHILE_SUSPENDED = ("resume", "award", "forfeit", "abandon", "clock")
+# Frame words after which the balls are set for the next shot (the clock may start).
+_NOT_A_SHOT = ("warn", "penalty", "award", "claim", "concede")
+_STROKES = ("pot", "foul", "end", "score", "push")
 
 
 class ListStore:
@@ -51,15 +56,34 @@ class Match:
         self.number = 0  # the current frame's number; 0 before the first
         self.breaker = None  # who broke off the current frame
         self.events = []  # the segment: events since the last `frame` line
+        # What the timers were at the start of the segment, to fold it again from there.
+        self.stamped = False  # any line carried `@MS`
+        self._base_ms = 0
+        self._base_elapsed = 0
+        self._base_clock = clock_settings(header.clock) if header.clock else None
+        self._base_stats = ((0, 0), (0, 0), (0, 0))
         self._clear_segment()
 
     # -- the segment ---------------------------------------------------------------------
     def _clear_segment(self):
         self.frame = self._new_frame(self.number, self.breaker) if self.number else None
         self.voided = []  # records of frames restarted in this segment
-        self.result = None  # (how, winner, why) when the match was stopped
+        self.result_how = None  # (how, winner, why) when the match was stopped
         self.suspended = False
-        self.called_at = None
+        self.strokes = 0  # strokes in the current frame: the shot after the first has its
+        #                   own clock limit
+        self.last_ms = self._base_ms
+        self.match_watch = Stopwatch()
+        self.match_watch.start(self._base_ms - self._base_elapsed)
+        self.frame_watch = Stopwatch()
+        self.frame_watch.start(self._base_ms)
+        self.late = LateStart(60 * self.header.rule("late", 15))
+        self.clock = ShotClock(self._base_clock)
+        shots, total, longest = self._base_stats
+        for s in (0, 1):
+            self.clock.shots[s] = shots[s]
+            self.clock.total_ms[s] = total[s]
+            self.clock.longest_ms[s] = longest[s]
 
     def _new_frame(self, number, breaker):
         h = self.header
@@ -92,13 +116,17 @@ class Match:
             self._refold()
             return
         if word == "frame":
-            self._start_frame(event[2])
+            self._start_frame(event[0], event[2])
             return
         self._apply(event)
         self.events.append(event)
 
     def _apply(self, event):
         ms, word, args = event
+        if ms is None:
+            ms = self.last_ms
+        elif ms < self.last_ms:
+            raise ValueError("time stamp @%d is earlier than @%d" % (ms, self.last_ms))
         if self.finished():
             raise ValueError("the match is over")
         if self.suspended and word not in _WHILE_SUSPENDED:
@@ -108,14 +136,31 @@ class Match:
         if f is None and word not in PRE_FRAME:
             raise ValueError("no frame in progress: start one with 'frame'")
         if word in _MATCH_WORDS:
-            self._match_word(word, args)
+            self._match_word(word, args, ms)
         elif word == "concede" and self.family != "snooker":
             f.check_open()
             self._stop(("conceded", other(f.striker), None), "conceded")
         else:
             f.apply(word, args)
+            self._after_frame_word(word, ms)
+        if event[0] is not None:
+            self.stamped = True
+            self.last_ms = ms
 
-    def _match_word(self, word, args):
+    def _after_frame_word(self, word, ms):
+        """An outcome line: the shot was played; the clock starts on the next one unless
+        it waits for `go`."""
+        if word in _STROKES:
+            self.strokes += 1
+        clock = self.clock
+        if not clock.enabled or word in _NOT_A_SHOT:
+            return
+        clock.stop(ms)
+        if self.frame.ended or clock.settings.wait_go:
+            return
+        clock.start(ms, self.frame.striker, self.strokes == 1)
+
+    def _match_word(self, word, args, ms):
         f = self.frame
         if word == "forfeit":
             self._stop(("disqualified" if args[1] == "disqualified" else "forfeited",
@@ -123,29 +168,56 @@ class Match:
         elif word == "abandon":
             self._stop(("abandoned", args[0] if args else None, None), "abandoned")
         elif word == "called":
-            if self.number or self.called_at is not None:
+            if self.number or self.late.active:
                 raise ValueError("the match was already called")
-            self.called_at = 0
+            self.late.call(ms)
         elif word == "suspend":
+            if self.suspended:
+                raise ValueError("play is already suspended")
             self.suspended = True
+            for timer in (self.match_watch, self.frame_watch, self.late, self.clock):
+                timer.pause(ms)
         elif word == "resume":
             if not self.suspended:
                 raise ValueError("play is not suspended")
             self.suspended = False
+            for timer in (self.match_watch, self.frame_watch, self.late, self.clock):
+                timer.resume(ms)
         elif word == "restart":
             f.check_open()
             f.abort("restarted")
             self.voided.append(f.record())
             self.frame = self._new_frame(f.number, f.breaker)
-        # `clock`, `go`, `hit`, `extend`: the shot clock (not yet wired).
+            self.strokes = 0
+            self.clock.new_frame()
+        elif word == "clock":
+            if args[0] == "off":
+                if not self.clock.enabled:
+                    raise ValueError("the shot clock is already off")
+                self.clock.off()
+            else:
+                self.clock.configure(clock_settings(args[1:]))
+        elif word == "go":
+            if f.ended:
+                f.check_open()
+            self.clock.start(ms, f.striker, self.strokes == 1)
+        elif word == "hit":
+            self.clock.stop(ms)
+        elif word == "extend":
+            f.check_open()
+            if not self.clock.enabled:
+                raise ValueError("no shot clock")
+            if not self.clock.extend(ms):
+                raise ValueError("no extension: none left, no shot on the clock, or the "
+                                 "first shot after the break")
 
     def _stop(self, result, how):
         f = self.frame
         if f is not None and not f.ended:
             f.abort(how)
-        self.result = result
+        self.result_how = result
 
-    def _start_frame(self, args):
+    def _start_frame(self, ms, args):
         if self.finished():
             raise ValueError("the match is over")
         f = self.frame
@@ -153,11 +225,22 @@ class Match:
             raise ValueError("frame %d is still in progress" % f.number)
         if self.suspended:
             raise ValueError("play is suspended: 'resume' first")
+        if ms is None:
+            ms = self.last_ms
+        elif ms < self.last_ms:
+            raise ValueError("time stamp @%d is earlier than @%d" % (ms, self.last_ms))
+        else:
+            self.stamped = True
         breaker = self._next_breaker(args[0] if args else None)
         self._commit()
         self.number += 1
         self.breaker = breaker
         self.events = []
+        c = self.clock
+        self._base_ms = ms
+        self._base_elapsed = self.match_watch.elapsed_ms(ms)
+        self._base_clock = c.settings
+        self._base_stats = (tuple(c.shots), tuple(c.total_ms), tuple(c.longest_ms))
         self._clear_segment()
 
     def _next_breaker(self, asked):
@@ -209,8 +292,8 @@ class Match:
 
     def outcome(self):
         """(finished, winner): winner 0, 1 or None."""
-        if self.result is not None:
-            return True, self.result[1]
+        if self.result_how is not None:
+            return True, self.result_how[1]
         h = self.header
         won = self.frames_won()
         f = self.frame
@@ -249,6 +332,40 @@ class Match:
         if f is None or f.ended or self.finished():
             return None
         return f
+
+    def view(self):
+        """The `current` fields of the replay JSON; the clock's TIME joins the prompts."""
+        v = self.current().view()
+        if self.clock.active and self.clock.remaining_ms(self.last_ms) <= 0:
+            v = v[:11] + (list(v[11]) + ["time"],)
+        return v
+
+    def result(self):
+        """(how, why, score) once the match is over, else None. `how`: played, conceded,
+        forfeited, disqualified, abandoned; an interrupted or disqualified match keeps
+        only its winner and loser marks (seed 004 1.14): its score is None."""
+        finished, _ = self.outcome()
+        if not finished:
+            return None
+        if self.result_how is not None:
+            how, _, why = self.result_how
+            return how, why, None
+        if self.family == "straight":
+            return "played", None, tuple(self.frame.score)
+        return "played", None, tuple(self.frames_won())
+
+    def timing(self):
+        """Elapsed times and shot statistics, from the `@MS` stamps (None without any)."""
+        if not self.stamped:
+            return None
+        now = self.last_ms
+        c = self.clock
+        f = self.frame
+        return (self.match_watch.elapsed_ms(now),
+                None if f is None else self.frame_watch.elapsed_ms(now),
+                self.late.due(now) if self.late.active else None,
+                c.shots, c.total_ms, c.longest_ms,
+                (c.extensions_left(0), c.extensions_left(1)) if c.enabled else None)
 
     def high_breaks(self):
         f = self.frame

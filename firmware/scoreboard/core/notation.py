@@ -12,13 +12,15 @@ checked and stripped before anything else is read.
 
 import binascii
 
+from .clock import parse_settings
+
 SIDES = ("A", "B")
 COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")  # values 2..7
 AWARD_WHY = ("miss3", "conduct", "time", "other")
 FORFEIT_WHY = ("late", "conduct", "retired", "disqualified")
 GAMES = ("snooker", "eightball", "nineball", "tenball", "straight")
 POOL_GAMES = ("eightball", "nineball", "tenball")
-CLOCK_KEYS = ("shot", "warn", "ext", "first", "wait")
+CLOCK_KEYS = ("shot", "warn", "ext", "first", "wait", "beeps")
 RULES_KEYS = ("misses", "late")
 
 # Words that every game knows, then each family's own.
@@ -180,6 +182,15 @@ def _key_values(args, keys, what):
     return tuple(out)
 
 
+def clock_settings(words, base=None):
+    """Shot-clock settings from `key=value` words (ValueError naming a wrong one)."""
+    keys = {}
+    for kv in words:
+        eq = kv.find("=")
+        keys[kv[:eq]] = kv[eq + 1:]
+    return parse_settings(keys, base)
+
+
 def parse_args(fam, word, args):
     """Check and convert one event's words for a game family; returns the args tuple."""
     if word not in _COMMON:
@@ -208,7 +219,9 @@ def parse_args(fam, word, args):
         _choice(args[0], ("on",), "clock")
         if len(args) < 2:
             raise ValueError("'clock on' needs settings, e.g. shot=45")
-        return ("on",) + _key_values(args[1:], CLOCK_KEYS, "clock")
+        words = _key_values(args[1:], CLOCK_KEYS, "clock")
+        clock_settings(words)
+        return ("on",) + words
     if word == "respot" or word == "warn":
         _count(args, 1, 1, word)
         return (side(args[0]),)
@@ -350,6 +363,7 @@ class Header:
         elif word == "clock":
             _count(args, 1, 8, word)
             self.clock = _key_values(args, CLOCK_KEYS, "clock")
+            clock_settings(self.clock)
         else:
             raise ValueError("unknown header word '%s'" % word)
 

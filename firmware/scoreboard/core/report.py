@@ -1,6 +1,10 @@
 """The replay JSON of NOTATION.md, written by hand so that CPython and MicroPython print
 the same bytes: fixed key order, `", "` and `": "` separators, ASCII with `\\u` escapes.
 
+After NOTATION.md's keys come two more, always present: `result` (how the match
+ended, null while it is played) and `timing` (elapsed times and shot-clock figures per
+side, null when no line carries `@MS`).
+
 It is written in pieces to a `write` callable, so a long match never has to sit in RAM
 as one string.
 """
@@ -66,6 +70,28 @@ def _current(view):
                 ", ".join(_str(p) for p in prompts)))
 
 
+def _shots(timing, s):
+    shots, total, longest, ext = timing[3][s], timing[4][s], timing[5][s], timing[6]
+    return '{"shots": %d, "average_ms": %s, "longest_ms": %d, "extensions_left": %s}' % (
+        shots, _num(total // shots if shots else None), longest,
+        "null" if ext is None else "%d" % ext[s])
+
+
+def _result(result):
+    if result is None:
+        return "null"
+    how, why, score = result
+    return '{"how": %s, "why": %s, "score": %s}' % (
+        _str(how), _str(why), "null" if score is None else _pair(score[0], score[1]))
+
+
+def _timing(timing):
+    if timing is None:
+        return "null"
+    return '{"match_ms": %d, "frame_ms": %s, "late_start_due": %s, "A": %s, "B": %s}' % (
+        timing[0], _num(timing[1]), _bool(timing[2]), _shots(timing, 0), _shots(timing, 1))
+
+
 def write_json(match, write):
     finished, winner = match.outcome()
     won = match.frames_won()
@@ -77,8 +103,8 @@ def write_json(match, write):
         write(sep)
         write(_frame(record))
         sep = ", "
-    current = match.current()
-    write('], "current": %s}' % ("null" if current is None else _current(current.view())))
+    write('], "current": %s' % ("null" if match.current() is None else _current(match.view())))
+    write(', "result": %s, "timing": %s}' % (_result(match.result()), _timing(match.timing())))
 
 
 def to_json(match):
