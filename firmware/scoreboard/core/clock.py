@@ -46,7 +46,7 @@ class Settings:
     the last N seconds (0 = none).
     """
 
-    def __init__(self, shot=45, warn=10, ext_count=0, ext_secs=0, first=0,
+    def __init__(self, *, shot=45, warn=10, ext_count=0, ext_secs=0, first=0,
                  wait_go=False, beeps=0):
         self.shot = shot
         self.warn = warn
@@ -57,8 +57,9 @@ class Settings:
         self.beeps = beeps
 
     def copy(self):
-        return Settings(self.shot, self.warn, self.ext_count, self.ext_secs, self.first,
-                        self.wait_go, self.beeps)
+        return Settings(shot=self.shot, warn=self.warn, ext_count=self.ext_count,
+                        ext_secs=self.ext_secs, first=self.first, wait_go=self.wait_go,
+                        beeps=self.beeps)
 
     def __eq__(self, other):
         return (isinstance(other, Settings) and self.shot == other.shot
@@ -297,8 +298,7 @@ class ShotClock:
         side = self.side
         self.shots[side] += 1
         self.total_ms[side] += used
-        if used > self.longest_ms[side]:
-            self.longest_ms[side] = used
+        self.longest_ms[side] = max(self.longest_ms[side], used)
         self._state = _IDLE
         self._left_ms = left
         self._warn_at = self._beep_at = self._next = _NEVER
@@ -389,18 +389,18 @@ class ShotClock:
         beep = _NEVER
         if self._beeps_ms > 0 and left > 1:
             beep = ((left - 1) // 1000) * 1000
-            if beep > self._beeps_ms:
-                beep = self._beeps_ms
+            beep = min(beep, self._beeps_ms)
             if beep <= 0:
                 beep = _NEVER
         self._beep_at = beep
         self._set_next()
 
     def _set_next(self):
+        # Plain comparisons, no builtin calls: this runs inside tick().
         nxt = self._warn_at
-        if self._beep_at > nxt:
+        if self._beep_at > nxt:  # noqa: PLR1730
             nxt = self._beep_at
-        if nxt < 0:
+        if nxt < 0:  # noqa: PLR1730
             nxt = 0  # only the expiry is ahead
         self._next = nxt
 
