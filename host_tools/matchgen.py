@@ -95,9 +95,12 @@ def _random_choose(rng):
     return choose
 
 
-def generate(head, max_events=100000, seed=0, choose=None, on_event=None):
-    """Lines of a legal match: the header, then events until the match ends or
-    max_events. `on_event(match, line)` is called after each accepted event."""
+def generate(head, max_events=100000, seed=0, choose=None, on_event=None, boost=None,
+             frames=0):
+    """Lines of a legal match: the header, then events until the match ends, `frames`
+    frames have been played (0: no limit) or max_events. `on_event(match, line)` is called
+    after each accepted event. `boost` multiplies the weight of lines by their first word
+    (e.g. {"end": 20} for a long safety battle)."""
     if choose is None:
         choose = _random_choose(random.Random(seed))
     reader = Reader()
@@ -106,9 +109,12 @@ def generate(head, max_events=100000, seed=0, choose=None, on_event=None):
         reader.feed(line)
     match = None
     for _ in range(max_events):
-        if match is not None and match.finished():
+        if match is not None and (match.finished() or frames and match.number >= frames
+                                  and match.current() is None):
             break
         opts = options(match) if match is not None else [("frame", 1)]
+        if boost:
+            opts = [(line, w * boost.get(line.split()[0], 1)) for line, w in opts]
         while opts:
             line, _ = opts.pop(choose(opts))
             reader.line = len(lines)

@@ -14,6 +14,7 @@ from .rules.frame import other, side_index
 from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
 from .rules.straight import StraightFrame
+from .segment import Segment
 from .timers import LateStart, Stopwatch
 
 # Words the match itself handles; the rest go to the frame.
@@ -55,7 +56,7 @@ class Match:
         self.counted = 0  # finished frames that count (restarted ones do not)
         self.number = 0  # the current frame's number; 0 before the first
         self.breaker = None  # who broke off the current frame
-        self.events = []  # the segment: events since the last `frame` line
+        self.events = Segment(self.family)  # the events since the last `frame` line
         # What the timers were at the start of the segment, to fold it again from there.
         self.stamped = False  # any line carried `@MS`
         self._base_ms = 0
@@ -98,7 +99,7 @@ class Match:
 
     def _refold(self):
         events = self.events
-        self.events = []
+        self.events = Segment(self.family)
         self._clear_segment()
         for e in events:
             self._apply(e)
@@ -109,9 +110,10 @@ class Match:
         """Apply one parsed event; ValueError with the reason, and no change, if refused."""
         word = event[1]
         if word == "undo":
+            if not self.number:
+                raise ValueError("no undo before the first 'frame'")
             if not self.events:
-                raise ValueError("nothing to undo after the last 'frame' line"
-                                 if self.number else "nothing to undo")
+                raise ValueError("nothing to undo after the last 'frame' line")
             self.events.pop()
             self._refold()
             return
@@ -235,7 +237,7 @@ class Match:
         self._commit()
         self.number += 1
         self.breaker = breaker
-        self.events = []
+        self.events = Segment(self.family)
         c = self.clock
         self._base_ms = ms
         self._base_elapsed = self.match_watch.elapsed_ms(ms)

@@ -30,7 +30,7 @@ _SNOOKER = ("pot", "foul", "again", "free", "replace", "claim", "concede", "resp
 _POOL = ("rack", "pot", "foul", "warn", "push", "pass", "concede")
 _STRAIGHT = ("score", "again", "foul", "rerack", "warn", "concede")
 # Allowed between the header and the first `frame`.
-PRE_FRAME = ("called", "forfeit", "abandon", "clock", "undo", "suspend", "resume")
+PRE_FRAME = ("called", "forfeit", "abandon", "clock")
 
 
 class NotationError(Exception):
@@ -289,6 +289,12 @@ def split_stamp(tokens):
     return None, tokens
 
 
+def parse_event(fam, text):
+    """The event of one line already known to be good (ValueError if not)."""
+    ms, tokens = split_stamp(tokenize(text)[0])
+    return (ms, tokens[0], parse_args(fam, tokens[0], tokens[1:]))
+
+
 def format_event(event):
     ms, word, args = event
     parts = [] if ms is None else ["@%d" % ms]
@@ -353,6 +359,7 @@ class Header:
         elif word == "breaks":
             _count(args, 1, 1, word)
             self.breaks = _choice(args[0], ("alternate", "winner", "loser"), "breaks")
+            self._check_game()
         elif word == "side":
             self._side(args, quoted)
         elif word == "rules":
@@ -380,10 +387,9 @@ class Header:
                 raise ValueError("reds must be 15, 10 or 6")
             self.reds = reds
         self.game = game
+        self._check_game()
 
     def _match(self, args):
-        if self.game is None:
-            raise ValueError("'game' must come before 'match'")
         if self.kind is not None:
             raise ValueError("'match' given twice")
         _count(args, 2, 4, "match")
@@ -395,16 +401,25 @@ class Header:
             if kind != "frames" or len(rest) != 2 or rest[0] != "by" or rest[1] != "points":
                 raise ValueError("unexpected '%s' in match" % " ".join(rest))
             by_points = True
-        fam = family(self.game)
-        want = ("best-of", "frames") if fam == "snooker" else \
-            ("race-to",) if fam == "pool" else ("points",)
-        if kind not in want:
-            raise ValueError("%s is played as %s" % (self.game, " or ".join(want)))
         if kind == "best-of" and target % 2 == 0:
             raise ValueError("best-of needs an odd number of frames")
         self.kind = kind
         self.target = target
         self.by_points = by_points
+        self._check_game()
+
+    def _check_game(self):
+        """What the game rules out, checked on whichever line makes it known."""
+        if self.game is None:
+            return
+        fam = family(self.game)
+        if self.kind is not None:
+            want = ("best-of", "frames") if fam == "snooker" else \
+                ("race-to",) if fam == "pool" else ("points",)
+            if self.kind not in want:
+                raise ValueError("%s is played as %s" % (self.game, " or ".join(want)))
+        if fam == "snooker" and self.breaks != "alternate":
+            raise ValueError("in snooker the break-off alternates")
 
     def _side(self, args, quoted):
         _count(args, 2, 3, "side")
@@ -430,8 +445,6 @@ class Header:
         for s in range(2):
             if self.sides[s] is None:
                 raise ValueError("missing 'side %s' line" % SIDES[s])
-        if self.game == "snooker" and self.breaks != "alternate":
-            raise ValueError("in snooker the break-off alternates")
         if self.game != "snooker" and self.rules and "misses=" in " ".join(self.rules):
             raise ValueError("'misses' is a snooker setting")
 

