@@ -109,8 +109,8 @@ def generate(head, max_events=100000, seed=0, choose=None, on_event=None, boost=
         reader.feed(line)
     match = None
     for _ in range(max_events):
-        if match is not None and (match.finished() or frames and match.number >= frames
-                                  and match.current() is None):
+        if match is not None and (match.finished() or (frames and match.number >= frames
+                                  and match.current() is None)):
             break
         opts = options(match) if match is not None else [("frame", 1)]
         if boost:

@@ -66,8 +66,8 @@ def summary(match):
     out.append("High break: A %d, B %d" % (high[0], high[1]))
     f = match.current()
     if f is not None:
-        (striker, score, brk, ball_on, reds, remaining, snookers, free, respotted, fouls,
-         misses, prompts) = f.view()
+        (striker, score, brk, ball_on, reds, remaining, snookers, free, _, fouls, _,
+         prompts) = match.view()
         out.append("At the table: %s (%s)" % (SIDES[striker], _names(match, striker)))
         if score is not None:
             out.append("  score %d-%d, break %d" % (score[0], score[1], brk or 0))

@@ -79,8 +79,7 @@ def _live(path, store):
             match.apply(event)
             gc.collect()
             used = gc.mem_alloc()
-            if used > top:
-                top = used
+            top = max(top, used)
     print("base", base, "live", top)
 
 
@@ -96,7 +95,7 @@ def main():
         with open(path) as f:
             match = replay(f, _store())
     except NotationError as e:
-        print(str(e))
+        sys.stderr.write(str(e) + "\n")
         return 2
     if "--quiet" in sys.argv:
         print("ok")

@@ -274,8 +274,7 @@ class Match:
             self.won[f.winner] += 1
         for s in (0, 1):
             self.agg[s] += f.score[s]
-            if f.high[s] > self.high[s]:
-                self.high[s] = f.high[s]
+            self.high[s] = max(self.high[s], f.high[s])
         self.counted += 1
 
     # -- derived -------------------------------------------------------------------------

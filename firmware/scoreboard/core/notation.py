@@ -317,7 +317,7 @@ class Header:
         self.target = 0
         self.by_points = False
         self.breaks = "alternate"
-        self.sides = [None, None]  # each a tuple of one or two names
+        self.sides = [(), ()]  # each a tuple of one or two names; () until given
         self.rules = ()  # key=value words as given
         self.clock = ()  # key=value words as given
 
@@ -430,7 +430,7 @@ class Header:
                 raise ValueError("names are double-quoted")
             if not names[i]:
                 raise ValueError("empty name")
-        if self.sides[s] is not None:
+        if self.sides[s]:
             raise ValueError("side %s given twice" % args[0])
         self.sides[s] = tuple(names)
 
@@ -443,7 +443,7 @@ class Header:
         if self.kind is None:
             raise ValueError("missing 'match' line")
         for s in range(2):
-            if self.sides[s] is None:
+            if not self.sides[s]:
                 raise ValueError("missing 'side %s' line" % SIDES[s])
         if self.game != "snooker" and self.rules and "misses=" in " ".join(self.rules):
             raise ValueError("'misses' is a snooker setting")
@@ -496,10 +496,10 @@ class Reader:
             tokens, quoted = tokenize(text)
             if not tokens:
                 return None
-            if self.in_header and (tokens[0] in HEADER_WORDS and tokens[0] != "clock"
+            if self.in_header and ((tokens[0] in HEADER_WORDS and tokens[0] != "clock")
                                    or self.header.version is None
-                                   or tokens[0] == "clock" and len(tokens) > 1
-                                   and tokens[1] not in ("on", "off")):
+                                   or (tokens[0] == "clock" and len(tokens) > 1
+                                   and tokens[1] not in ("on", "off"))):
                 self.header.parse(tokens, quoted)
                 return None
             ms, tokens = split_stamp(tokens)

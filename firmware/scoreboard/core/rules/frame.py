@@ -56,8 +56,7 @@ class Frame:
             s = self.striker
             if b >= _MIN_LISTED_BREAK:
                 self.breaks[s].append(b)
-            if b > self.high[s]:
-                self.high[s] = b
+            self.high[s] = max(self.high[s], b)
         self.brk = 0
 
     def change_striker(self):

@@ -71,8 +71,8 @@ class SnookerFrame(Frame):
         self.offset = offset
         self.pots = [0, 0]  # points from pots, for the books: score = pots + received
         self.received = [0, 0]  # points from the other side's fouls and penalties
-        self.pre = None  # (on, reds, free) before the last foul, for `replace`
-        self.foul_by = None
+        self.pre = (RED, reds, False)  # (on, reds, free) before the last foul, for `replace`
+        self.foul_by = 0  # the offender of the last foul: read only right after a foul
         self.foul_miss = False
 
     # -- derived -------------------------------------------------------------------------

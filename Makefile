@@ -1,0 +1,79 @@
+# Table-side scoreboard: one entry point for people and CI.
+#
+#   make deps       install what is missing (Python venv, Node tools, MicroPython stubs)
+#   make test       the test suite (calls deps first)
+#   make bench      memory/time budgets, full sweeps (calls deps first)
+#   make lint       ruff
+#   make typecheck  pyright on firmware/ against the MicroPython stubs
+#   make flash      copy the whole firmware onto a board, then reset it (PORT=auto)
+#   make sync       copy only the changed firmware files, then soft-reset (PORT=auto)
+#   make sim        the browser simulator (not there yet)
+#
+# `deps` is idempotent: stamp files record what was installed from which pin file, so a
+# second run does nothing and a changed pin file reinstalls only its own part.
+
+PYTHON ?= python3
+PORT ?= auto
+
+VENV := .venv
+BIN := $(VENV)/bin
+PY_STAMP := $(VENV)/.deps-stamp
+NODE_STAMP := node_modules/.deps-stamp
+TYPINGS_STAMP := typings/.deps-stamp
+MPREMOTE := $(BIN)/mpremote connect $(PORT)
+
+.PHONY: deps deps-python deps-node deps-typings test bench lint typecheck flash sync sim \
+	clean-pycache
+
+deps: deps-python deps-node deps-typings
+
+deps-python: $(PY_STAMP)
+deps-node: $(NODE_STAMP)
+deps-typings: $(TYPINGS_STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(PY_STAMP): requirements.txt pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --disable-pip-version-check -q -r requirements.txt
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+$(TYPINGS_STAMP): requirements-typings.txt | $(BIN)/python
+	rm -rf typings
+	$(BIN)/python -m pip install --disable-pip-version-check -q --no-compile \
+		--target typings -r requirements-typings.txt
+	touch $@
+
+# pytest exits 5 when it collects no test: that must never pass as green.
+test: deps
+	@$(BIN)/pytest -q; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+bench: deps
+	$(BIN)/python -m host_tools.bench
+
+lint: deps-python
+	$(BIN)/ruff check firmware host_tools tests
+
+typecheck: deps-node deps-typings
+	node_modules/.bin/pyright
+
+# CPython leaves __pycache__ folders in firmware/ when tests import the core: never ship them.
+clean-pycache:
+	find firmware -name __pycache__ -type d -prune -exec rm -rf {} +
+
+flash: deps-python clean-pycache
+	$(MPREMOTE) fs cp -r -f firmware/scoreboard firmware/drivers firmware/boards : \
+		+ fs cp -f firmware/main.py :main.py + reset
+
+sync: deps-python clean-pycache
+	$(MPREMOTE) fs cp -r firmware/scoreboard firmware/drivers firmware/boards : \
+		+ fs cp firmware/main.py :main.py + soft-reset
+
+sim:
+	@echo "make sim: the browser simulator comes with a later issue; nothing to run yet."

