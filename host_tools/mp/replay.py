@@ -31,7 +31,6 @@ def _firmware_dir():
 
 sys.path.insert(0, _option("--path", _firmware_dir()))
 
-from scoreboard.core.match import Match  # noqa: E402
 from scoreboard.core.notation import NotationError, Reader  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
 from scoreboard.core.report import write_json  # noqa: E402
@@ -63,24 +62,19 @@ def _timed(path, repeat):
 
 
 def _live(path, store):
-    """The same fold as replay(), with a collection and a reading after every event."""
+    """The heap in use after the imports, and the most in use after a collection at any
+    event of the replay."""
     gc.collect()
     base = gc.mem_alloc()
-    top = base
-    reader = Reader()
-    match = None
+    top = [base]
+
+    def measure(match):
+        gc.collect()
+        top[0] = max(top[0], gc.mem_alloc())
+
     with open(path) as f:
-        for line in f:
-            event = reader.feed(line)
-            if event is None:
-                continue
-            if match is None:
-                match = Match(reader.header, store)
-            match.apply(event)
-            gc.collect()
-            used = gc.mem_alloc()
-            top = max(top, used)
-    print("base", base, "live", top)
+        replay(f, store, on_event=measure)
+    print("base", base, "live", top[0])
 
 
 def main():
