@@ -68,7 +68,8 @@ def summary(match):
     if f is not None:
         (striker, score, brk, ball_on, reds, remaining, snookers, free, _, fouls, _,
          prompts) = match.view()
-        out.append("At the table: %s (%s)" % (SIDES[striker], _names(match, striker)))
+        out.append("At the table: %s (%s)" % (SIDES[striker],
+                                             match.header.sides[striker][f.player()]))
         if score is not None:
             out.append("  score %d-%d, break %d" % (score[0], score[1], brk or 0))
         if ball_on is not None:
