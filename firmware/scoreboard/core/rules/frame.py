@@ -84,6 +84,11 @@ class Frame:
         if self.ended:
             raise ValueError("frame %d is over: start the next with 'frame'" % self.number)
 
+    def check_penalised(self, side):
+        """`penalty A N` is for a side not at the table (seed 000 3.2.b.ii)."""
+        if side == self.striker:
+            raise ValueError("the side at the table commits a foul, not a penalty")
+
     def award(self, side):
         self.check_open()
         self.finish(side, "awarded")

@@ -326,8 +326,7 @@ class SnookerFrame(Frame):
     def _penalty(self, side, value):
         if value < _MIN_FOUL or value > _MAX_FOUL:
             raise ValueError("a penalty is worth 4 to 7, not %d" % value)
-        if side == self.striker:
-            raise ValueError("the side at the table commits a foul, not a penalty")
+        self.check_penalised(side)
         o = other(side)
         self.score[o] += value
         self.received[o] += value

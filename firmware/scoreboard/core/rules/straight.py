@@ -52,6 +52,7 @@ class StraightFrame(Frame):
         elif word == "warn":
             self.warn(args[0])
         elif word == "penalty":
+            self.check_penalised(args[0])
             self._lose(args[0], args[1])
         elif word == "award":
             self.award(args[0])

@@ -1,0 +1,176 @@
+"""The header of a match file: the lines before the first `frame` (NOTATION.md).
+
+What is played (`game`, `match`, `breaks`), by whom (`side`), under which settings
+(`rules`, `clock`), plus `sbn`, `id` and `date`. Each line is checked as it is read, and
+what depends on two lines (a game and its kind of match) on whichever comes second.
+"""
+
+from .words import (CLOCK_KEYS, GAMES, RULES_KEYS, SIDES, choice, clock_settings, count,
+                    family, key_values, number, quote, side)
+
+HEADER_WORDS = ("sbn", "id", "date", "game", "match", "breaks", "side", "rules", "clock")
+
+
+class Header:
+    """The lines before the first `frame`: what is played, by whom, under which settings."""
+
+    def __init__(self):
+        self.version = None
+        self.id = None
+        self.date = None
+        self.game = None
+        self.reds = 15
+        self.kind = None  # best-of, frames, race-to, points
+        self.target = 0
+        self.by_points = False
+        self.breaks = "alternate"
+        self.sides = [(), ()]  # each a tuple of one or two names; () until given
+        self.rules = ()  # key=value words as given
+        self.clock = ()  # key=value words as given
+
+    def __eq__(self, other):
+        return self.lines() == other.lines()
+
+    def rule(self, key, default):
+        for kv in self.rules:
+            if kv.startswith(key + "="):
+                return int(kv[len(key) + 1:])
+        return default
+
+    def doubles(self):
+        return len(self.sides[0]) == 2 or len(self.sides[1]) == 2
+
+    def parse(self, tokens, quoted):
+        """Take one header line; ValueError says what is wrong with it."""
+        word = tokens[0]
+        args = tokens[1:]
+        if self.version is None:
+            if word != "sbn":
+                raise ValueError("the first line must be 'sbn 1'")
+            count(args, 1, 1, word)
+            if number(args[0], 0, 99) != 1:
+                raise ValueError("unsupported format version %s" % args[0])
+            self.version = 1
+            return
+        if word == "sbn":
+            raise ValueError("'sbn' given twice")
+        if word in ("id", "date"):
+            count(args, 1, 1, word)
+            if getattr(self, word) is not None:
+                raise ValueError("'%s' given twice" % word)
+            setattr(self, word, args[0])
+        elif word == "game":
+            self._game(args)
+        elif word == "match":
+            self._match(args)
+        elif word == "breaks":
+            count(args, 1, 1, word)
+            self.breaks = choice(args[0], ("alternate", "winner", "loser"), "breaks")
+            self._check_game()
+        elif word == "side":
+            self._side(args, quoted)
+        elif word == "rules":
+            count(args, 1, 8, word)
+            self.rules = key_values(args, RULES_KEYS, "rules")
+            for kv in self.rules:
+                number(kv[kv.find("=") + 1:], 1, 99)
+        elif word == "clock":
+            count(args, 1, 8, word)
+            self.clock = key_values(args, CLOCK_KEYS, "clock")
+            clock_settings(self.clock)
+        else:
+            raise ValueError("unknown header word '%s'" % word)
+
+    def _game(self, args):
+        if self.game is not None:
+            raise ValueError("'game' given twice")
+        count(args, 1, 2, "game")
+        game = choice(args[0], GAMES, "game")
+        if len(args) == 2:
+            if game != "snooker" or not args[1].startswith("reds="):
+                raise ValueError("unexpected '%s' after game %s" % (args[1], game))
+            reds = number(args[1][5:], 0, 15)
+            if reds not in (15, 10, 6):
+                raise ValueError("reds must be 15, 10 or 6")
+            self.reds = reds
+        self.game = game
+        self._check_game()
+
+    def _match(self, args):
+        if self.kind is not None:
+            raise ValueError("'match' given twice")
+        count(args, 2, 4, "match")
+        kind = choice(args[0], ("best-of", "frames", "race-to", "points"), "match")
+        target = number(args[1], 1, 10000)
+        rest = args[2:]
+        by_points = False
+        if rest:
+            if kind != "frames" or len(rest) != 2 or rest[0] != "by" or rest[1] != "points":
+                raise ValueError("unexpected '%s' in match" % " ".join(rest))
+            by_points = True
+        if kind == "best-of" and target % 2 == 0:
+            raise ValueError("best-of needs an odd number of frames")
+        self.kind = kind
+        self.target = target
+        self.by_points = by_points
+        self._check_game()
+
+    def _check_game(self):
+        """What the game rules out, checked on whichever line makes it known."""
+        if self.game is None:
+            return
+        fam = family(self.game)
+        if self.kind is not None:
+            want = ("best-of", "frames") if fam == "snooker" else \
+                ("race-to",) if fam == "pool" else ("points",)
+            if self.kind not in want:
+                raise ValueError("%s is played as %s" % (self.game, " or ".join(want)))
+        if fam == "snooker" and self.breaks != "alternate":
+            raise ValueError("in snooker the break-off alternates")
+
+    def _side(self, args, quoted):
+        count(args, 2, 3, "side")
+        s = SIDES.index(side(args[0]))
+        names = args[1:]
+        for i in range(len(names)):
+            if i + 2 not in quoted:
+                raise ValueError("names are double-quoted")
+            if not names[i]:
+                raise ValueError("empty name")
+        if self.sides[s]:
+            raise ValueError("side %s given twice" % args[0])
+        self.sides[s] = tuple(names)
+
+    def check(self):
+        """ValueError naming the first required line that is missing or contradicted."""
+        if self.version is None:
+            raise ValueError("the first line must be 'sbn 1'")
+        if self.game is None:
+            raise ValueError("missing 'game' line")
+        if self.kind is None:
+            raise ValueError("missing 'match' line")
+        for s in range(2):
+            if not self.sides[s]:
+                raise ValueError("missing 'side %s' line" % SIDES[s])
+        if self.game != "snooker" and self.rules and "misses=" in " ".join(self.rules):
+            raise ValueError("'misses' is a snooker setting")
+
+    def lines(self):
+        out = ["sbn %d" % (self.version or 1)]
+        if self.id is not None:
+            out.append("id " + self.id)
+        if self.date is not None:
+            out.append("date " + self.date)
+        out.append("game snooker reds=%d" % self.reds if self.game == "snooker"
+                   else "game %s" % self.game)
+        out.append("match %s %d%s" % (self.kind, self.target,
+                                      " by points" if self.by_points else ""))
+        if self.breaks != "alternate":
+            out.append("breaks " + self.breaks)
+        for s in range(2):
+            out.append("side %s %s" % (SIDES[s], " ".join(quote(n) for n in self.sides[s])))
+        if self.rules:
+            out.append("rules " + " ".join(self.rules))
+        if self.clock:
+            out.append("clock " + " ".join(self.clock))
+        return out

@@ -1,0 +1,161 @@
+"""The words of the match notation: names of things, tokens, numbers, checksums.
+
+Shared by the header (`header.py`) and the event lines (`notation.py`); errors here are
+ValueErrors whose text says what is wrong, and the reader adds the line number.
+"""
+
+import binascii
+
+from .clock import parse_settings
+
+SIDES = ("A", "B")
+COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")  # values 2..7
+AWARD_WHY = ("miss3", "conduct", "time", "other")
+FORFEIT_WHY = ("late", "conduct", "retired", "disqualified")
+GAMES = ("snooker", "eightball", "nineball", "tenball", "straight")
+CLOCK_KEYS = ("shot", "warn", "ext", "first", "wait", "beeps")
+RULES_KEYS = ("misses", "late")
+
+
+def crc(text):
+    """CRC-32 of a line's text, as the 8 lower-case hex digits of the journal."""
+    return "%08x" % (binascii.crc32(text.encode()) & 0xFFFFFFFF)
+
+
+def with_checksum(text):
+    return text + " *" + crc(text)
+
+
+def strip_checksum(text, required):
+    """The line without its checksum field; ValueError on a bad or missing one."""
+    n = len(text)
+    if n >= 10 and text[n - 10] == " " and text[n - 9] == "*":
+        body = text[:n - 10]
+        if crc(body) != text[n - 8:]:
+            raise ValueError("bad checksum")
+        return body
+    if required:
+        raise ValueError("missing checksum")
+    return text
+
+def tokenize(text):
+    """Words and quoted names of a line, comments dropped.
+
+    Returns (tokens, quoted): quoted holds the indexes of tokens that were names.
+    """
+    tokens = []
+    quoted = []
+    i = 0
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c == " " or c == "\t":
+            i += 1
+        elif c == "#":
+            break
+        elif c == '"':
+            i += 1
+            name = []
+            while True:
+                if i >= n:
+                    raise ValueError("unterminated quote")
+                c = text[i]
+                if c == "\\":
+                    if i + 1 >= n or text[i + 1] not in '"\\':
+                        raise ValueError("bad escape in name")
+                    name.append(text[i + 1])
+                    i += 2
+                elif c == '"':
+                    i += 1
+                    break
+                else:
+                    name.append(c)
+                    i += 1
+            if i < n and text[i] not in " \t#":
+                raise ValueError("space expected after name")
+            quoted.append(len(tokens))
+            tokens.append("".join(name))
+        else:
+            j = i
+            while j < n and text[j] not in ' \t"#':
+                j += 1
+            tokens.append(text[i:j])
+            i = j
+    return tokens, quoted
+
+
+def quote(name):
+    return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def number(word, low=0, high=1000000):
+    """A plain decimal integer within [low, high], or ValueError naming it."""
+    if not word or not ("0" <= word[0] <= "9") or not word.isdigit():
+        raise ValueError("bad number '%s'" % word)
+    value = int(word)
+    if value < low or value > high:
+        raise ValueError("number %d out of range %d..%d" % (value, low, high))
+    return value
+
+
+def side(word):
+    if word not in SIDES:
+        raise ValueError("side must be A or B, not '%s'" % word)
+    return word
+
+
+def choice(word, allowed, what):
+    if word not in allowed:
+        raise ValueError("%s must be one of %s, not '%s'" % (what, " ".join(allowed), word))
+    return word
+
+
+def count(args, low, high, word):
+    if len(args) < low:
+        raise ValueError("'%s' needs more words" % word)
+    if len(args) > high:
+        raise ValueError("too many words after '%s'" % word)
+
+
+def family(game):
+    if game == "snooker":
+        return "snooker"
+    if game == "straight":
+        return "straight"
+    return "pool"
+
+
+def key_values(args, keys, what):
+    """`key=value` words, checked against the known keys; returns them as given."""
+    out = []
+    seen = []
+    for word in args:
+        eq = word.find("=")
+        if eq <= 0 or eq == len(word) - 1:
+            raise ValueError("%s setting must be key=value, not '%s'" % (what, word))
+        key = word[:eq]
+        value = word[eq + 1:]
+        choice(key, keys, what + " key")
+        if key in seen:
+            raise ValueError("%s key '%s' given twice" % (what, key))
+        seen.append(key)
+        if key == "wait":
+            choice(value, ("go",), "wait")
+        elif key == "ext":
+            x = value.find("x")
+            if x <= 0:
+                raise ValueError("ext must be NxS, not '%s'" % value)
+            number(value[:x], 0, 9)
+            number(value[x + 1:], 1, 600)
+        else:
+            number(value, 0, 100000)
+        out.append(word)
+    return tuple(out)
+
+def clock_settings(words, base=None):
+    """Shot-clock settings from `key=value` words (ValueError naming a wrong one)."""
+    keys = {}
+    for kv in words:
+        eq = kv.find("=")
+        keys[kv[:eq]] = kv[eq + 1:]
+    return parse_settings(keys, base)
