@@ -71,7 +71,7 @@ def shots_part():
     print("held", held == sc.remaining_ms(loop.now()))
     run_until(sc, loop, base + 300000 + 65000, "wpa ext")
     used = sc.stop(loop.now())
-    print("used", used, "shots", sc.shots, "total", sc.total_ms, "longest", sc.longest_ms)
+    print("used", used)
     sc.new_frame()
     print("new frame", sc.extensions_left(0), sc.extensions_left(1), sc.running)
 

@@ -188,9 +188,8 @@ class ShotClock:
 
     A shot is started (`start`), stopped at the strike (`stop`), may be extended
     (`extend`), and is frozen by `pause` (suspended play) until `resume`. `tick` reports
-    the warning, the countdown beeps and the expiry, each once per shot. Statistics per
-    side (`shots`, `total_ms`, `longest_ms`, lists indexed by side) count every stopped
-    shot, the time it actually ran (a suspension excluded).
+    the warning, the countdown beeps and the expiry, each once per shot. Shot-time
+    statistics are the match's (`shots.py`): they are kept with or without a clock.
     """
 
     def __init__(self, settings=None, ticks=ticks_module):
@@ -204,9 +203,6 @@ class ShotClock:
         self._ext_ms = 0
         self._ext_count = 0
         self._ext_left = [0, 0]
-        self.shots = [0, 0]
-        self.total_ms = [0, 0]
-        self.longest_ms = [0, 0]
         self._state = _IDLE
         self._suspended = False
         self.side = 0
@@ -222,8 +218,8 @@ class ShotClock:
 
     # --- settings ---------------------------------------------------------------
     def configure(self, settings):
-        """Impose settings (None: off) from now on. A running shot is dropped without
-        being counted; both sides get their full extensions; a suspension stays."""
+        """Impose settings (None: off) from now on. A running shot is dropped; both sides
+        get their full extensions; a suspension stays."""
         if settings is not None:
             settings.validate()
             settings = settings.copy()
@@ -243,7 +239,7 @@ class ShotClock:
         self.new_frame()
 
     def off(self):
-        """`clock off`: no clock from now on (statistics are kept)."""
+        """`clock off`: no clock from now on."""
         self.configure(None)
 
     def new_frame(self):
@@ -251,12 +247,6 @@ class ShotClock:
         self._ext_left[0] = self._ext_count
         self._ext_left[1] = self._ext_count
         self._reset_shot()
-
-    def reset_stats(self):
-        for side in (0, 1):
-            self.shots[side] = 0
-            self.total_ms[side] = 0
-            self.longest_ms[side] = 0
 
     def _reset_shot(self):
         self._state = _IDLE
@@ -271,7 +261,7 @@ class ShotClock:
         """Balls at rest and set: `side` (0 or 1) is on the clock. `first`: this is the
         first shot after the break-off (its own limit when `first` is set, and no
         extension). Returns False, changing nothing, when the clock is off. A shot
-        already running is replaced (not counted). During a suspension the shot starts
+        already running is replaced. During a suspension the shot starts
         frozen and begins to run at `resume`."""
         if not self.enabled:
             return False
@@ -288,17 +278,12 @@ class ShotClock:
         return True
 
     def stop(self, now_ms):
-        """The strike (`hit`): the clock stops and the shot is counted for its side.
-        Returns the ms the shot took (over the limit after an expiry), or -1 when no
-        shot was running."""
+        """The strike (`hit`): the clock stops. Returns the ms the shot took (over the
+        limit after an expiry, a suspension excluded), or -1 when no shot was running."""
         if self._state != _RUNNING:
             return -1
         left = self._remaining(now_ms)
         used = self._limit_ms - left
-        side = self.side
-        self.shots[side] += 1
-        self.total_ms[side] += used
-        self.longest_ms[side] = max(self.longest_ms[side], used)
         self._state = _IDLE
         self._left_ms = left
         self._warn_at = self._beep_at = self._next = _NEVER

@@ -15,6 +15,7 @@ from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
 from .rules.straight import StraightFrame
 from .segment import Segment
+from .shots import ShotTimes
 from .timers import LateStart, Stopwatch
 
 # Words the match itself handles; the rest go to the frame.
@@ -58,11 +59,11 @@ class Match:
         self.breaker = None  # who broke off the current frame
         self.events = Segment(self.family)  # the events since the last `frame` line
         # What the timers were at the start of the segment, to fold it again from there.
-        self.stamped = False  # any line carried `@MS`
+        self._base_stamped = False  # a line before the segment carried `@MS`
         self._base_ms = 0
         self._base_elapsed = 0
         self._base_clock = clock_settings(header.clock) if header.clock else None
-        self._base_stats = ((0, 0), (0, 0), (0, 0))
+        self._base_shots = ShotTimes().snapshot()
         self._clear_segment()
 
     # -- the segment ---------------------------------------------------------------------
@@ -74,17 +75,14 @@ class Match:
         self.strokes = 0  # strokes in the current frame: the shot after the first has its
         #                   own clock limit
         self.last_ms = self._base_ms
+        self.stamped = self._base_stamped  # any line in effect carried `@MS`
         self.match_watch = Stopwatch()
         self.match_watch.start(self._base_ms - self._base_elapsed)
         self.frame_watch = Stopwatch()
         self.frame_watch.start(self._base_ms)
         self.late = LateStart(60 * self.header.rule("late", 15))
         self.clock = ShotClock(self._base_clock)
-        shots, total, longest = self._base_stats
-        for s in (0, 1):
-            self.clock.shots[s] = shots[s]
-            self.clock.total_ms[s] = total[s]
-            self.clock.longest_ms[s] = longest[s]
+        self.shot_times = ShotTimes(*self._base_shots)
 
     def _new_frame(self, number, breaker):
         h = self.header
@@ -138,31 +136,46 @@ class Match:
         if f is None and word not in PRE_FRAME:
             raise ValueError("no frame in progress: start one with 'frame'")
         if word in _MATCH_WORDS:
-            self._match_word(word, args, ms)
+            self._match_word(word, args, ms, event[0] is not None)
         elif word == "concede" and self.family != "snooker":
             f.check_open()
             self._stop(("conceded", other(f.striker), None), "conceded")
         else:
             f.apply(word, args)
-            self._after_frame_word(word, ms)
+            self._after_frame_word(word, ms, event[0] is not None)
         if event[0] is not None:
             self.stamped = True
             self.last_ms = ms
 
-    def _after_frame_word(self, word, ms):
-        """An outcome line: the shot was played; the clock starts on the next one unless
-        it waits for `go`."""
+    def _after_frame_word(self, word, ms, stamped):
+        """After a stroke the shot is over; after a stroke or a decision (`again`,
+        `free`, `replace`, `respot`, `pass`, `rerack`) the balls are set for the next
+        shot, which is timed (and on the clock) from now unless the clock waits for
+        `go`. A line without a stamp has no known time: it times no shot."""
+        if word in _NOT_A_SHOT:
+            return
         if word in _STROKES:
             self.strokes += 1
+        if word in _STROKES or word == "rack":  # the rack's last shot was played
+            self.clock.stop(ms)
+            if stamped:
+                self.shot_times.strike(ms)
         clock = self.clock
-        if not clock.enabled or word in _NOT_A_SHOT:
-            return
-        clock.stop(ms)
-        if self.frame.ended or clock.settings.wait_go:
-            return
-        clock.start(ms, self.frame.striker, self.strokes == 1)
+        if self.frame.ended or (clock.enabled and clock.settings.wait_go):
+            self.shot_times.cancel()
+        else:
+            self._set(ms, stamped)
 
-    def _match_word(self, word, args, ms):
+    def _set(self, ms, stamped):
+        """The balls are set for the striker: the shot is on the clock, and timed."""
+        striker = self.frame.striker
+        self.clock.start(ms, striker, self.strokes == 1)
+        if stamped:
+            self.shot_times.start(ms, striker)
+        else:
+            self.shot_times.cancel()
+
+    def _match_word(self, word, args, ms, stamped):
         f = self.frame
         if word == "forfeit":
             self._stop(("disqualified" if args[1] == "disqualified" else "forfeited",
@@ -177,13 +190,15 @@ class Match:
             if self.suspended:
                 raise ValueError("play is already suspended")
             self.suspended = True
-            for timer in (self.match_watch, self.frame_watch, self.late, self.clock):
+            for timer in (self.match_watch, self.frame_watch, self.late, self.clock,
+                          self.shot_times):
                 timer.pause(ms)
         elif word == "resume":
             if not self.suspended:
                 raise ValueError("play is not suspended")
             self.suspended = False
-            for timer in (self.match_watch, self.frame_watch, self.late, self.clock):
+            for timer in (self.match_watch, self.frame_watch, self.late, self.clock,
+                          self.shot_times):
                 timer.resume(ms)
         elif word == "restart":
             f.check_open()
@@ -192,6 +207,7 @@ class Match:
             self.frame = self._new_frame(f.number, f.breaker)
             self.strokes = 0
             self.clock.new_frame()
+            self.shot_times.cancel()
         elif word == "clock":
             if args[0] == "off":
                 if not self.clock.enabled:
@@ -200,11 +216,12 @@ class Match:
             else:
                 self.clock.configure(clock_settings(args[1:]))
         elif word == "go":
-            if f.ended:
-                f.check_open()
-            self.clock.start(ms, f.striker, self.strokes == 1)
+            f.check_open()
+            self._set(ms, stamped)
         elif word == "hit":
             self.clock.stop(ms)
+            if stamped:
+                self.shot_times.strike(ms)
         elif word == "extend":
             f.check_open()
             if not self.clock.enabled:
@@ -227,22 +244,23 @@ class Match:
             raise ValueError("frame %d is still in progress" % f.number)
         if self.suspended:
             raise ValueError("play is suspended: 'resume' first")
+        stamped = self.stamped
         if ms is None:
             ms = self.last_ms
         elif ms < self.last_ms:
             raise ValueError("time stamp @%d is earlier than @%d" % (ms, self.last_ms))
         else:
-            self.stamped = True
+            stamped = True
         breaker = self._next_breaker(args[0] if args else None)
         self._commit()
         self.number += 1
         self.breaker = breaker
         self.events = Segment(self.family)
-        c = self.clock
+        self._base_stamped = stamped
         self._base_ms = ms
         self._base_elapsed = self.match_watch.elapsed_ms(ms)
-        self._base_clock = c.settings
-        self._base_stats = (tuple(c.shots), tuple(c.total_ms), tuple(c.longest_ms))
+        self._base_clock = self.clock.settings
+        self._base_shots = self.shot_times.snapshot()
         self._clear_segment()
 
     def _next_breaker(self, asked):
@@ -362,10 +380,11 @@ class Match:
         now = self.last_ms
         c = self.clock
         f = self.frame
+        t = self.shot_times
         return (self.match_watch.elapsed_ms(now),
                 None if f is None else self.frame_watch.elapsed_ms(now),
                 self.late.due(now) if self.late.active else None,
-                c.shots, c.total_ms, c.longest_ms,
+                t.shots, t.total, t.longest,
                 (c.extensions_left(0), c.extensions_left(1)) if c.enabled else None)
 
     def high_breaks(self):
