@@ -22,8 +22,9 @@ from .timers import LateStart, Stopwatch
 _MATCH_WORDS = ("forfeit", "abandon", "called", "suspend", "resume", "clock", "go", "hit",
                 "extend", "restart")
 _WHILE_SUSPENDED = ("resume", "award", "forfeit", "abandon", "clock")
-# Frame words after which the balls are set for the next shot (the clock may start).
+# Frame words that neither end a shot nor set the balls for one: timing goes on.
 _NOT_A_SHOT = ("warn", "penalty", "award", "claim", "concede")
+# Strokes: each ends the striker's shot. The frame's first is the break-off.
 _STROKES = ("pot", "foul", "end", "score", "push")
 
 
@@ -72,8 +73,7 @@ class Match:
         self.voided = []  # records of frames restarted in this segment
         self.result_how = None  # (how, winner, why) when the match was stopped
         self.suspended = False
-        self.strokes = 0  # strokes in the current frame: the shot after the first has its
-        #                   own clock limit
+        self.strokes = 0  # in this frame; the shot after the break-off has its own limit
         self.last_ms = self._base_ms
         self.stamped = self._base_stamped  # any line in effect carried `@MS`
         self.match_watch = Stopwatch()
