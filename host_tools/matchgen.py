@@ -83,15 +83,19 @@ def options(match):
     return _straight_options(f, undo)
 
 
+def pick(opts, x):
+    """The index of the (line, weight) option at x in [0, 1) of the total weight."""
+    x *= sum(w for _, w in opts)
+    for i, (_, w) in enumerate(opts):
+        x -= w
+        if x < 0:
+            return i
+    return len(opts) - 1
+
+
 def _random_choose(rng):
     def choose(opts):
-        total = sum(w for _, w in opts)
-        x = rng.random() * total
-        for i, (_, w) in enumerate(opts):
-            x -= w
-            if x < 0:
-                return i
-        return len(opts) - 1
+        return pick(opts, rng.random())
     return choose
 
 

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from host_tools import matchgen
+from host_tools.matchgen import pick
 from scoreboard.core import notation
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
@@ -71,16 +72,10 @@ def choosers(draw):
     rng = random.Random(seed)
 
     def choose(opts):
-        weights = [w * boost.get(line.split()[0], 1.0) for line, w in opts]
-        total = sum(weights)
-        if total <= 0:
+        weighted = [(line, w * boost.get(line.split()[0], 1.0)) for line, w in opts]
+        if sum(w for _, w in weighted) <= 0:
             return rng.randrange(len(opts))
-        x = rng.random() * total
-        for i, w in enumerate(weights):
-            x -= w
-            if x < 0:
-                return i
-        return len(opts) - 1
+        return pick(weighted, rng.random())
 
     return choose
 
@@ -94,16 +89,9 @@ def drawn_chooser(data, limit=120):
 
     def choose(opts):
         calls[0] += 1
-        total = sum(w for _, w in opts)
         if calls[0] <= limit:
-            x = data.draw(st.integers(0, 999)) / 1000.0 * total
-        else:
-            x = rng.random() * total
-        for i, (_, w) in enumerate(opts):
-            x -= w
-            if x < 0:
-                return i
-        return len(opts) - 1
+            return pick(opts, data.draw(st.integers(0, 999)) / 1000.0)
+        return pick(opts, rng.random())
 
     return choose
 
