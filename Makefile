@@ -67,13 +67,15 @@ typecheck: deps-node deps-typings
 clean-pycache:
 	find firmware -name __pycache__ -type d -prune -exec rm -rf {} +
 
+# Everything under firmware/ that exists (main.py, drivers/ and boards/ join the core as
+# the device issues land).
+FIRMWARE_TOP := $(wildcard firmware/*)
+
 flash: deps-python clean-pycache
-	$(MPREMOTE) fs cp -r -f firmware/scoreboard firmware/drivers firmware/boards : \
-		+ fs cp -f firmware/main.py :main.py + reset
+	$(MPREMOTE) fs cp -r -f $(FIRMWARE_TOP) : + reset
 
 sync: deps-python clean-pycache
-	$(MPREMOTE) fs cp -r firmware/scoreboard firmware/drivers firmware/boards : \
-		+ fs cp firmware/main.py :main.py + soft-reset
+	$(MPREMOTE) fs cp -r $(FIRMWARE_TOP) : + soft-reset
 
 sim:
 	@echo "make sim: the browser simulator comes with a later issue; nothing to run yet."

@@ -39,6 +39,32 @@ def _names(match, side):
     return " & ".join(match.header.sides[side])
 
 
+def _clock(ms):
+    s = ms // 1000
+    return "%d:%02d:%02d" % (s // 3600, s // 60 % 60, s % 60)
+
+
+def _timing(timing):
+    """Lines on the times and shots, from the `@MS` stamps."""
+    match_ms, frame_ms, late_due, shots, total, longest, ext = timing
+    line = "Time: match %s" % _clock(match_ms)
+    if frame_ms is not None:
+        line += ", frame %s" % _clock(frame_ms)
+    if late_due:
+        line += " (late start due: forfeit?)"
+    out = [line]
+    for s in (0, 1):
+        parts = []
+        if shots[s]:
+            parts.append("%d shots, average %.1f s, longest %.1f s" % (
+                shots[s], total[s] / shots[s] / 1000, longest[s] / 1000))
+        if ext is not None:
+            parts.append("%d extension%s left" % (ext[s], "" if ext[s] == 1 else "s"))
+        if parts:
+            out.append("  %s: %s" % (SIDES[s], ", ".join(parts)))
+    return out
+
+
 def summary(match):
     """A referee's reading of the match: frames, breaks, and the frame in play."""
     h = match.header
@@ -48,7 +74,10 @@ def summary(match):
     title = "%s v %s" % (_names(match, 0), _names(match, 1))
     out.append(title)
     out.append("%s, %s %d%s" % (h.game, h.kind, h.target, " by points" if h.by_points else ""))
-    out.append("Frames %d-%d" % (won[0], won[1]))
+    if match.family == "straight":
+        out.append("Points %d-%d" % tuple(match.aggregate()))
+    else:
+        out.append("Frames %d-%d" % (won[0], won[1]))
     for number, breaker, score, fwinner, how, breaks_a, breaks_b in match.frames():
         line = "  frame %2d  (%s breaks)" % (number, SIDES[breaker])
         if score is not None:
@@ -62,8 +91,13 @@ def summary(match):
             if breaks:
                 line += "  %s breaks %s" % (SIDES[s], ", ".join(str(b) for b in breaks))
         out.append(line)
-    high = match.high_breaks()
-    out.append("High break: A %d, B %d" % (high[0], high[1]))
+    if match.family != "pool":
+        high = match.high_breaks()
+        out.append("High %s: A %d, B %d" % ("run" if match.family == "straight" else "break",
+                                            high[0], high[1]))
+    timing = match.timing()
+    if timing is not None:
+        out.extend(_timing(timing))
     f = match.current()
     if f is not None:
         (striker, score, brk, ball_on, reds, remaining, snookers, free, _, fouls, _,

@@ -55,3 +55,32 @@ def test_summary_shows_the_frame_in_play_with_prompts():
     assert "on pink" in out
     assert "snookers required: 21" in out  # (134 - 13) / max(4, pink 6), rounded up
     assert "prompts: snookers" in out
+
+
+def _summary_and_report(name):
+    path = str(mpy.SCENARIOS / name)
+    rc, out, _ = _run(sys.executable, "-m", "host_tools", "replay", path)
+    assert rc == 0
+    return out, json.loads(_run(sys.executable, "-m", "host_tools", "replay", path,
+                                "--json")[1])
+
+
+def test_summary_shows_times_shots_and_the_time_prompt():
+    out, report = _summary_and_report("nineball-shot-clock.sbn")
+    timing = report["timing"]
+    seconds = timing["match_ms"] // 1000
+    assert "Time: match 0:%02d:%02d" % (seconds // 60, seconds % 60) in out
+    for side in "AB":
+        t = timing[side]
+        assert "  %s: %d shots, average %.1f s, longest %.1f s" % (
+            side, t["shots"], t["average_ms"] / 1000, t["longest_ms"] / 1000) in out
+    assert "time" in report["current"]["prompts"]
+    assert "prompts: " in out and "time" in out.split("prompts: ")[1]
+    assert "High break" not in out  # pool has no breaks to show
+
+
+def test_straight_pool_summary_shows_points_and_high_run():
+    out, report = _summary_and_report("straight-150.sbn")
+    score = report["frames"][0]["score"]
+    assert "Points %d-%d" % (score["A"], score["B"]) in out
+    assert "High run: " in out
