@@ -37,9 +37,6 @@ class Header:
                 return int(kv[len(key) + 1:])
         return default
 
-    def doubles(self):
-        return len(self.sides[0]) == 2 or len(self.sides[1]) == 2
-
     def parse(self, tokens, quoted):
         """Take one header line; ValueError says what is wrong with it."""
         word = tokens[0]

@@ -6,13 +6,10 @@ of the game ball. Three fouls in a row lose the rack in nine- and ten-ball, only
 the warning on two; eight-ball has no three-foul rule.
 """
 
-from micropython import const
-
 from .frame import Frame, other
 
 _GAME_BALL = {"eightball": 8, "nineball": 9, "tenball": 10}
 _BALLS = {"eightball": 15, "nineball": 9, "tenball": 10}
-_NO_POINTS = const(0)
 
 
 class PoolFrame(Frame):
@@ -25,7 +22,6 @@ class PoolFrame(Frame):
         self.left = (1 << (_BALLS[game] + 1)) - 2  # bit n: ball n on the table
         self.strokes = 0  # strokes played in this rack; the first is the break
         self.three_fouls = game != "eightball"
-        self.run = False
 
     def view(self):
         return (self.striker, None, None, None, None, None, None, None, None, self.fouls,
@@ -79,7 +75,6 @@ class PoolFrame(Frame):
                 raise ValueError("a break and run is the breaker's, in one visit")
         if golden and self.game != "nineball":
             raise ValueError("a golden break is nine-ball's")
-        self.run = run or golden
         self.finish(side, "won")
 
     def _pot(self, balls):
@@ -105,9 +100,9 @@ class PoolFrame(Frame):
     def _foul(self):
         s = self.striker
         self.strokes += 1
-        if self.three_fouls and self.count_foul(s):
+        if not self.three_fouls:
+            self.fouls[s] += 1  # counted for the display; eight-ball punishes none
+        elif self.count_foul(s):
             self.finish(other(s), "fouls")
             return
-        if not self.three_fouls:
-            self.fouls[s] += 1
         self.change_striker()
