@@ -3,13 +3,13 @@
 Importing host_tools puts firmware/ (the device code) and host_tools/compat/ (CPython
 stand-ins such as `micropython.const`) on sys.path, so tests import the firmware's own
 core as `scoreboard.core...`, exactly as the device does. Helpers that run real
-MicroPython and the other device tools are in tests/mpy.py.
+MicroPython and the other device tools are in tests/support/mpy.py.
 """
 
 import host_tools  # noqa: F401  (sys.path: firmware/, host_tools/compat/)
 import pytest
 
-import mpy
+from support import mpy
 
 
 @pytest.fixture(scope="session")

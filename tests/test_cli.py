@@ -5,7 +5,7 @@ import json
 import subprocess
 import sys
 
-import mpy
+from support import mpy
 
 SCENARIO = mpy.SCENARIOS / "snooker-best-of-3.sbn"
 

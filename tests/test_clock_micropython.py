@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-import mpy
+from support import mpy
 
 SCRIPTS = mpy.REPO / "tests" / "micropython"
 HEAP_LOCK = SCRIPTS / "clock_heap_lock.py"

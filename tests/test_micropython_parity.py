@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-import mpy
+from support import mpy
 from scoreboard.core.notation import NotationError
 from scoreboard.core.replay import replay
 from scoreboard.core.report import to_json

@@ -6,7 +6,7 @@ Interpretations where the contract leaves something open are marked `INTERPRETAT
 """
 
 import pytest
-from pool_sbn import cur, eight, nine, pool_current, rack, ten
+from support.pool_sbn import cur, eight, nine, pool_current, rack, ten
 
 GAMES = {"eightball": eight, "nineball": nine, "tenball": ten}
 GAME_BALL = {"eightball": 8, "nineball": 9, "tenball": 10}

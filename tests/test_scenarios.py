@@ -13,7 +13,7 @@ import os
 import re
 
 import pytest
-from sbn import lines_of, notation_error, state, to_dict
+from support.sbn import lines_of, notation_error, state, to_dict
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
 

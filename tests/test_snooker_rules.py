@@ -9,7 +9,8 @@ import json
 from collections import OrderedDict
 
 import pytest
-from sbn import HEADER, START, error_line, lines_of, play, play_error, report, state, with_crc
+from support.sbn import (HEADER, START, error_line, lines_of, play, play_error, report, state,
+                         with_crc)
 
 VALUES = {"yellow": 2, "green": 3, "brown": 4, "blue": 5, "pink": 6, "black": 7}
 COLOURS = ["yellow", "green", "brown", "blue", "pink", "black"]

@@ -9,7 +9,7 @@ Interpretations where the contract leaves something open are marked `INTERPRETAT
 """
 
 import pytest
-from pool_sbn import cur, straight, straight_current
+from support.pool_sbn import cur, straight, straight_current
 
 
 def S(points=100):

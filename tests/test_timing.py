@@ -12,7 +12,7 @@ nine-ball, `penalty X 1` (X not at the table) in straight pool.
 Interpretations where the contract leaves something open are marked `INTERPRETATION`.
 """
 
-from pool_sbn import cur, nine, straight
+from support.pool_sbn import cur, nine, straight
 
 WPA = "shot=35 warn=10 ext=1x25 first=60"
 

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-import mpy
+from support import mpy
 
 CORE = mpy.FIRMWARE / "scoreboard" / "core"
 

