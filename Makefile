@@ -1,6 +1,7 @@
 # Table-side scoreboard: one entry point for people and CI.
 #
-#   make deps       install what is missing (Python venv, Node tools, MicroPython stubs)
+#   make deps       install what is missing (Debian packages, Python venv, Node tools,
+#                   MicroPython stubs, the 32-bit MicroPython with the firmware frozen in)
 #   make test       the test suite (calls deps first)
 #   make bench      memory/time budgets, full sweeps (calls deps first)
 #   make lint       ruff
@@ -22,10 +23,45 @@ NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 MPREMOTE := $(BIN)/mpremote connect $(PORT)
 
-.PHONY: deps deps-python deps-node deps-typings test bench lint typecheck flash sync sim \
+.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 test bench lint typecheck flash sync sim \
 	clean-pycache
 
-deps: deps-python deps-node deps-typings
+deps: deps-system deps-python deps-node deps-typings deps-mp32
+
+# Debian packages: each is installed only when dpkg does not know it yet (CI runs as root).
+# gcc-multilib: the 32-bit unix port.
+DEB_PACKAGES := gcc-multilib
+
+deps-system:
+	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "make deps: installing Debian packages: $$missing"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+# The 32-bit unix port with the firmware frozen in (shared/RUNTIME.md, "A 32-bit build"):
+# Pico-sized objects and the code in flash, not the heap. Built from a copy of the
+# read-only source tree into build/ (git-ignored), again only when the firmware changed.
+MP_SRC := ../shared/micropython
+MP_TREE := build/micropython
+MP32 := build/mp32/micropython
+MP32_MANIFEST := host_tools/mp/manifest_unix32.py
+FIRMWARE_PY := $(shell find firmware -name '*.py' 2>/dev/null)
+
+deps-mp32: $(MP32)
+
+$(MP_TREE)/.copied:
+	rm -rf $(MP_TREE) && mkdir -p build && cp -r $(MP_SRC) $(MP_TREE) && chmod -R u+w $(MP_TREE)
+	touch $@
+
+$(MP_TREE)/mpy-cross/build/mpy-cross: $(MP_TREE)/.copied
+	$(MAKE) -s -C $(MP_TREE)/mpy-cross -j2
+
+$(MP32): $(MP_TREE)/mpy-cross/build/mpy-cross $(MP32_MANIFEST) $(FIRMWARE_PY) | deps-system
+	$(MAKE) -s -C $(MP_TREE)/ports/unix -j2 VARIANT=standard MICROPY_FORCE_32BIT=1 \
+		MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 \
+		FROZEN_MANIFEST=$(abspath $(MP32_MANIFEST))
+	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/unix/build-standard/micropython $@
 
 deps-python: $(PY_STAMP)
 deps-node: $(NODE_STAMP)
