@@ -31,6 +31,8 @@ deps: deps-system deps-python deps-node deps-typings deps-mp32
 # Debian packages: each is installed only when dpkg does not know it yet (CI runs as root).
 # gcc-multilib: the 32-bit unix port.
 DEB_PACKAGES := gcc-multilib
+# postgresql: the results server that the host-tools tests start on loopback.
+DEB_PACKAGES += postgresql
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
