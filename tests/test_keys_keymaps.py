@@ -1,0 +1,59 @@
+"""Keymaps (firmware/scoreboard/keys/keymaps.py): the legends as data.
+
+The snooker names are DESIGN.md's, in a fixed set; every family has 16 distinct
+one-word names, `undo menu ok` on the bottom row and `ok` last (the number entry ends
+with it); number entry covers 1..15 on the other keys.
+"""
+
+import pytest
+from scoreboard.keys import keymaps
+
+SNOOKER = ("red yellow green brown blue pink black foul miss free again replace end undo "
+           "menu ok").split()
+
+
+def test_snooker_has_the_design_names():
+    assert sorted(keymaps.keymap("snooker")) == sorted(SNOOKER)
+    assert keymaps.keymap("snooker") == tuple(SNOOKER)
+
+
+@pytest.mark.parametrize("family", ["snooker", "pool", "straight"])
+def test_sixteen_distinct_one_word_names(family):
+    names = keymaps.keymap(family)
+    assert len(names) == 16
+    assert len(set(names)) == 16
+    for n in names:
+        assert n.isalpha() and " " not in n
+    assert names[13:] == ("undo", "menu", "ok")
+
+
+def test_exactly_three_families():
+    assert sorted(keymaps.KEYMAPS) == ["pool", "snooker", "straight"]
+    with pytest.raises(ValueError):
+        keymaps.keymap("darts")
+
+
+@pytest.mark.parametrize("game,fam", [("snooker", "snooker"), ("eightball", "pool"),
+                                      ("nineball", "pool"), ("tenball", "pool"),
+                                      ("straight", "straight")])
+def test_family_of_games(game, fam):
+    assert keymaps.family_of(game) == fam
+
+
+@pytest.mark.parametrize("family", ["snooker", "pool", "straight"])
+def test_number_entry_keys(family):
+    got = sorted(keymaps.number(family, n) for n in keymaps.keymap(family))
+    assert got == list(range(16))  # 0 for ok, 1..15 for the others
+    for n in range(1, 16):
+        assert keymaps.number(family, keymaps.number_key(family, n)) == n
+    assert keymaps.number(family, "12") == 12
+    assert keymaps.number(family, "ok") == 0
+    with pytest.raises(ValueError):
+        keymaps.number_key(family, 16)
+
+
+def test_key_index_and_name_are_row_major():
+    assert keymaps.key_index("snooker", "red") == 0
+    assert keymaps.key_index("snooker", "foul") == 7  # row 1, col 3
+    assert keymaps.key_index("snooker", "nothing") == -1
+    assert keymaps.name_of("snooker", 15) == "ok"
