@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from host_tools import replay_cmd
+from host_tools import replay_cmd, sync
 
 
 def main(argv=None):
@@ -11,6 +11,8 @@ def main(argv=None):
                                      description="Host tools for the table-side scoreboard.")
     sub = parser.add_subparsers(dest="command", required=True)
     replay_cmd.add_parser(sub)
+    device_cmd.add_parser(sub)
+    sync.add_parser(sub)
     args = parser.parse_args(argv)
     return args.run(args)
 
