@@ -33,6 +33,8 @@ deps: deps-system deps-python deps-node deps-typings deps-mp32
 DEB_PACKAGES := gcc-multilib
 # postgresql: the results server that the host-tools tests start on loopback.
 DEB_PACKAGES += postgresql
+# chromium, chromium-driver: the browser tests of the simulator (Selenium drives them).
+DEB_PACKAGES += chromium chromium-driver
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
