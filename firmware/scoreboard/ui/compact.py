@@ -1,0 +1,5 @@
+"""Placeholder (replaced below)."""
+
+
+def draw(canvas, screen, w, h):
+    canvas.fill(0)

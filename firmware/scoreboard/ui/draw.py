@@ -1,0 +1,190 @@
+"""Drawing primitives shared by every screen, only through framebuf methods.
+
+- Text: MicroPython's 8x8 font. At scale 1 through `canvas.text` (the C code on the
+  device); scaled (`sx` wide, `sy` tall per font pixel, e.g. 2x2, 3x3 or a tall 1x2)
+  from the same glyphs (`font8.FONT`), one `fill_rect` per vertical run of a glyph
+  column. Like `framebuf.text`, the UTF-8 bytes are drawn, and a byte outside 32..127
+  draws glyph 127, so scaled and unscaled text agree.
+- Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
+  crisp on the 32x16 LED panel and readable across a room on the e-ink panel. They are
+  drawn from integers by arithmetic alone: no string, no allocation (the LED's clock
+  path runs under `micropython.heap_lock()`).
+"""
+
+from micropython import const
+
+from .font8 import FIRST, FONT, LAST
+
+# Segments: a (top) 1, b (top right) 2, c (bottom right) 4, d (bottom) 8, e (bottom
+# left) 16, f (top left) 32, g (middle) 64. Index 10 is the minus sign.
+_SEGS = b"\x3f\x06\x5b\x4f\x66\x6d\x7d\x07\x7f\x6f\x40"
+MINUS = const(10)
+LEFT = const(0)
+RIGHT = const(1)
+CENTRE = const(2)
+
+
+# -- text ---------------------------------------------------------------------------------
+def text_width(s, sx=1, adv=8):
+    """Width in pixels of `s` drawn with `text` at horizontal scale `sx`."""
+    return len(s.encode()) * adv * sx
+
+
+def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
+    """Draw `s` with its top left at (x, y); `sy` 0 means the same as `sx`; `adv` is the
+    advance per character in font columns (8, or 7 for tight lines). Returns the x just
+    after the text."""
+    if sy == 0:
+        sy = sx
+    if sx == 1 and sy == 1 and adv == 8:
+        canvas.text(s, x, y, col)
+        return x + 8 * len(s.encode())
+    for code in s.encode():
+        if code < FIRST or code > LAST:
+            code = LAST
+        base = (code - FIRST) * 8
+        cx = x
+        for j in range(8):
+            bits = FONT[base + j]
+            row = 0
+            while bits:
+                if bits & 1:
+                    start = row
+                    while bits & 1:
+                        bits >>= 1
+                        row += 1
+                    canvas.fill_rect(cx, y + start * sy, sx, (row - start) * sy, col)
+                else:
+                    bits >>= 1
+                    row += 1
+            cx += sx
+        x += adv * sx
+    return x
+
+
+def fit(s, chars):
+    """`s` cut to at most `chars` characters (the last one a '.' when cut)."""
+    if len(s) <= chars:
+        return s
+    return s[:chars - 1] + "."
+
+
+def text_at(canvas, s, x, y, width, align, sx=1, sy=0, col=1, adv=8):
+    """`s` aligned LEFT, RIGHT or CENTRE in the `width` pixels from x; cut to fit."""
+    chars = width // (adv * sx)
+    s = fit(s, chars)
+    w = text_width(s, sx, adv)
+    if align == RIGHT:
+        x += width - w
+    elif align == CENTRE:
+        x += (width - w) // 2
+    return text(canvas, s, x, y, sx, sy, col, adv)
+
+
+def inverse_bar(canvas, x, y, w, h, s, sx=1, sy=0, col=1, align=LEFT, pad=4):
+    """A filled bar with `s` in the background colour: for what must stand out."""
+    canvas.fill_rect(x, y, w, h, col)
+    th = 8 * (sy or sx)
+    text_at(canvas, s, x + pad, y + (h - th) // 2, w - 2 * pad, align, sx, sy, 1 - col)
+
+
+def wrap(s, chars):
+    """`s` as lines of at most `chars` characters, broken at spaces where possible."""
+    out = []
+    for part in s.split("\n"):
+        while len(part) > chars:
+            cut = part.rfind(" ", 0, chars + 1)
+            if cut <= 0:
+                cut = chars
+            out.append(part[:cut])
+            part = part[cut:].lstrip(" ")
+        out.append(part)
+    return out
+
+
+# -- seven-segment digits -----------------------------------------------------------------
+def digit(canvas, d, x, y, w, h, t, col=1):
+    """Digit `d` (0..9, or MINUS) in a w x h box at (x, y), strokes `t` thick."""
+    segs = _SEGS[d]
+    mid = (h - t) // 2
+    up = mid + t
+    down = h - mid
+    r = t // 2  # the bevel of the outer corners
+    if segs & 1:
+        canvas.fill_rect(x, y, w, t, col)
+    if segs & 64:
+        canvas.fill_rect(x, y + mid, w, t, col)
+    if segs & 8:
+        canvas.fill_rect(x, y + h - t, w, t, col)
+    if segs & 32:
+        canvas.fill_rect(x, y, t, up, col)
+    if segs & 2:
+        canvas.fill_rect(x + w - t, y, t, up, col)
+    if segs & 16:
+        canvas.fill_rect(x, y + mid, t, down, col)
+    if segs & 4:
+        canvas.fill_rect(x + w - t, y + mid, t, down, col)
+    if r < 1 or d == MINUS:
+        return
+    bg = 1 - col
+    i = 0
+    while i < r:  # bevel: clear a small triangle at each outer corner
+        n = r - i
+        canvas.hline(x, y + i, n, bg)
+        canvas.hline(x + w - n, y + i, n, bg)
+        canvas.hline(x, y + h - 1 - i, n, bg)
+        canvas.hline(x + w - n, y + h - 1 - i, n, bg)
+        i += 1
+
+
+def count_digits(n):
+    """Characters of the integer n: its digits, plus one for a minus sign."""
+    c = 1
+    if n < 0:
+        c = 2
+        n = -n
+    while n >= 10:
+        n //= 10
+        c += 1
+    return c
+
+
+def number_width(n, w, gap):
+    c = count_digits(n)
+    return c * w + (c - 1) * gap
+
+
+def number(canvas, n, x, y, w, h, t, gap, align=LEFT, col=1, box=0):
+    """The integer n in seven-segment digits w x h, `gap` apart. With align RIGHT or
+    CENTRE, `box` is the width to align in (from x). Returns the width drawn."""
+    c = count_digits(n)
+    width = c * w + (c - 1) * gap
+    if align == RIGHT:
+        x += box - width
+    elif align == CENTRE:
+        x += (box - width) // 2
+    neg = n < 0
+    if neg:
+        n = -n
+    px = x + width - w  # the last digit first
+    i = 0
+    while i < c:
+        if neg and i == c - 1:
+            digit(canvas, MINUS, px, y, w, h, t, col)
+        else:
+            digit(canvas, n % 10, px, y, w, h, t, col)
+            n //= 10
+        px -= w + gap
+        i += 1
+    return width
+
+
+def triangle(canvas, x, y, h, right=True, col=1):
+    """A solid arrow head `h` pixels tall (odd) and h // 2 + 1 wide at (x, y), pointing
+    right (or left)."""
+    half = h // 2
+    j = 0
+    while j < h:
+        n = (j if j <= half else h - 1 - j) + 1
+        canvas.hline(x if right else x + half + 1 - n, y + j, n, col)
+        j += 1

@@ -1,0 +1,256 @@
+"""The e-ink panel's screens: `draw(canvas, screen)` for every kind of `model.Screen`.
+
+Drawn only through framebuf methods on the canvas passed in (MONO_HLSB, 1 = black).
+The layout is picked from the canvas size, which is probed with `pixel()` (a real
+FrameBuffer has no width attribute): 400x300 or larger gets the full screens (the score
+screen is in `eink_score.py`), anything smaller the compact ones of `compact.py` (the
+128x64 OLED variant). Every screen clears the whole canvas first.
+"""
+
+from micropython import const
+
+from . import compact, eink_score, model
+from . import draw as gfx
+from .draw import CENTRE, LEFT, RIGHT
+
+W = const(400)
+H = const(300)
+_BAR_H = const(30)
+_HINT_Y = const(284)
+_ROW_H = const(26)
+
+
+def _extent(canvas, probe_x):
+    """The first coordinate along one axis where `pixel()` says "outside" (None)."""
+    lo, hi = 0, 1
+    while probe_x(canvas, hi) is not None and hi < 0x10000:
+        lo, hi = hi, hi * 2
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if probe_x(canvas, mid) is None:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def size(canvas):
+    """(width, height) of a framebuf canvas, found with `pixel()` reads alone."""
+    return (_extent(canvas, lambda c, v: c.pixel(v, 0)),
+            _extent(canvas, lambda c, v: c.pixel(0, v)))
+
+
+def draw(canvas, screen):
+    """Draw `screen` (a model.Screen) on the canvas; the layout follows the canvas size."""
+    w, h = size(canvas)
+    if w < W or h < H:
+        compact.draw(canvas, screen, w, h)
+        return
+    kind = screen.kind
+    if kind == "score" and screen.match is not None:
+        eink_score.draw_score(canvas, screen)
+    elif kind == "start":
+        _start(canvas, screen)
+    elif kind == "setup":
+        _setup(canvas, screen)
+    elif kind == "menu":
+        _menu(canvas, screen)
+    elif kind == "frame_end" and screen.match is not None:
+        _frame_end(canvas, screen)
+    elif kind == "match_end" and screen.match is not None:
+        _match_end(canvas, screen)
+    else:
+        _error(canvas, screen)
+
+
+# -- shared parts -------------------------------------------------------------------------
+def _title(canvas, left, right=None):
+    canvas.fill(0)
+    canvas.fill_rect(0, 0, W, _BAR_H, 1)
+    gfx.text_at(canvas, left, 8, 7, W - 16, LEFT, 2, 2, 0)
+    if right:
+        gfx.text_at(canvas, right, 200, 11, 192, RIGHT, 1, 1, 0)
+
+
+def _hint(canvas, screen, default):
+    text = screen.hint if screen.hint is not None else default
+    canvas.hline(0, _HINT_Y - 3, W, 1)
+    gfx.text_at(canvas, text, 4, _HINT_Y + 1, W - 8, LEFT, 1, 2)
+
+
+def _message(canvas, screen, y):
+    if screen.message:
+        canvas.rect(0, y, W, 22, 1)
+        gfx.text_at(canvas, "NO: " + screen.message, 6, y + 3, W - 12, LEFT, 2, 2, 1, 7)
+
+
+def _rows(canvas, items, cursor, y0, bottom):
+    """A list with the cursor's row inverted; scrolled so the cursor is always shown."""
+    fits = (bottom - y0) // _ROW_H
+    first = 0
+    if cursor >= fits:
+        first = cursor - fits + 1
+    y = y0
+    i = first
+    while i < len(items) and i < first + fits:
+        on = i == cursor
+        if on:
+            canvas.fill_rect(0, y, W, _ROW_H - 2, 1)
+            gfx.triangle(canvas, 6, y + 4, 15, True, 0)
+        gfx.text_at(canvas, items[i], 24, y + 4, W - 30, LEFT, 2, 2, 0 if on else 1, 7)
+        y += _ROW_H
+        i += 1
+    if first:
+        gfx.text(canvas, "^", W - 12, y0 - 10, 1, 1)
+    if first + fits < len(items):
+        gfx.text(canvas, "v", W - 12, bottom - 8, 1, 1)
+
+
+# -- the screens --------------------------------------------------------------------------
+def _start(canvas, screen):
+    _title(canvas, "SCOREBOARD", screen.title)
+    queue = screen.queue
+    if not queue:
+        gfx.text_at(canvas, "No prepared matches", 0, 90, W, CENTRE, 2, 2)
+        gfx.text_at(canvas, "send one with `scoreboard setup`", 0, 130, W, CENTRE, 1, 2)
+        gfx.text_at(canvas, "or set one up here: menu", 0, 154, W, CENTRE, 1, 2)
+        _hint(canvas, screen, "menu: set up a match")
+        return
+    gfx.text(canvas, "PREPARED MATCHES (%d)" % len(queue), 8, 38, 1, 2)
+    y = 62
+    fits = (_HINT_Y - 8 - y) // 44
+    cursor = screen.menu_cursor
+    first = cursor - fits + 1 if cursor >= fits else 0
+    i = first
+    while i < len(queue) and i < first + fits:
+        qname, summary = queue[i]
+        on = i == cursor
+        if on:
+            canvas.fill_rect(0, y, W, 42, 1)
+            gfx.triangle(canvas, 6, y + 12, 17, True, 0)
+        gfx.text_at(canvas, summary, 26, y + 3, W - 32, LEFT, 2, 2, 0 if on else 1, 7)
+        gfx.text_at(canvas, qname, 26, y + 24, W - 32, LEFT, 1, 2, 0 if on else 1)
+        y += 44
+        i += 1
+    breaker = "" if screen.breaker is None else "  %s breaks" % "AB"[screen.breaker]
+    _hint(canvas, screen, "ok: start" + breaker + "   menu: more")
+
+
+def _setup(canvas, screen):
+    _title(canvas, "NEW MATCH")
+    y = 40
+    i = 0
+    for label, value in screen.setup:
+        on = i == screen.menu_cursor
+        if on:
+            canvas.fill_rect(0, y, W, 28, 1)
+            gfx.triangle(canvas, 6, y + 6, 15, True, 0)
+        c = 0 if on else 1
+        gfx.text_at(canvas, label.upper(), 24, y + 6, 140, LEFT, 1, 2, c)
+        gfx.text_at(canvas, "%s" % value, 150, y + 6, W - 156, LEFT, 2, 2, c, 7)
+        y += 32
+        i += 1
+    _message(canvas, screen, _HINT_Y - 30)
+    _hint(canvas, screen, "ok: next   menu: change   undo: back")
+
+
+def _menu(canvas, screen):
+    _title(canvas, screen.menu_title or "MENU")
+    _rows(canvas, screen.menu_items, screen.menu_cursor, 40, _HINT_Y - 28)
+    if screen.message:
+        _message(canvas, screen, _HINT_Y - 28)
+    elif screen.entry:
+        gfx.text_at(canvas, "> " + screen.entry, 4, _HINT_Y - 24, W - 8, LEFT, 2, 2, 1, 7)
+    _hint(canvas, screen, "ok: choose   menu: back")
+
+
+def _sides_big(canvas, match, values, y):
+    """Both names and a big figure each: the end-of-frame and end-of-match screens."""
+    for side in (0, 1):
+        x = side * 200
+        gfx.text_at(canvas, model.name(match, side), x + 6, y, 188, CENTRE, 1, 2)
+        gfx.number(canvas, values[side], x, y + 24, 40, 72, 9, 9, CENTRE, 1, 200)
+    canvas.fill_rect(190, y + 54, 20, 8, 1)
+
+
+def _frame_end(canvas, screen):
+    match = screen.match
+    r = model.last_record(match)
+    number, _, score, winner, how = r[0], r[1], r[2], r[3], r[4]
+    kind = "RACK" if match.family == "pool" else "FRAME"
+    _title(canvas, "%s %d OVER" % (kind, number), model.match_format(match.header))
+    won = match.frames_won()
+    if score is None or match.family == "straight":
+        _sides_big(canvas, match, won if score is None else score, 40)
+    else:
+        _sides_big(canvas, match, score, 40)
+    who = model.winner_words(match, winner)
+    gfx.text_at(canvas, "%s %s" % (who, model.frame_how(how)), 0, 146, W, CENTRE, 2, 2, 1, 7)
+    if score is not None:
+        for side in (0, 1):
+            listed = r[5 + side]
+            text = " ".join("%d" % b for b in listed[-6:]) if listed else "-"
+            gfx.text_at(canvas, "BREAKS " + text, side * 200 + 8, 176, 184, LEFT, 1, 2)
+    if match.family != "straight":
+        canvas.hline(0, 204, W, 1)
+        gfx.text_at(canvas, "FRAMES" if score is not None else "RACKS", 0, 212, W, CENTRE, 1, 2)
+        gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
+        gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
+        canvas.fill_rect(192, 250, 16, 5, 1)
+    _hint(canvas, screen, "frame: next   undo: take back the last entry")
+
+
+def _match_end(canvas, screen):
+    match = screen.match
+    winner = match.outcome()[1]
+    result = match.result()
+    _title(canvas, "MATCH OVER", model.match_format(match.header))
+    if result is not None and result[2] is not None:
+        _sides_big(canvas, match, result[2], 38)
+    else:
+        _sides_big(canvas, match, match.frames_won(), 38)
+    how = result[0] if result is not None else "played"
+    why = result[1] if result is not None and result[1] else ""
+    line = model.winner_words(match, winner)
+    line += " wins" if winner is not None else ""
+    gfx.text_at(canvas, line, 0, 142, W, CENTRE, 2, 2, 1, 7)
+    if how != "played":
+        gfx.text_at(canvas, ("%s %s" % (how, why)).strip(), 0, 164, W, CENTRE, 1, 2)
+    if match.family == "snooker":
+        high = match.high_breaks()
+        gfx.text_at(canvas, "HIGH BREAK %d" % high[0], 8, 182, 184, LEFT, 1, 2)
+        gfx.text_at(canvas, "HIGH BREAK %d" % high[1], 208, 182, 184, RIGHT, 1, 2)
+    _frame_table(canvas, match, 204, _HINT_Y - 4)
+    _hint(canvas, screen, "ok: back to the start screen")
+
+
+def _frame_table(canvas, match, y0, bottom):
+    """Each frame's score (or each rack's winner), in columns of 1x text."""
+    canvas.hline(0, y0, W, 1)
+    cells = []
+    for r in match.frames():
+        number, _, score, winner, how = r[0], r[1], r[2], r[3], r[4]
+        if score is None:
+            cells.append("%d:%s" % (number, "-" if winner is None else "AB"[winner]))
+        elif how == "restarted":
+            cells.append("%d:restart" % number)
+        else:
+            cells.append("%d:%d-%d" % (number, score[0], score[1]))
+    if not cells:
+        return
+    width = max(len(c) for c in cells) + 2
+    per_row = max(1, (W - 8) // (8 * width))
+    rows = (bottom - y0 - 4) // 10
+    for i, c in enumerate(cells[:per_row * rows]):
+        gfx.text(canvas, c, 6 + (i % per_row) * 8 * width, y0 + 4 + (i // per_row) * 10)
+
+
+def _error(canvas, screen):
+    _title(canvas, "ERROR", "the journal is kept")
+    text = screen.error or screen.message or "unknown screen %s" % screen.kind
+    lines = gfx.wrap(text, (W - 12) // 8)
+    y = 40
+    for line in lines[:(_HINT_Y - 48) // 10]:
+        gfx.text(canvas, line, 6, y)
+        y += 10
+    _hint(canvas, screen, "the box restarts and recovers the match")

@@ -1,0 +1,241 @@
+"""The score screen of the 400x300 e-ink panel: snooker, pool and straight-pool variants.
+
+One layout, read from across a room at the top and by the referee below:
+
+    y   0  names (the striker's inverted, with an arrow)        | two columns, A | B
+    y  34  the big figure: frame score (snooker), racks (pool), points (straight)
+    y 128  FRAMES / BREAK (snooker), FOULS (pool), RUN / FOULS (straight)
+    y 160  the last three breaks (runs) of the frame
+    y 186  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
+           the table (pool); target, what each side needs, balls (straight)
+    y 226  the prompts in words, inverted bars (two at most)
+    y 266  the refusal (boxed) or else the entry in progress
+    y 288  the match format, frame number, the shot clock; the match time
+"""
+
+from micropython import const
+
+from . import draw, model
+from .draw import CENTRE, LEFT, RIGHT
+
+W = const(400)
+COL = const(200)
+_NAME_H = const(28)
+_BIG_Y = const(36)
+_BIG_H = const(86)
+_BIG_W = const(46)
+_BIG_T = const(10)
+_BIG_GAP = const(10)
+_ROW1_Y = const(130)
+_ROW2_Y = const(160)
+_LINE_Y = const(184)
+_CELLS_Y = const(188)
+_PROMPT_Y = const(226)
+_PROMPT_H = const(19)
+_ENTRY_Y = const(266)
+_FOOT_Y = const(286)
+
+
+def _header(canvas, match, fig, side):
+    x = side * COL
+    striker = fig is not None and fig.striker == side
+    label = model.player(match, side) or model.name(match, side)
+    if striker:
+        canvas.fill_rect(x, 0, COL, _NAME_H, 1)
+        draw.triangle(canvas, x + 6, 5, 17, True, 0)
+    tx, tw = x + 22, COL - 28
+    if draw.text_width(label, 2, 8) <= tw:
+        draw.text_at(canvas, label, tx, 6, tw, LEFT, 2, 2, 0 if striker else 1)
+    else:
+        draw.text_at(canvas, label, tx, 6, tw, LEFT, 1, 2, 0 if striker else 1)
+    if not striker:
+        canvas.hline(x, _NAME_H - 1, COL, 1)
+
+
+def _big(canvas, side, value):
+    draw.number(canvas, value, side * COL, _BIG_Y, _BIG_W, _BIG_H, _BIG_T, _BIG_GAP,
+                CENTRE, 1, COL)
+
+
+def _label_value(canvas, x, y, label, value, width):
+    """A small tall label, then the value in 2x2 text."""
+    nx = draw.text(canvas, label, x, y + 1, 1, 2)
+    draw.text_at(canvas, value, nx + 6, y + 1, width - (nx + 6 - x), LEFT, 2, 2)
+
+
+def _breaks_row(canvas, match, side, label):
+    listed = model.breaks(match, side)
+    x = side * COL + 10
+    if not listed:
+        return
+    _label_value(canvas, x, _ROW2_Y, label, " ".join("%d" % b for b in listed), COL - 16)
+
+
+def _cell(canvas, i, label, value, n=4):
+    w = W // n
+    x = i * w
+    draw.text_at(canvas, label, x + 4, _CELLS_Y + 2, w - 8, LEFT, 1, 1)
+    draw.text_at(canvas, value, x + 4, _CELLS_Y + 14, w - 8, LEFT, 2, 2, 1, 7)
+    if i:
+        canvas.vline(x, _CELLS_Y, 34, 1)
+
+
+def _prompts(canvas, match, fig, extra):
+    lines = []
+    if fig is not None:
+        for code in fig.prompts:
+            lines.append(model.prompt_words(code, fig, match))
+    lines.extend(extra)
+    y = _PROMPT_Y
+    for s in lines[:2]:
+        draw.inverse_bar(canvas, 0, y, W, _PROMPT_H, s, 2, 2, 1, LEFT, 4)
+        y += _PROMPT_H + 1
+
+
+def _entry(canvas, screen):
+    if screen.message:
+        canvas.rect(0, _ENTRY_Y - 2, W, 20, 1)
+        canvas.rect(1, _ENTRY_Y - 1, W - 2, 18, 1)
+        draw.text_at(canvas, "NO: " + screen.message, 6, _ENTRY_Y + 2, W - 12, LEFT, 2, 2, 1, 7)
+    elif screen.entry:
+        draw.text_at(canvas, "> " + screen.entry, 4, _ENTRY_Y + 2, W - 8, LEFT, 2, 2, 1, 7)
+
+
+def _footer(canvas, screen, match):
+    canvas.hline(0, _FOOT_Y - 2, W, 1)
+    f = match.frame
+    number = f.number if f is not None else 0
+    kind = "RACK" if match.family == "pool" else "FRAME"
+    left = "%s %d  %s" % (kind, number, model.match_format(match.header))
+    if match.family == "straight":
+        left = model.match_format(match.header)
+    draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
+    right = model.clock_words(match)
+    mark = model.clock_mark(match, screen.clock_s)
+    if mark is not None:
+        right += "  " + mark
+    t = model.elapsed(match)
+    if t is not None:
+        right += "  T " + t
+    draw.text_at(canvas, right, 200, _FOOT_Y + 2, 196, RIGHT, 1, 1)
+
+
+def _columns(canvas, match, fig):
+    for side in (0, 1):
+        _header(canvas, match, fig, side)
+    canvas.vline(COL - 1, 0, _LINE_Y, 1)
+    canvas.vline(COL, 0, _LINE_Y, 1)
+    canvas.hline(0, _LINE_Y, W, 1)
+
+
+def _snooker(canvas, screen, match, fig):
+    r = model.last_record(match)
+    score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
+    won = match.frames_won()
+    for side in (0, 1):
+        x = side * COL + 10
+        _big(canvas, side, score[side])
+        _label_value(canvas, x, _ROW1_Y, "FRAMES", "%d" % won[side], 84)
+        if fig is not None and fig.striker == side:
+            canvas.fill_rect(x + 92, _ROW1_Y - 2, COL - 102 - 2, 22, 1)
+            nx = draw.text(canvas, "BREAK", x + 96, _ROW1_Y + 1, 1, 2, 0)
+            draw.text(canvas, "%d" % fig.brk, nx + 6, _ROW1_Y + 1, 2, 2, 0)
+        _breaks_row(canvas, match, side, "BREAKS")
+    extra = []
+    if fig is None:
+        extra.append("FRAME OVER")
+        _cell(canvas, 0, "BALL ON", "-")
+        return extra
+    on = fig.ball_on or "-"
+    if fig.free_ball:
+        on = "FREE " + on
+    _cell(canvas, 0, "BALL ON", on.upper())
+    _cell(canvas, 1, "REDS", "%d" % fig.reds)
+    _cell(canvas, 2, "REMAINING", "%d" % fig.remaining)
+    k = fig.snookers_required
+    _cell(canvas, 3, "SNOOKERS", "-" if k is None else "%d" % k)
+    if fig.respotted_black and "respot" not in fig.prompts:
+        extra.append("RE-SPOTTED BLACK")
+    return extra
+
+
+def _fouls(canvas, x, y, n, warned):
+    nx = draw.text(canvas, "FOULS", x, y + 1, 1, 2)
+    i = 0
+    while i < 3:  # three boxes, one filled per foul in a row
+        bx = nx + 8 + i * 22
+        if i < n:
+            canvas.fill_rect(bx, y, 18, 18, 1)
+        else:
+            canvas.rect(bx, y, 18, 18, 1)
+        i += 1
+    if warned:
+        draw.text(canvas, "WARNED", nx + 78, y + 1, 1, 2)
+
+
+def _pool(canvas, screen, match, fig):
+    won = match.frames_won()
+    f = match.current()
+    for side in (0, 1):
+        _big(canvas, side, won[side])
+        x = side * COL + 10
+        if fig is not None:
+            _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
+        draw.text(canvas, "RACKS", x, _ROW2_Y + 1, 1, 2)
+    if fig is None:
+        return ["RACK OVER"]
+    left = model.balls_left(match) or ()
+    draw.text(canvas, "BALLS ON THE TABLE", 4, _CELLS_Y + 2, 1, 1)
+    game_ball = f.game_ball
+    x = 4
+    for n in left:
+        if n == game_ball:
+            canvas.fill_rect(x, _CELLS_Y + 13, 24, 22, 1)
+        else:
+            canvas.rect(x, _CELLS_Y + 13, 24, 22, 1)
+        draw.text_at(canvas, "%d" % n, x, _CELLS_Y + 16, 24, CENTRE, 1, 2,
+                     0 if n == game_ball else 1)
+        x += 26
+    return []
+
+
+def _straight(canvas, screen, match, fig):
+    r = model.last_record(match)
+    score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
+    f = match.current()
+    target = match.header.target
+    for side in (0, 1):
+        x = side * COL + 10
+        _big(canvas, side, score[side])
+        if fig is not None:
+            _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
+        _breaks_row(canvas, match, side, "RUNS")
+    if fig is None:
+        return ["GAME OVER"]
+    balls = getattr(f, "balls", None)
+    _cell(canvas, 0, "RUN (%s)" % "AB"[fig.striker], "%d" % fig.brk, 5)
+    _cell(canvas, 1, "TARGET", "%d" % target, 5)
+    _cell(canvas, 2, "BALLS", "-" if balls is None else "%d" % balls, 5)
+    _cell(canvas, 3, "A NEEDS", "%d" % max(0, target - score[0]), 5)
+    _cell(canvas, 4, "B NEEDS", "%d" % max(0, target - score[1]), 5)
+    return []
+
+
+def draw_score(canvas, screen):
+    """The score screen of a match in play (or just after a frame) on a 400x300 canvas."""
+    match = screen.match
+    fig = model.figures(match)
+    canvas.fill(0)
+    _columns(canvas, match, fig)
+    family = match.family
+    if family == "snooker":
+        extra = _snooker(canvas, screen, match, fig)
+    elif family == "pool":
+        extra = _pool(canvas, screen, match, fig)
+    else:
+        extra = _straight(canvas, screen, match, fig)
+    if match.finished():
+        extra = ["MATCH OVER"]
+    _prompts(canvas, match, fig, extra)
+    _entry(canvas, screen)
+    _footer(canvas, screen, match)

@@ -1,0 +1,205 @@
+"""What the screens show: the `Screen` the app fills, and the words and figures read from
+a core Match for them.
+
+The app keeps one `Screen`, sets its fields and calls `ui.eink.draw(canvas, screen)`.
+Everything the screens read from the core goes through the functions here, so a change
+in the core's API is one edit in this file (`figures` reads `Match.view()`, whether it
+is the old tuple or the object with named fields).
+"""
+
+from micropython import const
+
+from scoreboard.core.notation import SIDES
+
+KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
+SHOWN_BREAKS = const(3)
+
+
+class Screen:
+    """The state of the e-ink (or OLED) panel, filled by the app. Fields:
+
+    kind         one of KINDS.
+    match        the core Match (None on the start, set-up and some error screens).
+    entry        the key entry in progress as text (the grammar's `entry()`), or None.
+    message      a refusal's reason (shown inverted), or None.
+    menu_title, menu_items (list of str), menu_cursor (int): the menu screen; on the
+                 start screen `menu_cursor` marks the queued match that `ok` starts,
+                 on the set-up screen the field being changed.
+    queue        [(name, summary), ...]: the prepared matches, for the start screen.
+    clock_s      seconds left on the shot clock as the app last saw them, or None (the
+                 e-ink panel is never refreshed per second: this is a still).
+    error        the error text (the error screen); several lines with "\\n".
+    Also:
+    setup        [(label, value), ...]: the set-up screen's fields (game, reds, format,
+                 clock...), `menu_cursor` on the one being changed.
+    breaker      0 or 1: who breaks off (start and set-up screens), or None.
+    title        a heading for the start screen (for example the box id), or None.
+    hint         the key hints line at the bottom (None: each kind's default).
+    """
+
+    def __init__(self, kind="start", match=None):
+        self.kind = kind
+        self.match = match
+        self.entry = None
+        self.message = None
+        self.menu_title = ""
+        self.menu_items = []
+        self.menu_cursor = 0
+        self.queue = []
+        self.clock_s = None
+        self.error = ""
+        self.setup = []
+        self.breaker = None
+        self.title = None
+        self.hint = None
+
+
+class _Figures:
+    """The current frame's figures with NOTATION.md's names, from the view tuple."""
+
+    def __init__(self, v):
+        (self.striker, self.score, self.brk, self.ball_on, self.reds, self.remaining,
+         self.snookers_required, self.free_ball, self.respotted_black, self.fouls,
+         self.misses, self.prompts) = v
+
+
+def figures(match):
+    """The frame in play's figures (striker, score, brk, ball_on, reds, remaining,
+    snookers_required, free_ball, respotted_black, fouls, misses, prompts), or None
+    between frames and after the match. THE one adapter to `Match.view()`."""
+    if match is None or match.current() is None:
+        return None
+    v = match.view()
+    if hasattr(v, "striker"):
+        return v
+    return _Figures(v)
+
+
+def game_family(match):
+    """"snooker", "pool" or "straight"."""
+    return match.family
+
+
+def balls_left(match):
+    """Pool: the numbers of the object balls still on the table, or None."""
+    f = match.current()
+    get = getattr(f, "balls_left", None)
+    return None if get is None else get()
+
+
+def name(match, side):
+    """The side's name; doubles as `First & Second`."""
+    names = match.header.sides[side]
+    return " & ".join(names) if names else SIDES[side]
+
+
+def player(match, side):
+    """The name of the player of `side` at the table now (doubles alternate)."""
+    names = match.header.sides[side]
+    f = match.current()
+    if len(names) < 2 or f is None or f.striker != side:
+        return None
+    return names[f.player()]
+
+
+def last_record(match):
+    """The record of the frame played last (in progress or just ended), or None."""
+    f = match.frame
+    return None if f is None else f.record()
+
+
+def breaks(match, side, n=SHOWN_BREAKS):
+    """The last `n` listed breaks (10 or more; runs in straight pool) of `side` in the
+    frame played last, oldest first."""
+    r = last_record(match)
+    if r is None:
+        return ()
+    listed = r[5 + side]
+    return listed[-n:]
+
+
+def match_format(header):
+    """The format in words: `BEST OF 7`, `3 FRAMES`, `RACE TO 5`, `100 POINTS`."""
+    kind, n = header.kind, header.target
+    if kind == "best-of":
+        text = "BEST OF %d" % n
+    elif kind == "frames":
+        text = "%d FRAMES" % n + (" ON POINTS" if header.by_points else "")
+    elif kind == "race-to":
+        text = "RACE TO %d" % n
+    else:
+        text = "%d POINTS" % n
+    return text
+
+
+def game_name(header):
+    g = header.game
+    if g == "snooker":
+        return "SNOOKER %d REDS" % header.reds
+    return {"eightball": "8-BALL", "nineball": "9-BALL", "tenball": "10-BALL",
+            "straight": "STRAIGHT POOL"}.get(g, g.upper())
+
+
+def clock_words(match):
+    """The shot clock's settings in words (`CLOCK 45s warn 10`), or `NO CLOCK`."""
+    c = match.clock
+    if not c.enabled:
+        return "NO CLOCK"
+    s = c.settings
+    text = "CLOCK %ds" % s.shot
+    if s.warn:
+        text += " warn %d" % s.warn
+    if s.ext_count:
+        text += " ext %dx%d" % (s.ext_count, s.ext_secs)
+    return text
+
+
+def clock_mark(match, clock_s):
+    """The last seconds seen on the shot clock as `0:45`, or None."""
+    if clock_s is None or not match.clock.enabled:
+        return None
+    return "%d:%02d" % (clock_s // 60, clock_s % 60)
+
+
+def elapsed(match):
+    """The match time as `H:MM` from the `@MS` stamps, or None without stamps."""
+    t = match.timing()
+    if t is None:
+        return None
+    minutes = t[0] // 60000
+    return "%d:%02d" % (minutes // 60, minutes % 60)
+
+
+def prompt_words(code, fig, match):
+    """A prompt code of the core (NOTATION.md) in words for the referee."""
+    if code == "snookers":
+        return "SNOOKERS NEEDED - no miss"
+    if code == "tie-only":
+        return "CAN ONLY TIE - respot if level"
+    if code == "warn-miss":
+        n = fig.misses[fig.striker] if fig.misses and fig.striker is not None else 0
+        return "WARN: %d misses - next loses" % n
+    if code == "warn-fouls":
+        n = fig.fouls[fig.striker] if fig.striker is not None else 2
+        return "WARN: %d fouls" % n
+    if code == "frame-ball":
+        return "FRAME BALL"
+    if code == "respot":
+        return "RE-SPOTTED BLACK: who plays?"
+    if code == "time":
+        return "TIME - shot clock"
+    return code.upper()
+
+
+def winner_words(match, winner):
+    if winner is None:
+        return "NO WINNER"
+    return name(match, winner)
+
+
+def frame_how(how):
+    """A frame's `how` in words (NOTATION.md's codes)."""
+    return {"potted": "won on the table", "fouled": "won on a foul",
+            "conceded": "conceded", "claimed": "claimed", "awarded": "awarded",
+            "restarted": "restarted", "drawn": "drawn", "forfeited": "forfeited",
+            "abandoned": "abandoned", "won": "won", "fouls": "three fouls"}.get(how, how or "")
