@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from host_tools import replay_cmd, sync
+from host_tools import device_cmd, replay_cmd, sync
 
 
 def main(argv=None):

@@ -1,0 +1,204 @@
+"""`scoreboard sync [--port PORT] [--db URL]`: pull the box's matches into the results DB.
+
+Every finished or abandoned match is copied, each journal line's checksum checked, the
+match replayed by the core, stored keyed by its `id` in one transaction, and only after
+the commit is `matches/ID.pulled` written on the box (DESIGN.md, "Flash layout"). The
+match in progress is copied too, marked unfinished, stays on the box unmarked, and the
+next sync replaces the copy. So a transfer cut at any point loses nothing (the box keeps
+every match it has not seen marked) and doubles nothing (the database is keyed by id and
+an identical copy is a no-op); two syncs in a row add nothing. A damaged file (a bad line
+before the end, or lines the rules refuse) is refused with its reason and left on the
+box. A torn last line (a write cut by a power loss) is dropped, as the box's recovery does.
+"""
+
+import hashlib
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.db import FINAL, DbError, open_db
+from host_tools.sync_board import Board, BoardError, progress_bar
+from scoreboard.core.notation import SIDES, NotationError
+from scoreboard.core.replay import replay
+from scoreboard.core.report import to_json
+from scoreboard.core.words import strip_checksum
+
+MATCHES = "matches"
+_BAR_BYTES = 4096  # transfers at least this long get a progress bar
+
+
+class Damaged(Exception):
+    """Why a match file cannot be taken: one line."""
+
+
+def check_journal(data):
+    """(journal lines without line ends, note or None) of a match file's bytes.
+
+    Raises Damaged for anything but a torn last line, which is dropped with a note.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise Damaged("not UTF-8 text (byte %d)" % e.start) from None
+    lines = text.split("\n")
+    note = None
+    if lines[-1] == "":
+        lines.pop()
+    else:
+        lines.pop()
+        note = "a torn last line (no line end) was dropped"
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+    for i, line in enumerate(lines):
+        try:
+            strip_checksum(line, True)
+        except ValueError as e:
+            if i == len(lines) - 1 and note is None:
+                lines.pop()
+                note = "a torn last line (%s) was dropped" % e
+                break
+            raise Damaged("line %d: %s" % (i + 1, e)) from None
+    if not lines:
+        raise Damaged("no complete line")
+    return lines, note
+
+
+def load(lines):
+    """The core's Match for checked journal lines; Damaged when the rules refuse one."""
+    try:
+        return replay([ln + "\n" for ln in lines], journal=True)
+    except NotationError as e:
+        raise Damaged(str(e)) from None
+
+
+def status_of(match):
+    result = match.result()
+    if result is None:
+        return "unfinished"
+    return "abandoned" if result[0] == "abandoned" else "finished"
+
+
+def record(stem, lines, match, source=None):
+    """The `matches` row and `frames` rows for a checked, replayed match."""
+    h = match.header
+    sbn = "\n".join(lines) + "\n"
+    winner = match.outcome()[1]
+    won = match.frames_won()
+    fmt = "%s %d%s" % (h.kind, h.target, " by points" if h.by_points else "")
+    rec = {
+        "id": h.id or stem, "date": h.date, "game": h.game, "format": fmt,
+        "side_a": " & ".join(h.sides[0]), "side_b": " & ".join(h.sides[1]),
+        "status": status_of(match), "winner": None if winner is None else SIDES[winner],
+        "frames_a": won[0], "frames_b": won[1], "report": to_json(match), "sbn": sbn,
+        "sha256": hashlib.sha256(sbn.encode()).hexdigest(), "pulled_at": _now(),
+        "source": source,
+    }
+    frames = []
+    for seq, (number, breaker, score, fwinner, how, breaks_a, breaks_b) in enumerate(
+            match.frames()):
+        frames.append({
+            "seq": seq + 1, "number": number,
+            "breaker": None if breaker is None else SIDES[breaker],
+            "score_a": None if score is None else score[0],
+            "score_b": None if score is None else score[1],
+            "winner": None if fwinner is None else SIDES[fwinner], "how": how,
+            "breaks_a": " ".join(str(b) for b in breaks_a),
+            "breaks_b": " ".join(str(b) for b in breaks_b)})
+    return rec, frames
+
+
+def pull(board, db, files=None, progress=False, out=print, err=None):
+    """Pull what the box holds; returns the counts (pulled, skipped, refused, unfinished).
+
+    BoardError escapes when the link goes: what was committed (and marked) stays so.
+    """
+    err = err or (lambda text: print(text, file=sys.stderr))
+    entries = board.listdir(MATCHES)
+    sizes = {n[:-4]: s for n, is_dir, s in entries if not is_dir and n.endswith(".sbn")}
+    marked = {n[:-7] for n, is_dir, _ in entries if not is_dir and n.endswith(".pulled")}
+    todo = [stem for stem in sorted(sizes) if stem not in marked]
+    counts = {"pulled": 0, "skipped": len(sizes) - len(todo), "refused": 0, "unfinished": 0}
+    total = sum(sizes[s] for s in todo)
+    bar = None
+    if total >= _BAR_BYTES and (progress or sys.stderr.isatty()):
+        bar = progress_bar("sync", total)
+    done = 0
+    for stem in todo:
+        path = "%s/%s.sbn" % (MATCHES, stem)
+        base = done
+        data = board.read(path, None if bar is None else (lambda n, b=base: bar(b + n)))
+        done += sizes[stem]
+        try:
+            lines, note = check_journal(data)
+            match = load(lines)
+        except Damaged as e:
+            err("refused %s: %s; the file stays on the box" % (path, e))
+            counts["refused"] += 1
+            continue
+        if note:
+            err("%s: %s" % (path, note))
+        rec, frames = record(stem, lines, match, board.port)
+        db.store(rec, frames)
+        if files is not None:
+            Path(files).mkdir(parents=True, exist_ok=True)
+            (Path(files) / ("%s.sbn" % rec["id"])).write_text(rec["sbn"], encoding="utf-8")
+        if rec["status"] in FINAL:
+            board.write("%s/%s.pulled" % (MATCHES, stem), (
+                "pulled %s sha256 %s\n" % (rec["pulled_at"], rec["sha256"])).encode())
+            counts["pulled"] += 1
+        else:
+            counts["unfinished"] += 1
+    if bar is not None:
+        bar(total, final=True)
+    return counts
+
+
+def summary(counts):
+    text = "pulled %d, skipped %d, refused %d" % (
+        counts["pulled"], counts["skipped"], counts["refused"])
+    if counts["unfinished"]:
+        text += "; %d in progress copied as unfinished" % counts["unfinished"]
+    return text
+
+
+def add_parser(sub):
+    p = sub.add_parser("sync", help="pull the box's matches into the results database")
+    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    p.add_argument("--db", default=None,
+                   help="results database: a file, sqlite:///FILE or postgresql://... "
+                        "(default: results.sqlite in the user's data directory)")
+    p.add_argument("--files", default=None, metavar="DIR",
+                   help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")
+    p.add_argument("--progress", action="store_true",
+                   help="draw the progress bar even when stderr is not a terminal")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    try:
+        db = open_db(args.db)
+    except DbError as e:
+        print("sync: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        board = Board(args.port)
+    except BoardError as e:
+        db.close()
+        print("sync: %s" % e, file=sys.stderr)
+        return 1
+    try:
+        counts = pull(board, db, args.files, args.progress)
+        board.restart_app()
+    except (BoardError, DbError) as e:
+        print("sync: %s; what was stored is kept and marked, run sync again" % e,
+              file=sys.stderr)
+        return 1
+    finally:
+        board.close()
+        db.close()
+    print("sync: " + summary(counts))
+    return 1 if counts["refused"] else 0
+
+
+def _now():
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
