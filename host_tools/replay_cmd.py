@@ -46,11 +46,11 @@ def _clock(ms):
 
 def _timing(timing):
     """Lines on the times and shots, from the `@MS` stamps."""
-    match_ms, frame_ms, late_due, shots, total, longest, ext = timing
-    line = "Time: match %s" % _clock(match_ms)
-    if frame_ms is not None:
-        line += ", frame %s" % _clock(frame_ms)
-    if late_due:
+    shots, total, longest, ext = timing.shots, timing.total, timing.longest, timing.extensions
+    line = "Time: match %s" % _clock(timing.match_ms)
+    if timing.frame_ms is not None:
+        line += ", frame %s" % _clock(timing.frame_ms)
+    if timing.late_start_due:
         line += " (late start due: forfeit?)"
     out = [line]
     for s in (0, 1):
@@ -100,20 +100,22 @@ def summary(match):
         out.extend(_timing(timing))
     f = match.current()
     if f is not None:
-        (striker, score, brk, ball_on, reds, remaining, snookers, free, _, fouls, _,
-         prompts) = match.view()
-        out.append("At the table: %s (%s)" % (SIDES[striker],
-                                             match.header.sides[striker][f.player()]))
-        if score is not None:
-            out.append("  score %d-%d, break %d" % (score[0], score[1], brk or 0))
-        if ball_on is not None:
+        v = match.view()
+        if v.striker is None:
+            out.append("At the table: nobody yet (re-spotted black: who plays first?)")
+        else:
+            out.append("At the table: %s (%s)" % (SIDES[v.striker],
+                                                 match.header.sides[v.striker][f.player()]))
+        if v.score is not None:
+            out.append("  score %d-%d, break %d" % (v.score[0], v.score[1], v.brk or 0))
+        if v.ball_on is not None:
             out.append("  on %s%s, reds %d, remaining %d" % (
-                ball_on, " (free ball)" if free else "", reds, remaining))
-        if snookers:
-            out.append("  snookers required: %d" % snookers)
-        out.append("  fouls in a row A %d, B %d" % (fouls[0], fouls[1]))
-        if prompts:
-            out.append("  prompts: %s" % ", ".join(prompts))
+                v.ball_on, " (free ball)" if v.free_ball else "", v.reds, v.remaining))
+        if v.snookers_required:
+            out.append("  snookers required: %d" % v.snookers_required)
+        out.append("  fouls in a row A %d, B %d" % (v.fouls[0], v.fouls[1]))
+        if v.prompts:
+            out.append("  prompts: %s" % ", ".join(v.prompts))
     if finished:
         out.append("Match over: %s" % ("%s wins (%s)" % (SIDES[winner], _names(match, winner))
                                        if winner is not None else "no winner"))

@@ -336,6 +336,8 @@ def deep(value):
     if isinstance(value, (set, frozenset)):
         return ("set", tuple(sorted(deep(v) for v in value)))
     fields = dict(getattr(value, "__dict__", {}))
+    for name in getattr(type(value), "SCRATCH", ()):  # caches, not state (Match.SCRATCH)
+        fields.pop(name, None)
     for cls in type(value).__mro__:
         for name in getattr(cls, "__slots__", ()):
             if hasattr(value, name):

@@ -5,8 +5,8 @@ What is played (`game`, `match`, `breaks`), by whom (`side`), under which settin
 what depends on two lines (a game and its kind of match) on whichever comes second.
 """
 
-from .words import (CLOCK_KEYS, GAMES, RULES_KEYS, SIDES, choice, clock_settings, count,
-                    family, key_values, number, quote, side)
+from .words import (GAMES, RULES_KEYS, SIDES, choice, clock_settings, count, family,
+                    key_values, number, quote, shown, side)
 
 HEADER_WORDS = ("sbn", "id", "date", "game", "match", "breaks", "side", "rules", "clock")
 
@@ -69,14 +69,12 @@ class Header:
         elif word == "rules":
             count(args, 1, 8, word)
             self.rules = key_values(args, RULES_KEYS, "rules")
-            for kv in self.rules:
-                number(kv[kv.find("=") + 1:], 1, 99)
         elif word == "clock":
             count(args, 1, 8, word)
-            self.clock = key_values(args, CLOCK_KEYS, "clock")
-            clock_settings(self.clock)
+            clock_settings(args)
+            self.clock = tuple(args)
         else:
-            raise ValueError("unknown header word '%s'" % word)
+            raise ValueError("unknown header word '%s'" % shown(word))
 
     def _game(self, args):
         if self.game is not None:

@@ -8,24 +8,15 @@ on the device's flash (`scoreboard.framestore`), so memory does not grow with th
 it cannot reach past the last `frame` line.
 """
 
-from .clock import ShotClock
-from .notation import PRE_FRAME, SIDES, clock_settings, family
+from . import vocab
+from .notation import SIDES, clock_settings, family
 from .rules.frame import other, side_index
 from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
 from .rules.straight import StraightFrame
 from .segment import Segment
-from .shots import ShotTimes
-from .timers import LateStart, Stopwatch
-
-# Words the match itself handles; the rest go to the frame.
-_MATCH_WORDS = ("forfeit", "abandon", "called", "suspend", "resume", "clock", "go", "hit",
-                "extend", "restart")
-_WHILE_SUSPENDED = ("resume", "award", "forfeit", "abandon", "clock")
-# Frame words that neither end a shot nor set the balls for one: timing goes on.
-_NOT_A_SHOT = ("warn", "penalty", "award", "claim", "concede")
-# Strokes: each ends the striker's shot. The frame's first is the break-off.
-_STROKES = ("pot", "foul", "end", "score", "push")
+from .timekeeper import Timekeeper
+from .views import View
 
 
 class ListStore:
@@ -45,6 +36,9 @@ class ListStore:
 
 
 class Match:
+    # Attributes that are caches, not state: undo need not give them back.
+    SCRATCH = ("_view",)
+
     def __init__(self, header, store=None):
         header.check()
         self.header = header
@@ -59,12 +53,9 @@ class Match:
         self.number = 0  # the current frame's number; 0 before the first
         self.breaker = None  # who broke off the current frame
         self.events = Segment(self.family)  # the events since the last `frame` line
-        # What the timers were at the start of the segment, to fold it again from there.
-        self._base_stamped = False  # a line before the segment carried `@MS`
-        self._base_ms = 0
-        self._base_elapsed = 0
-        self._base_clock = clock_settings(header.clock) if header.clock else None
-        self._base_shots = ShotTimes().snapshot()
+        self.time = Timekeeper(clock_settings(header.clock) if header.clock else None,
+                               60 * header.rule("late", 15))
+        self._view = View()
         self._clear_segment()
 
     # -- the segment ---------------------------------------------------------------------
@@ -74,15 +65,7 @@ class Match:
         self.result_how = None  # (how, winner, why) when the match was stopped
         self.suspended = False
         self.strokes = 0  # in this frame; the shot after the break-off has its own limit
-        self.last_ms = self._base_ms
-        self.stamped = self._base_stamped  # any line in effect carried `@MS`
-        self.match_watch = Stopwatch()
-        self.match_watch.start(self._base_ms - self._base_elapsed)
-        self.frame_watch = Stopwatch()
-        self.frame_watch.start(self._base_ms)
-        self.late = LateStart(60 * self.header.rule("late", 15))
-        self.clock = ShotClock(self._base_clock)
-        self.shot_times = ShotTimes(*self._base_shots)
+        self.time.restart()
 
     def _new_frame(self, number, breaker):
         h = self.header
@@ -102,6 +85,19 @@ class Match:
         for e in events:
             self._apply(e)
             self.events.append(e)
+
+    # The clock and the shot times, read by the app, the screens and the report.
+    @property
+    def clock(self):
+        return self.time.clock
+
+    @property
+    def last_ms(self):
+        return self.time.last_ms
+
+    @property
+    def stamped(self):
+        return self.time.stamped
 
     # -- applying events -----------------------------------------------------------------
     def apply(self, event):
@@ -123,110 +119,110 @@ class Match:
 
     def _apply(self, event):
         ms, word, args = event
-        if ms is None:
-            ms = self.last_ms
-        elif ms < self.last_ms:
-            raise ValueError("time stamp @%d is earlier than @%d" % (ms, self.last_ms))
+        ms = self.time.at(ms)
         if self.finished():
             raise ValueError("the match is over")
-        if self.suspended and word not in _WHILE_SUSPENDED:
+        row = vocab.WORDS[word]
+        kind = row[2]
+        if self.suspended and not row[3] & vocab.SUSPENDED_OK:
             raise ValueError("play is suspended: 'resume' first")
         args = tuple(side_index(a) if a in SIDES else a for a in args)
         f = self.frame
-        if f is None and word not in PRE_FRAME:
+        if f is None and not row[3] & vocab.PRE_FRAME:
             raise ValueError("no frame in progress: start one with 'frame'")
-        if word in _MATCH_WORDS:
+        if f is not None and f.awaiting_respot and not row[3] & vocab.RESPOT_OK:
+            raise ValueError("the black is re-spotted first: 'respot A' or 'respot B'")
+        if kind == "match" or kind == "clock":
             self._match_word(word, args, ms, event[0] is not None)
         elif word == "concede" and self.family != "snooker":
             f.check_open()
             self._stop(("conceded", other(f.striker), None), "conceded")
         else:
             f.apply(word, args)
-            self._after_frame_word(word, ms, event[0] is not None)
+            self._after_frame_word(kind, ms, event[0] is not None)
         if event[0] is not None:
-            self.stamped = True
-            self.last_ms = ms
+            self.time.mark(ms)
 
-    def _after_frame_word(self, word, ms, stamped):
+    def _after_frame_word(self, kind, ms, stamped):
         """After a stroke the shot is over; after a stroke or a decision (`again`,
         `free`, `replace`, `respot`, `pass`, `rerack`) the balls are set for the next
         shot, which is timed (and on the clock) from now unless the clock waits for
-        `go`. A line without a stamp has no known time: it times no shot."""
-        if word in _NOT_A_SHOT:
+        `go`. A line without a stamp has no known time: it times no shot. A ruling
+        (`warn`, `penalty`, `award`, `claim`, `concede`) is not a shot."""
+        if kind == "ruling":
             return
-        if word in _STROKES:
+        t = self.time
+        if kind == "stroke":
             self.strokes += 1
-        if word in _STROKES or word == "rack":  # the rack's last shot was played
-            self.clock.stop(ms)
+        if kind == "stroke" or kind == "result":  # the rack's last shot was played
+            t.clock.stop(ms)
             if stamped:
-                self.shot_times.strike(ms)
-        clock = self.clock
+                t.shots.strike(ms)
+        clock = t.clock
         if self.frame.ended or (clock.enabled and clock.settings.wait_go):
-            self.shot_times.cancel()
+            t.shots.cancel()
         else:
             self._set(ms, stamped)
 
     def _set(self, ms, stamped):
         """The balls are set for the striker: the shot is on the clock, and timed."""
         striker = self.frame.striker
-        self.clock.start(ms, striker, self.strokes == 1)
+        t = self.time
+        t.clock.start(ms, striker, self.strokes == 1)
         if stamped:
-            self.shot_times.start(ms, striker)
+            t.shots.start(ms, striker)
         else:
-            self.shot_times.cancel()
+            t.shots.cancel()
 
     def _match_word(self, word, args, ms, stamped):
         f = self.frame
+        t = self.time
         if word == "forfeit":
             self._stop(("disqualified" if args[1] == "disqualified" else "forfeited",
                         other(args[0]), args[1]), "forfeited")
         elif word == "abandon":
             self._stop(("abandoned", args[0] if args else None, None), "abandoned")
         elif word == "called":
-            if self.number or self.late.active:
+            if self.number or t.late.active:
                 raise ValueError("the match was already called")
-            self.late.call(ms)
+            t.late.call(ms)
         elif word == "suspend":
             if self.suspended:
                 raise ValueError("play is already suspended")
             self.suspended = True
-            for timer in (self.match_watch, self.frame_watch, self.late, self.clock,
-                          self.shot_times):
-                timer.pause(ms)
+            t.pause(ms)
         elif word == "resume":
             if not self.suspended:
                 raise ValueError("play is not suspended")
             self.suspended = False
-            for timer in (self.match_watch, self.frame_watch, self.late, self.clock,
-                          self.shot_times):
-                timer.resume(ms)
+            t.resume(ms)
         elif word == "restart":
             f.check_open()
             f.abort("restarted")
             self.voided.append(f.record())
             self.frame = self._new_frame(f.number, f.breaker)
             self.strokes = 0
-            self.clock.new_frame()
-            self.shot_times.cancel()
+            t.clock.new_frame()
+            t.shots.cancel()
         elif word == "clock":
             if args[0] == "off":
-                if not self.clock.enabled:
+                if not t.clock.enabled:
                     raise ValueError("the shot clock is already off")
-                self.clock.off()
+                t.clock.off()
             else:
-                self.clock.configure(clock_settings(args[1:]))
+                t.clock.configure(clock_settings(args[1:]))
         elif word == "go":
             f.check_open()
             self._set(ms, stamped)
         elif word == "hit":
-            self.clock.stop(ms)
+            t.clock.stop(ms)
             if stamped:
-                self.shot_times.strike(ms)
+                t.shots.strike(ms)
         elif word == "extend":
             f.check_open()
-            if not self.clock.enabled:
+            if not t.clock.enabled:
                 raise ValueError("no shot clock")
-            if not self.clock.extend(ms):
+            if not t.clock.extend(ms):
                 raise ValueError("no extension: none left, no shot on the clock, or the "
                                  "first shot after the break")
 
@@ -244,23 +240,14 @@ class Match:
             raise ValueError("frame %d is still in progress" % f.number)
         if self.suspended:
             raise ValueError("play is suspended: 'resume' first")
-        stamped = self.stamped
-        if ms is None:
-            ms = self.last_ms
-        elif ms < self.last_ms:
-            raise ValueError("time stamp @%d is earlier than @%d" % (ms, self.last_ms))
-        else:
-            stamped = True
+        stamped = self.time.stamped or ms is not None
+        ms = self.time.at(ms)
         breaker = self._next_breaker(args[0] if args else None)
         self._commit()
         self.number += 1
         self.breaker = breaker
         self.events = Segment(self.family)
-        self._base_stamped = stamped
-        self._base_ms = ms
-        self._base_elapsed = self.match_watch.elapsed_ms(ms)
-        self._base_clock = self.clock.settings
-        self._base_shots = self.shot_times.snapshot()
+        self.time.new_segment(ms, stamped)
         self._clear_segment()
 
     def _next_breaker(self, asked):
@@ -353,10 +340,11 @@ class Match:
         return f
 
     def view(self):
-        """The `current` fields of the replay JSON; the clock's TIME joins the prompts."""
-        v = self.current().view()
-        if self.clock.active and self.clock.remaining_ms(self.last_ms) <= 0:
-            v = v[:11] + (list(v[11]) + ["time"],)
+        """The frame in play as a View (`views.py`): the `current` fields of the replay
+        JSON, the clock's TIME among the prompts. The same View each time, refilled."""
+        v = self.current().fill_view(self._view)
+        if self.time.time_is_up():
+            v.prompts.append("time")
         return v
 
     def result(self):
@@ -374,18 +362,9 @@ class Match:
         return "played", None, tuple(self.frames_won())
 
     def timing(self):
-        """Elapsed times and shot statistics, from the `@MS` stamps (None without any)."""
-        if not self.stamped:
-            return None
-        now = self.last_ms
-        c = self.clock
-        f = self.frame
-        t = self.shot_times
-        return (self.match_watch.elapsed_ms(now),
-                None if f is None else self.frame_watch.elapsed_ms(now),
-                self.late.due(now) if self.late.active else None,
-                t.shots, t.total, t.longest,
-                (c.extensions_left(0), c.extensions_left(1)) if c.enabled else None)
+        """Elapsed times and shot statistics from the `@MS` stamps, as a Timing
+        (`views.py`); None when no line in effect carries a stamp."""
+        return self.time.report(self.frame is not None)
 
     def high_breaks(self):
         f = self.frame

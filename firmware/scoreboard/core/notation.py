@@ -10,23 +10,17 @@ Journal lines carry ` *` and the CRC-32 of the text before the space; the checks
 checked and stripped before anything else is read.
 """
 
+from . import vocab
 from .header import HEADER_WORDS, Header
-from .words import (AWARD_WHY, CLOCK_KEYS, COLOURS, FORFEIT_WHY, SIDES, choice,
-                    clock_settings, count, family, key_values, number, side,
-                    strip_checksum, tokenize, with_checksum)
+from .vocab import (ARG_CLOCK, ARG_COUNT, ARG_FOUL, ARG_NONE, ARG_PENALTY, ARG_POT, ARG_RACK,
+                    ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY)
+from .timekeeper import MAX_MS
+from .words import (COLOURS, SIDES, choice, clock_settings, count, digits, family, number,
+                    shown, side, strip_checksum, tokenize, with_checksum)
 
 # What other modules take from here, the words' names included.
-__all__ = ("COLOURS", "PRE_FRAME", "SIDES", "Header", "NotationError", "Reader",
+__all__ = ("COLOURS", "SIDES", "Header", "NotationError", "Reader",
            "clock_settings", "family", "format_event", "parse_event", "write")
-
-# Words that every game knows, then each family's own.
-_COMMON = ("frame", "end", "award", "penalty", "restart", "forfeit", "abandon", "called",
-           "suspend", "resume", "clock", "go", "hit", "extend", "undo")
-_SNOOKER = ("pot", "foul", "again", "free", "replace", "claim", "concede", "respot")
-_POOL = ("rack", "pot", "foul", "warn", "push", "pass", "concede")
-_STRAIGHT = ("score", "again", "foul", "rerack", "warn", "concede")
-# Allowed between the header and the first `frame`.
-PRE_FRAME = ("called", "forfeit", "abandon", "clock")
 
 
 class NotationError(Exception):
@@ -41,55 +35,46 @@ class NotationError(Exception):
         return "line %d: %s" % (self.line, self.why)
 
 def parse_args(fam, word, args):
-    """Check and convert one event's words for a game family; returns the args tuple."""
-    if word not in _COMMON:
-        vocab = _SNOOKER if fam == "snooker" else _POOL if fam == "pool" else _STRAIGHT
-        if word not in vocab:
-            raise ValueError("unknown word '%s' in %s" % (word, fam))
-    if word in ("end", "restart", "called", "suspend", "resume", "go", "hit", "extend",
-                "undo", "again", "free", "replace", "claim", "concede", "push", "pass"):
-        count(args, 0, 0, word)
+    """Check and convert one event's words for a game family; returns the args tuple.
+    The word table (`vocab.py`) says which games take the word and how its words are
+    read."""
+    row = vocab.entry(word)
+    if row is None or not row[1] & vocab.family_bit(fam):
+        raise ValueError("unknown word '%s' in %s" % (shown(word), fam))
+    arg = row[4]
+    if arg != ARG_FOUL:
+        count(args, row[5], row[6], word)
+    if arg == ARG_NONE:
         return ()
-    if word == "frame" or word == "abandon":
-        count(args, 0, 1, word)
+    if arg == ARG_SIDE_OPT:
         return (side(args[0]),) if args else ()
-    if word == "award" or word == "forfeit":
-        count(args, 2, 2, word)
-        return (side(args[0]), choice(args[1], AWARD_WHY if word == "award" else FORFEIT_WHY,
-                                       "reason"))
-    if word == "penalty":
-        count(args, 2, 2, word)
+    if arg == ARG_SIDE:
+        return (side(args[0]),)
+    if arg == ARG_SIDE_WHY:
+        return (side(args[0]), choice(args[1], vocab.reasons(word), "reason"))
+    if arg == ARG_PENALTY:
         return (side(args[0]), number(args[1], 1, 15))
-    if word == "clock":
-        count(args, 1, 9, word)
+    if arg == ARG_CLOCK:
         if args[0] == "off":
             count(args, 1, 1, word)
             return ("off",)
         choice(args[0], ("on",), "clock")
         if len(args) < 2:
             raise ValueError("'clock on' needs settings, e.g. shot=45")
-        words = key_values(args[1:], CLOCK_KEYS, "clock")
-        clock_settings(words)
-        return ("on",) + words
-    if word == "respot" or word == "warn":
-        count(args, 1, 1, word)
-        return (side(args[0]),)
-    if word == "rack":
-        count(args, 1, 3, word)
+        clock_settings(args[1:])
+        return tuple(args)
+    if arg == ARG_RACK:
         flags = args[1:]
         for f in flags:
             choice(f, ("run", "golden"), "rack detail")
         if len(flags) == 2 and flags[0] == flags[1]:
             raise ValueError("'%s' given twice" % flags[0])
         return (side(args[0]),) + tuple(flags)
-    if word == "score":
-        count(args, 1, 1, word)
+    if arg == ARG_COUNT:
         return (number(args[0], 1, 15),)
-    if word == "rerack":
-        count(args, 0, 1, word)
+    if arg == ARG_RERACK:
         return (number(args[0], 15, 15),) if args else ()
-    if word == "pot":
-        count(args, 1, 16, word)
+    if arg == ARG_POT:
         if fam == "pool":
             return tuple(number(a, 1, 15) for a in args)
         for i, a in enumerate(args):
@@ -97,7 +82,7 @@ def parse_args(fam, word, args):
                 if i:
                     raise ValueError("'free' must come first after 'pot'")
             elif a != "red" and a not in COLOURS:
-                raise ValueError("unknown ball '%s'" % a)
+                raise ValueError("unknown ball '%s'" % shown(a))
         return tuple(args)
     # word == "foul"
     if fam == "snooker":
@@ -110,7 +95,7 @@ def parse_args(fam, word, args):
                 if flags_at == len(rest):
                     flags_at = i
             elif a != "red" and a not in COLOURS:
-                raise ValueError("unknown ball '%s'" % a)
+                raise ValueError("unknown ball '%s'" % shown(a))
             elif flags_at < len(rest):
                 raise ValueError("balls come before 'miss' and 'time'")
         _ordered_flags(rest[flags_at:], ("miss", "time"))
@@ -134,7 +119,11 @@ def _ordered_flags(flags, allowed):
 def split_stamp(tokens):
     """(ms, tokens) from a line whose first word may be `@MS`."""
     if tokens and tokens[0][:1] == "@":
-        return number(tokens[0][1:], 0, 1 << 40), tokens[1:]
+        text = tokens[0][1:]
+        if digits(text) and int(text) > MAX_MS:
+            raise ValueError("time stamp @%s is past the %d ms (6.2 days) that the match "
+                             "clocks hold" % (text, MAX_MS))
+        return number(text, 0, MAX_MS), tokens[1:]
     return None, tokens
 
 

@@ -56,24 +56,25 @@ def _frame(record):
                 _side(winner), _str(how), _ints(breaks_a), _ints(breaks_b)))
 
 
-def _current(view):
-    (striker, score, brk, ball_on, reds, remaining, snookers, free, respotted, fouls,
-     misses, prompts) = view
+def _current(v):
+    score = v.score
+    misses = v.misses
     return ('{"striker": %s, "score": %s, "break": %s, "ball_on": %s, "reds": %s, '
             '"remaining": %s, "snookers_required": %s, "free_ball": %s, '
             '"respotted_black": %s, "fouls_in_a_row": %s, "misses_in_a_row": %s, '
             '"prompts": [%s]}' % (
-                _side(striker), "null" if score is None else _pair(score[0], score[1]),
-                _num(brk), _str(ball_on), _num(reds), _num(remaining), _num(snookers),
-                _bool(free), _bool(respotted), _pair(fouls[0], fouls[1]),
+                _side(v.striker), "null" if score is None else _pair(score[0], score[1]),
+                _num(v.brk), _str(v.ball_on), _num(v.reds), _num(v.remaining),
+                _num(v.snookers_required), _bool(v.free_ball), _bool(v.respotted_black),
+                _pair(v.fouls[0], v.fouls[1]),
                 "null" if misses is None else _pair(misses[0], misses[1]),
-                ", ".join(_str(p) for p in prompts)))
+                ", ".join(_str(p) for p in v.prompts)))
 
 
-def _shots(timing, s):
-    shots, total, longest, ext = timing[3][s], timing[4][s], timing[5][s], timing[6]
+def _shots(t, s):
+    ext = t.extensions
     return '{"shots": %d, "average_ms": %s, "longest_ms": %d, "extensions_left": %s}' % (
-        shots, _num(total // shots if shots else None), longest,
+        t.shots[s], _num(t.average_ms(s)), t.longest[s],
         "null" if ext is None else "%d" % ext[s])
 
 
@@ -85,11 +86,11 @@ def _result(result):
         _str(how), _str(why), "null" if score is None else _pair(score[0], score[1]))
 
 
-def _timing(timing):
-    if timing is None:
+def _timing(t):
+    if t is None:
         return "null"
     return '{"match_ms": %d, "frame_ms": %s, "late_start_due": %s, "A": %s, "B": %s}' % (
-        timing[0], _num(timing[1]), _bool(timing[2]), _shots(timing, 0), _shots(timing, 1))
+        t.match_ms, _num(t.frame_ms), _bool(t.late_start_due), _shots(t, 0), _shots(t, 1))
 
 
 def write_json(match, write):

@@ -6,15 +6,20 @@ ValueErrors whose text says what is wrong, and the reader adds the line number.
 
 import binascii
 
-from .clock import parse_settings
+from micropython import const
 
-SIDES = ("A", "B")
-COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")  # values 2..7
-AWARD_WHY = ("miss3", "conduct", "time", "other")
-FORFEIT_WHY = ("late", "conduct", "retired", "disqualified")
+from .clocksettings import KEYS as CLOCK_KEYS
+from .clocksettings import parse_words
+from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, SIDES
+
+# What other modules take from here.
+__all__ = ("AWARD_WHY", "CLOCK_KEYS", "COLOURS", "FORFEIT_WHY", "GAMES", "RULES_KEYS",
+           "SIDES", "choice", "clock_settings", "count", "crc", "family", "key_values",
+           "number", "quote", "side", "strip_checksum", "tokenize", "with_checksum")
+
 GAMES = ("snooker", "eightball", "nineball", "tenball", "straight")
-CLOCK_KEYS = ("shot", "warn", "ext", "first", "wait", "beeps")
 RULES_KEYS = ("misses", "late")
+_MAX_DIGITS = const(9)  # every number of the notation fits in 9 digits
 
 
 def crc(text):
@@ -88,10 +93,27 @@ def quote(name):
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def shown(word, most=16):
+    """A word for a message: at most `most` characters."""
+    return word if len(word) <= most else word[:most] + "..."
+
+
+def digits(word):
+    """True when word is 1 to 9 ASCII digits (CPython's isdigit takes other scripts')."""
+    if not word or len(word) > _MAX_DIGITS:
+        return False
+    for c in word:
+        if c < "0" or c > "9":
+            return False
+    return True
+
+
 def number(word, low=0, high=1000000):
     """A plain decimal integer within [low, high], or ValueError naming it."""
-    if not word or not ("0" <= word[0] <= "9") or not word.isdigit():
-        raise ValueError("bad number '%s'" % word)
+    if not digits(word):
+        if word and len(word) > _MAX_DIGITS and all("0" <= c <= "9" for c in word):
+            raise ValueError("number '%s' is too long" % shown(word))
+        raise ValueError("bad number '%s'" % shown(word))
     value = int(word)
     if value < low or value > high:
         raise ValueError("number %d out of range %d..%d" % (value, low, high))
@@ -100,13 +122,14 @@ def number(word, low=0, high=1000000):
 
 def side(word):
     if word not in SIDES:
-        raise ValueError("side must be A or B, not '%s'" % word)
+        raise ValueError("side must be A or B, not '%s'" % shown(word))
     return word
 
 
 def choice(word, allowed, what):
     if word not in allowed:
-        raise ValueError("%s must be one of %s, not '%s'" % (what, " ".join(allowed), word))
+        raise ValueError("%s must be one of %s, not '%s'" % (what, " ".join(allowed),
+                                                             shown(word)))
     return word
 
 
@@ -126,36 +149,24 @@ def family(game):
 
 
 def key_values(args, keys, what):
-    """`key=value` words, checked against the known keys; returns them as given."""
+    """`key=value` words with numbers, checked against the known keys (the header's
+    `rules`); returns them as given."""
     out = []
     seen = []
     for word in args:
         eq = word.find("=")
         if eq <= 0 or eq == len(word) - 1:
-            raise ValueError("%s setting must be key=value, not '%s'" % (what, word))
+            raise ValueError("%s setting must be key=value, not '%s'" % (what, shown(word)))
         key = word[:eq]
-        value = word[eq + 1:]
         choice(key, keys, what + " key")
         if key in seen:
             raise ValueError("%s key '%s' given twice" % (what, key))
         seen.append(key)
-        if key == "wait":
-            choice(value, ("go",), "wait")
-        elif key == "ext":
-            x = value.find("x")
-            if x <= 0:
-                raise ValueError("ext must be NxS, not '%s'" % value)
-            number(value[:x], 0, 9)
-            number(value[x + 1:], 1, 600)
-        else:
-            number(value, 0, 100000)
+        number(word[eq + 1:], 1, 99)
         out.append(word)
     return tuple(out)
 
+
 def clock_settings(words, base=None):
     """Shot-clock settings from `key=value` words (ValueError naming a wrong one)."""
-    keys = {}
-    for kv in words:
-        eq = kv.find("=")
-        keys[kv[:eq]] = kv[eq + 1:]
-    return parse_settings(keys, base)
+    return parse_words(words, base)

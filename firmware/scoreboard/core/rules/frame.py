@@ -35,6 +35,7 @@ class Frame:
         self.high = [0, 0]  # highest finished break per side, any size
         self.fouls = [0, 0]  # fouls in a row
         self.warned = [False, False]  # warned on two fouls (pool's three-foul rule)
+        self.awaiting_respot = False  # snooker: a tie on the last black waits for `respot`
         self.ended = False
         self.winner = None
         self.how = None
@@ -46,7 +47,7 @@ class Frame:
         return (self.turns[self.striker] - 1) % self.players[self.striker]
 
     def prompts(self):
-        return ()
+        return []
 
     # -- changes shared by all games -----------------------------------------------------
     def close_visit(self):

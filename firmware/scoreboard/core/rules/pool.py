@@ -23,9 +23,9 @@ class PoolFrame(Frame):
         self.strokes = 0  # strokes played in this rack; the first is the break
         self.three_fouls = game != "eightball"
 
-    def view(self):
-        return (self.striker, None, None, None, None, None, None, None, None, self.fouls,
-                None, self.prompts())
+    def fill_view(self, v):
+        """The `current` fields of the replay JSON into the View v: no score in pool."""
+        return v.fill(self.striker, None, None, self.fouls, self.prompts())
 
     def prompts(self):
         return ["warn-fouls"] if self.three_fouls and self.warn_prompt() else []

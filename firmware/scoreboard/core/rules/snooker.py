@@ -7,6 +7,7 @@ records what only the referee judges (a foul's value, a miss, a free ball, an aw
 
 from micropython import const
 
+from ..vocab import COLOURS
 from .frame import Frame, other
 
 # What the striker is on. Colours in the colours stage are their values, 2 (yellow) to 7.
@@ -18,7 +19,6 @@ _GONE = const(8)  # past the black: the table is empty
 _MIN_FOUL = const(4)
 _MAX_FOUL = const(7)
 
-COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
 _STAGE_LEFT = (0, 0, 27, 25, 22, 18, 13, 7, 0)  # colours stage: sum of c..black
 
 
@@ -63,7 +63,6 @@ class SnookerFrame(Frame):
         self.reds = reds
         self.on = RED
         self.free = False
-        self.awaiting_respot = False
         self.respotted = False
         self.misses = [0, 0]
         self.misses_limit = misses_limit
@@ -123,11 +122,20 @@ class SnookerFrame(Frame):
             gain, left = self.on, p - self.on
         return lead + gain > left
 
-    def view(self):
-        """The `current` fields of the replay JSON, in NOTATION.md's order."""
-        return (self.striker, self.score, self.brk, self.ball_on(), self.reds,
-                self.remaining(), self.snookers_required(), self.free, self.respotted,
-                self.fouls, self.misses, self.prompts())
+    def fill_view(self, v):
+        """The `current` fields of the replay JSON into the View v. While the board
+        waits for `respot` nobody is at the table (striker None), and the re-spotted
+        black is on from the level score until the frame ends."""
+        v.fill(None if self.awaiting_respot else self.striker, self.score, self.brk,
+               self.fouls, self.prompts())
+        v.ball_on = self.ball_on()
+        v.reds = self.reds
+        v.remaining = self.remaining()
+        v.snookers_required = self.snookers_required()
+        v.free_ball = self.free
+        v.respotted_black = self.respotted or self.awaiting_respot
+        v.misses = self.misses
+        return v
 
     def prompts(self):
         out = []
@@ -149,7 +157,7 @@ class SnookerFrame(Frame):
     def apply(self, word, args):
         """Apply one snooker word; ValueError with the reason, and no change, if refused."""
         self.check_open()
-        if self.awaiting_respot and word not in ("respot", "award", "concede", "penalty"):
+        if self.awaiting_respot and word not in ("respot", "award"):
             raise ValueError("the black is re-spotted first: 'respot A' or 'respot B'")
         if word == "penalty":
             # Not a stroke: the order of play and what may follow a foul stay as they were.

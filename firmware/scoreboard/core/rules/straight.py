@@ -24,9 +24,9 @@ class StraightFrame(Frame):
         self.pots = [0, 0]
         self.lost = [0, 0]  # points lost to fouls and penalties
 
-    def view(self):
-        return (self.striker, self.score, self.brk, None, None, None, None, None, None,
-                self.fouls, None, self.prompts())
+    def fill_view(self, v):
+        """The `current` fields of the replay JSON into the View v: points and the run."""
+        return v.fill(self.striker, self.score, self.brk, self.fouls, self.prompts())
 
     def prompts(self):
         return ["warn-fouls"] if self.warn_prompt() else []
