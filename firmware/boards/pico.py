@@ -1,0 +1,280 @@
+"""The reference board: a Raspberry Pi Pico wired to the e-ink, LED, keypad and buzzer.
+
+Nothing touches the hardware at import time: `build()` makes the pins, buses and
+drivers, and returns the board object the app uses (the contract's board interface).
+hardware/README.md has the same wiring as tables (tests/test_hardware_docs.py checks
+that they match `PINS` below) with the parts, the power budget and the assembly.
+
+Wiring (GP = the Pico's GPIO number, pin = its physical pin; every GND pin is common):
+
+    part      signal      GP   pin   notes
+    e-ink     DIN         11   15    SPI1 MOSI, 7.8 MHz
+    e-ink     CLK         10   14    SPI1 SCK
+    e-ink     CS           9   12
+    e-ink     DC           8   11
+    e-ink     RST         12   16
+    e-ink     BUSY        13   17    input, high = busy
+    spi1      MISO        28   34    claimed by SPI1, leave unconnected
+    led       DIN          3    5    SPI0 MOSI, via the 74AHCT125 to 5 V
+    led       CLK          2    4    SPI0 SCK, via the 74AHCT125
+    led       CS           5    7    LOAD, via the 74AHCT125
+    spi0      MISO         4    6    claimed by SPI0, leave unconnected
+    keypad    ROW1        16   21    open drain, top row
+    keypad    ROW2        17   22    open drain
+    keypad    ROW3        18   24    open drain
+    keypad    ROW4        19   25    open drain, bottom row
+    keypad    COL1        20   26    input, pull-up, left column
+    keypad    COL2        21   27    input, pull-up
+    keypad    COL3        22   29    input, pull-up
+    keypad    COL4        26   31    input, pull-up, right column
+    buzzer    +           15   20    PWM 7B, piezo to GND via 100 ohm
+
+Power: the e-ink module from 3V3(OUT) (pin 36); the LED chain and the 74AHCT125 from
+VBUS (pin 40, the USB 5 V). The LED brightness is capped by the power budget: see
+`LED_BUDGET_MA` and `led_level()`.
+"""
+
+from micropython import const
+
+from drivers import buzzer as _buzzer
+from drivers import keypad as _keypad
+from drivers import max7219 as _max7219
+from drivers import ssd1683 as _ssd1683
+
+NAME = "pico"
+
+# (part, signal, GPIO, physical pin): the wiring table above, as data.
+PINS = (
+    ("e-ink", "DIN", 11, 15),
+    ("e-ink", "CLK", 10, 14),
+    ("e-ink", "CS", 9, 12),
+    ("e-ink", "DC", 8, 11),
+    ("e-ink", "RST", 12, 16),
+    ("e-ink", "BUSY", 13, 17),
+    ("spi1", "MISO", 28, 34),
+    ("led", "DIN", 3, 5),
+    ("led", "CLK", 2, 4),
+    ("led", "CS", 5, 7),
+    ("spi0", "MISO", 4, 6),
+    ("keypad", "ROW1", 16, 21),
+    ("keypad", "ROW2", 17, 22),
+    ("keypad", "ROW3", 18, 24),
+    ("keypad", "ROW4", 19, 25),
+    ("keypad", "COL1", 20, 26),
+    ("keypad", "COL2", 21, 27),
+    ("keypad", "COL3", 22, 29),
+    ("keypad", "COL4", 26, 31),
+    ("buzzer", "+", 15, 20),
+)
+
+EINK_SPI = const(1)
+EINK_BAUD = const(8_000_000)  # the RP2040 makes 7.8125 MHz of it (125 MHz / 16)
+LED_SPI = const(0)
+LED_BAUD = const(5_000_000)  # 4.8 MHz on the RP2040; the MAX7219 takes up to 10 MHz
+
+# Power budget (hardware/README.md, "Power budget"): a USB 2.0 port gives 500 mA.
+USB_MA = const(500)
+MARGIN_MA = const(50)  # 10 % for the USB cable's drop and the LED tolerance
+OTHERS_MA = const(38)  # Pico ~25 mA, e-ink refreshing ~8 mA, buzzer ~5 mA
+LED_BUDGET_MA = USB_MA - MARGIN_MA - OTHERS_MA  # 412 mA for the LED chain
+SEG_MA = 40.0  # peak segment current: FC-16 modules use RSET = 10 kOhm (datasheet Table 11)
+CHIP_MA = 8.0  # one MAX7219's own supply current
+MODULES = const(8)
+
+
+def pin_of(part, signal, pins=PINS):
+    """The GPIO number wired to `signal` of `part` (from PINS)."""
+    for p, s, gp, _pin in pins:
+        if p == part and s == signal:
+            return gp
+    raise KeyError(part + " " + signal)
+
+
+def lit_limits(budget_ma=LED_BUDGET_MA, seg_ma=SEG_MA, chip_ma=CHIP_MA, modules=MODULES):
+    """For each intensity 0..15, the most LEDs that may be lit within the budget.
+
+    A lit LED draws seg_ma for 1/8 of the scan (each chip drives one row at a time)
+    times the intensity duty (2n+1)/32 (MAX7219 datasheet, Table 7); each chip draws
+    chip_ma on top.
+    """
+    out = []
+    for level in range(16):
+        per_led = seg_ma / 8 * _max7219.duty(level)
+        n = int((budget_ma - modules * chip_ma) / per_led)
+        out.append(n if n > 0 else 0)
+    return tuple(out)
+
+
+def _bit_counts():
+    t = bytearray(256)
+    for i in range(256):
+        n = 0
+        v = i
+        while v:
+            n += v & 1
+            v >>= 1
+        t[i] = n
+    return t
+
+
+class Board:
+    """What the app sees. Built by build(); every attribute of the contract is here."""
+
+    def __init__(self, machine, time, framebuf, pins=PINS, name=NAME):
+        self.name = name
+        self.flash = ""
+        self.pins = pins
+        self._machine = machine
+        self._time = time
+        Pin = machine.Pin
+        self.make_display(machine, framebuf)
+        # LED chain on SPI0
+        spi0 = machine.SPI(
+            LED_SPI, baudrate=LED_BAUD, polarity=0, phase=0,
+            sck=Pin(self.gp("led", "CLK")), mosi=Pin(self.gp("led", "DIN")),
+            miso=Pin(self.gp("spi0", "MISO")),
+        )
+        self.led_spi = spi0
+        self._limits = lit_limits()
+        self._bits = _bit_counts()
+        self.led_requested = 1
+        self.led_buf = bytearray(_max7219.WIDTH * _max7219.HEIGHT // 8)
+        self.led = framebuf.FrameBuffer(
+            self.led_buf, _max7219.WIDTH, _max7219.HEIGHT, framebuf.MONO_HLSB
+        )
+        self.chain = _max7219.Max7219(
+            spi0, Pin(self.gp("led", "CS"), Pin.OUT, value=1),
+            order=_max7219.ORDER_FC16, rotation=0, intensity=0,
+        )
+        # keypad
+        rows = [Pin(self.gp("keypad", "ROW%d" % i), Pin.OPEN_DRAIN, value=1)
+                for i in (1, 2, 3, 4)]
+        cols = [Pin(self.gp("keypad", "COL%d" % i), Pin.IN, Pin.PULL_UP) for i in (1, 2, 3, 4)]
+        self.keypad = _keypad.Keypad(rows, cols)
+        # buzzer
+        self.buzzer = _buzzer.Buzzer(machine.PWM(Pin(self.gp("buzzer", "+"))))
+
+    def gp(self, part, signal):
+        """The GPIO of `signal` of `part` on this board."""
+        return pin_of(part, signal, self.pins)
+
+    def make_display(self, machine, framebuf):
+        """The e-ink panel on SPI1 and its 400x300 canvas (a variant overrides this)."""
+        Pin = machine.Pin
+        spi1 = machine.SPI(
+            EINK_SPI, baudrate=EINK_BAUD, polarity=0, phase=0,
+            sck=Pin(self.gp("e-ink", "CLK")), mosi=Pin(self.gp("e-ink", "DIN")),
+            miso=Pin(self.gp("spi1", "MISO")),
+        )
+        self.eink_spi = spi1
+        self.panel = _ssd1683.SSD1683(
+            spi1,
+            cs=Pin(self.gp("e-ink", "CS"), Pin.OUT, value=1),
+            dc=Pin(self.gp("e-ink", "DC"), Pin.OUT, value=1),
+            rst=Pin(self.gp("e-ink", "RST"), Pin.OUT, value=1),
+            busy=Pin(self.gp("e-ink", "BUSY"), Pin.IN),
+        )
+        w, h = _ssd1683.WIDTH, _ssd1683.HEIGHT
+        self.eink_size = (w, h)
+        self.eink_buf = bytearray(w * h // 8)
+        self.eink = framebuf.FrameBuffer(self.eink_buf, w, h, framebuf.MONO_HLSB)
+
+    # -- e-ink ---------------------------------------------------------------------
+    async def eink_show(self, full, x=0, y=0, w=None, h=None):
+        """Push the canvas: full refresh, or partial (of the window x, y, w, h)."""
+        if full:
+            await self.panel.show_full(self.eink_buf)
+        else:
+            await self.panel.show_partial(self.eink_buf, x, y, w, h)
+
+    async def eink_sleep(self):
+        """Put the panel in deep sleep (the next eink_show wakes it)."""
+        await self.panel.sleep()
+
+    # -- LED -----------------------------------------------------------------------
+    def led_level(self, n):
+        """Ask for brightness n (0..15). Each frame gets the highest level up to n at
+        which its lit LEDs stay inside LED_BUDGET_MA (see led_show)."""
+        self.led_requested = 0 if n < 0 else 15 if n > 15 else n
+
+    def led_lit(self):
+        """How many LEDs the current picture lights (allocation free)."""
+        bits = self._bits
+        buf = self.led_buf
+        n = 0
+        i = 0
+        end = len(buf)
+        while i < end:
+            n += bits[buf[i]]
+            i += 1
+        return n
+
+    def led_cap(self, lit):
+        """The highest level at or below the requested one for `lit` LEDs; -1 = none."""
+        level = self.led_requested
+        limits = self._limits
+        while level >= 0 and limits[level] < lit:
+            level -= 1
+        return level
+
+    def led_show(self):
+        """Push board.led to the chain at the capped level. Allocation free."""
+        level = self.led_cap(self.led_lit())
+        chain = self.chain
+        level = max(level, 0)  # -1 cannot happen with the reference budget (see tests)
+        if level < chain.level:  # dim first, so the new picture never overshoots
+            chain.intensity(level)
+            chain.show(self.led_buf)
+        else:
+            chain.show(self.led_buf)
+            chain.intensity(level)
+
+    # -- keys, buzzer ----------------------------------------------------------------
+    def keys(self):
+        """Raw key bitmap: bit row*4+col set = key down (row 0 top, col 0 left)."""
+        return self.keypad.scan()
+
+    def tone(self, freq_hz, volume_pct):
+        """Start a tone (freq 0 = silence). Allocation free."""
+        self.buzzer.tone(freq_hz, volume_pct)
+
+    def quiet(self):
+        self.buzzer.quiet()
+
+    async def play(self, pattern, volume_pct=None):
+        """Play a (freq_hz, ms) pattern on the buzzer (see drivers/buzzer.py)."""
+        await self.buzzer.play(pattern, volume_pct)
+
+    # -- system ----------------------------------------------------------------------
+    def unique_id(self):
+        return self._machine.unique_id()
+
+    def ticks_ms(self):
+        return self._time.ticks_ms()
+
+    def free_bytes(self):
+        """Free bytes on the flash's filesystem (littlefs on a Pico)."""
+        import os
+
+        s = os.statvfs(self.flash or "/")
+        return s[0] * s[3]
+
+    def errno(self, e):
+        """The errno of an OSError: MicroPython's rp2 port already uses the standard
+        numbers (ENOENT 2, EEXIST 17, ENOSPC 28)."""
+        n = getattr(e, "errno", None)
+        if n is None and e.args:
+            n = e.args[0]
+        return n
+
+
+def build(machine=None, time=None, framebuf=None):
+    """Make the hardware and return the board. The arguments are for tests (fakes);
+    on the device call build() and the real modules are imported here."""
+    if machine is None:
+        import machine
+    if time is None:
+        import time
+    if framebuf is None:
+        import framebuf
+    return Board(machine, time, framebuf)

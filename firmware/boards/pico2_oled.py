@@ -1,0 +1,94 @@
+"""A variant board: a Raspberry Pi Pico 2 with a 128x64 SSD1306 OLED instead of the e-ink.
+
+How a variant is added without touching the app: a new file in boards/ with its own
+wiring table and `build()`, reusing what it shares with the reference board
+(boards/pico.py: LED chain, keypad, buzzer, power budget) and replacing only the part
+that differs, here the display (`make_display` and `eink_show`). The app still draws on
+`board.eink`, now a 128x64 MONO_HLSB canvas with `eink_size == (128, 64)`, and the
+screens pick their small layout from that size. main.py picks this file when the flash
+holds `board.txt` with `pico2_oled` in it (see the lead's main.py).
+
+An OLED has no slow refresh: `eink_show(full)` converts the canvas to the controller's
+page layout (framebuf blit, in C) and sends it over I2C in about 25 ms at 400 kHz
+(1,024 data bytes), full or not. Canvas 1 ("black ink") lights the pixel: the OLED
+shows light text on black, which reads better than a lit background and draws less
+current.
+
+Wiring (as the reference board, minus the e-ink and SPI1; the OLED takes two of the
+e-ink's pins):
+
+    part      signal      GP   pin   notes
+    oled      SDA         10   14    I2C1 SDA, 400 kHz (module pull-ups to 3V3)
+    oled      SCL         11   15    I2C1 SCL
+    led       DIN          3    5    SPI0 MOSI, via the 74AHCT125 to 5 V
+    led       CLK          2    4    SPI0 SCK, via the 74AHCT125
+    led       CS           5    7    LOAD, via the 74AHCT125
+    spi0      MISO         4    6    claimed by SPI0, leave unconnected
+    keypad    ROW1-ROW4   16-19      as on the reference board
+    keypad    COL1-COL4   20-22, 26  as on the reference board
+    buzzer    +           15   20    PWM, piezo to GND via 100 ohm
+
+The OLED module's VCC goes to 3V3(OUT) (pin 36). The Pico 2 (RP2350) has the Pico's
+pinout, so the rest of the wiring is the same.
+"""
+
+from micropython import const
+
+from boards import pico as _pico
+from drivers import ssd1306 as _ssd1306
+
+NAME = "pico2_oled"
+
+PINS = (
+    ("oled", "SDA", 10, 14),
+    ("oled", "SCL", 11, 15),
+) + tuple(p for p in _pico.PINS if p[0] not in ("e-ink", "spi1"))
+
+OLED_I2C = const(1)
+OLED_FREQ = const(400_000)
+OLED_W = const(128)
+OLED_H = const(64)
+
+
+class Board(_pico.Board):
+    """The reference board with the OLED as its `eink` canvas."""
+
+    def make_display(self, machine, framebuf):
+        Pin = machine.Pin
+        i2c = machine.I2C(
+            OLED_I2C, scl=Pin(self.gp("oled", "SCL")), sda=Pin(self.gp("oled", "SDA")),
+            freq=OLED_FREQ,
+        )
+        self.oled_i2c = i2c
+        self.panel = _ssd1306.SSD1306_I2C(i2c, OLED_W, OLED_H)
+        self.eink_size = (OLED_W, OLED_H)
+        self.eink_buf = bytearray(OLED_W * OLED_H // 8)
+        self.eink = framebuf.FrameBuffer(self.eink_buf, OLED_W, OLED_H, framebuf.MONO_HLSB)
+        self.oled_buf = bytearray(OLED_W * OLED_H // 8)
+        self.oled = framebuf.FrameBuffer(self.oled_buf, OLED_W, OLED_H, framebuf.MONO_VLSB)
+
+    async def eink_show(self, full, x=0, y=0, w=None, h=None):
+        """Convert the canvas (HLSB) to the OLED's pages (VLSB) and send all of it."""
+        self.eink_show_sync()
+
+    async def eink_sleep(self):
+        """Display off (RAM kept); the next eink_show turns it back on."""
+        self.panel.poweroff()
+
+    def eink_show_sync(self):
+        """The same as eink_show, synchronous (nothing to wait for on an OLED)."""
+        self.oled.blit(self.eink, 0, 0)
+        if not self.panel.on:
+            self.panel.poweron()
+        self.panel.show(self.oled_buf)
+
+
+def build(machine=None, time=None, framebuf=None):
+    """Make the hardware and return the board (arguments: fakes for tests)."""
+    if machine is None:
+        import machine
+    if time is None:
+        import time
+    if framebuf is None:
+        import framebuf
+    return Board(machine, time, framebuf, PINS, NAME)

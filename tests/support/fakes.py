@@ -1,0 +1,331 @@
+"""Fake Pin, SPI, I2C and PWM objects that record the traffic a driver sends.
+
+The drivers in firmware/drivers/ take ready bus and pin objects, so tests hand them these
+instead of `machine.Pin` & co. Every fake writes to one shared `Bus` log, in order:
+
+    ("pin", name, value)      a pin driven (value(v), on(), off(), __call__(v))
+    ("spi", name, b"...")     bytes written on an SPI bus
+    ("i2c", addr, b"...")     bytes written to an I2C address
+    ("pwm", name, "freq", f) / ("pwm", name, "duty", d)
+
+so a test can check pins and bytes together against a datasheet sequence, e.g. with
+`spi_frames()` (the bytes sent while a chip select was low) or `dc_commands()` (the
+command/data split that a D/C pin makes for the SSD1683 and SSD1306).
+
+With `Bus(record=False)` nothing is appended: the fakes only count (pin writes, SPI
+bytes), which allocates nothing, so the same fakes serve the `micropython.heap_lock()`
+scripts in tests/micropython/. This module runs under CPython and the MicroPython unix
+port alike (no f-strings with `=`, no typing, no dataclasses).
+
+`KeyMatrix` wires fake row and column pins together like a membrane keypad: a column pin
+reads 0 while a pressed key joins it to a row that is driven low.
+"""
+
+
+class Bus:
+    """The shared, ordered log of everything the fakes were asked to do."""
+
+    def __init__(self, record=True):
+        self.record = record
+        self.log = []
+        self.spi_bytes = 0
+        self.spi_writes = 0
+        self.pin_writes = 0
+        self.pin_reads = 0
+
+    def add(self, entry):
+        if self.record:
+            self.log.append(entry)
+
+    def clear(self):
+        self.log = []
+        self.spi_bytes = 0
+        self.spi_writes = 0
+        self.pin_writes = 0
+        self.pin_reads = 0
+
+    def spi_data(self, name=None):
+        """All bytes written on SPI (on the bus called `name`, or any), joined."""
+        out = bytearray()
+        for e in self.log:
+            if e[0] == "spi" and (name is None or e[1] == name):
+                out.extend(e[2])
+        return bytes(out)
+
+    def pin_values(self, name):
+        """Every value driven on pin `name`, in order."""
+        return [e[2] for e in self.log if e[0] == "pin" and e[1] == name]
+
+
+class Pin:
+    """A GPIO. Reads return `level`, or the next value of `script` (then its last one),
+    or `reader()` when given. Writes are logged as ("pin", name, 0/1)."""
+
+    IN = 0
+    OUT = 1
+    OPEN_DRAIN = 2
+    PULL_UP = 1
+    PULL_DOWN = 2
+    IRQ_FALLING = 4
+    IRQ_RISING = 8
+
+    def __init__(self, bus, name, level=1, script=None, reader=None):
+        self.bus = bus
+        self.name = name
+        self.level = level
+        self.script = script
+        self.pos = 0
+        self.reader = reader
+
+    def value(self, v=None):
+        if v is None:
+            self.bus.pin_reads += 1
+            if self.reader is not None:
+                return self.reader()
+            if self.script is not None:
+                if self.pos < len(self.script):
+                    self.level = self.script[self.pos]
+                    self.pos += 1
+            return self.level
+        self.level = 1 if v else 0
+        self.bus.pin_writes += 1
+        if self.bus.record:
+            self.bus.log.append(("pin", self.name, self.level))
+        return None
+
+    def __call__(self, v=None):
+        return self.value(v)
+
+    def on(self):
+        self.value(1)
+
+    def off(self):
+        self.value(0)
+
+    def init(self, *args, **kwargs):
+        pass
+
+
+class SPI:
+    """An SPI bus: write() is logged as ("spi", name, bytes) and counted."""
+
+    def __init__(self, bus, name="spi", baudrate=1_000_000):
+        self.bus = bus
+        self.name = name
+        self.baudrate = baudrate
+
+    def write(self, buf):
+        self.bus.spi_bytes += len(buf)
+        self.bus.spi_writes += 1
+        if self.bus.record:
+            self.bus.log.append(("spi", self.name, bytes(buf)))
+
+    def init(self, *args, **kwargs):
+        if "baudrate" in kwargs:
+            self.baudrate = kwargs["baudrate"]
+
+
+class I2C:
+    """An I2C bus: writeto()/writevto() are logged as ("i2c", addr, bytes)."""
+
+    def __init__(self, bus, name="i2c"):
+        self.bus = bus
+        self.name = name
+
+    def writeto(self, addr, buf, stop=True):
+        self.bus.spi_bytes += len(buf)
+        self.bus.add(("i2c", addr, bytes(buf)))
+        return 1
+
+    def writevto(self, addr, bufs, stop=True):
+        data = bytearray()
+        for b in bufs:
+            data.extend(b)
+        self.bus.spi_bytes += len(data)
+        self.bus.add(("i2c", addr, bytes(data)))
+        return 1
+
+    def scan(self):
+        return [0x3C]
+
+
+class PWM:
+    """A PWM output: freq() and duty_u16() set (logged) or read the current value."""
+
+    def __init__(self, bus, name="pwm"):
+        self.bus = bus
+        self.name = name
+        self._freq = 0
+        self._duty = 0
+        self.deinited = False
+
+    def freq(self, f=None):
+        if f is None:
+            return self._freq
+        self._freq = f
+        self.bus.pin_writes += 1
+        if self.bus.record:
+            self.bus.log.append(("pwm", self.name, "freq", f))
+        return None
+
+    def duty_u16(self, d=None):
+        if d is None:
+            return self._duty
+        self._duty = d
+        self.bus.pin_writes += 1
+        if self.bus.record:
+            self.bus.log.append(("pwm", self.name, "duty", d))
+        return None
+
+    def deinit(self):
+        self.deinited = True
+
+
+class KeyMatrix:
+    """A 4x4 membrane keypad between fake row pins (driven) and column pins (read).
+
+    `pressed` holds the key numbers (row * ncols + col) held down. A column reads 0
+    when some pressed key in it sits on a row whose pin is low, else 1 (the pull-up).
+    Reading allocates nothing (a preallocated bytearray holds the pressed state).
+    """
+
+    def __init__(self, bus, nrows=4, ncols=4):
+        self.nrows = nrows
+        self.ncols = ncols
+        self.down = bytearray(nrows * ncols)
+        self.rows = tuple(Pin(bus, "row%d" % r, level=1) for r in range(nrows))
+        self.cols = tuple(
+            Pin(bus, "col%d" % c, reader=self._reader(c)) for c in range(ncols)
+        )
+
+    def _reader(self, c):
+        def read():
+            return self.column(c)
+
+        return read
+
+    def column(self, c):
+        r = 0
+        while r < self.nrows:
+            if self.down[r * self.ncols + c] and self.rows[r].level == 0:
+                return 0
+            r += 1
+        return 1
+
+    def press(self, *keys):
+        for k in keys:
+            self.down[k] = 1
+
+    def release(self, *keys):
+        for k in keys:
+            self.down[k] = 0
+
+
+def spi_frames(bus, cs_name, spi_name=None):
+    """The bytes written while pin `cs_name` was low, one bytes object per CS pulse."""
+    frames = []
+    current = None
+    for e in bus.log:
+        if e[0] == "pin" and e[1] == cs_name:
+            if e[2] == 0:
+                current = bytearray()
+            elif current is not None:
+                frames.append(bytes(current))
+                current = None
+        elif e[0] == "spi" and (spi_name is None or e[1] == spi_name):
+            assert current is not None, "SPI write with %s high" % cs_name
+            current.extend(e[2])
+    return frames
+
+
+def dc_commands(bus, dc_name="dc", cs_name="cs"):
+    """Split the SPI traffic into [(command, bytes of data), ...] by the D/C pin.
+
+    Bytes sent with D/C low are commands (each byte its own command), with D/C high the
+    data of the last command. Every write must happen with chip select low.
+    """
+    out = []
+    dc = 1
+    cs = 1
+    for e in bus.log:
+        if e[0] == "pin" and e[1] == dc_name:
+            dc = e[2]
+        elif e[0] == "pin" and e[1] == cs_name:
+            cs = e[2]
+        elif e[0] == "spi":
+            assert cs == 0, "SPI write with chip select high"
+            if dc == 0:
+                for b in e[2]:
+                    out.append([b, bytearray()])
+            else:
+                assert out, "data before any command"
+                out[-1][1].extend(e[2])
+    return [(c, bytes(d)) for c, d in out]
+
+
+def machine_module(bus, pins_level=None):
+    """A stand-in for the `machine` module that board files build their hardware from.
+
+    Pin(n, ...) returns a fake Pin named "GP<n>" (level from `pins_level`, default 1);
+    SPI(id, ...) a fake SPI named "spi<id>" remembering its arguments; I2C and PWM alike.
+    Every object built is kept in `made` (name -> object) for the test to inspect.
+    """
+
+    class _Machine:
+        pass
+
+    m = _Machine()
+    m.made = {}
+    levels = pins_level or {}
+
+    def pin(n, mode=-1, pull=-1, value=None, **kw):
+        name = "GP%d" % n
+        p = Pin(bus, name, level=levels.get(n, 1))
+        p.id = n
+        p.mode = mode
+        p.pull = pull
+        if value is not None:
+            p.level = value
+        m.made[name] = p
+        return p
+
+    def spi(ident, baudrate=1_000_000, polarity=0, phase=0, sck=None, mosi=None, miso=None,
+            **kw):
+        s = SPI(bus, "spi%d" % ident, baudrate)
+        s.id = ident
+        s.polarity = polarity
+        s.phase = phase
+        s.sck = sck
+        s.mosi = mosi
+        s.miso = miso
+        m.made[s.name] = s
+        return s
+
+    def i2c(ident, scl=None, sda=None, freq=400_000, **kw):
+        b = I2C(bus, "i2c%d" % ident)
+        b.id = ident
+        b.scl = scl
+        b.sda = sda
+        b.freq = freq
+        m.made[b.name] = b
+        return b
+
+    def pwm(p, freq=None, duty_u16=None, **kw):
+        w = PWM(bus, "pwm_" + p.name)
+        w.pin = p
+        if freq is not None:
+            w._freq = freq
+        m.made[w.name] = w
+        return w
+
+    pin.IN = Pin.IN
+    pin.OUT = Pin.OUT
+    pin.OPEN_DRAIN = Pin.OPEN_DRAIN
+    pin.PULL_UP = Pin.PULL_UP
+    pin.PULL_DOWN = Pin.PULL_DOWN
+    m.Pin = pin
+    m.SPI = spi
+    m.I2C = i2c
+    m.PWM = pwm
+    m.unique_id = lambda: b"\xe6\x61\x38\x52\x83\x3f\x2a\x11"
+    return m
