@@ -1,0 +1,130 @@
+"""The host board: the Pico's stand-in on a computer, for tests and `scoreboard device`.
+
+It has the board interface the app uses (the reference is `boards.pico`):
+
+    name, eink_size            "host", (width, height) of the score panel
+    eink, led                  framebuf canvases, MONO_HLSB: e-ink 1 = black ink,
+                               LED 32x16 1 = lit
+    eink_show(full)            async: push the e-ink canvas (full or partial refresh)
+    eink_show_now(full)        the same, at once (host and simulator boards only)
+    led_show(), led_level(n)   push the LED canvas; brightness 0..15
+    keys()                     raw key bitmap, bit i = row * 4 + col pressed
+    tone(freq, volume), quiet()
+    flash                      the folder that holds matches/ and queue/
+    unique_id(), ticks_ms(), errno(e), free_bytes()
+
+Here the canvases are plain framebuffers over bytearrays, the keys are what the runner
+sets in `raw`, the flash is a folder of the computer, and the buzzer records what it
+would play. Time is virtual (the runner sets `now`) unless `real_time` is set.
+"""
+
+import time
+
+import framebuf
+from micropython import const
+
+from scoreboard.core.ticks import MASK
+
+_LED_W = const(32)
+_LED_H = const(16)
+_TONES_KEPT = const(32)  # the buzzer record is a ring: memory must not grow with a match
+_FLASH_BYTES = const(1441792)  # a Pico's littlefs partition (1.375 MB) unless told
+
+
+def _dir_bytes(path):
+    import os
+
+    total = 0
+    for name in os.listdir(path):
+        st = os.stat(path + "/" + name)
+        total += _dir_bytes(path + "/" + name) if st[0] & 0x4000 else st[6]
+    return total
+
+
+class HostBoard:
+    name = "host"
+
+    def __init__(self, flash="flash", eink_size=(400, 300), real_time=False,
+                 box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES):
+        w, h = eink_size
+        self.eink_size = eink_size
+        self.eink_buf = bytearray(((w + 7) // 8) * h)
+        self.eink = framebuf.FrameBuffer(self.eink_buf, w, h, framebuf.MONO_HLSB)
+        self.led_buf = bytearray(_LED_W * _LED_H // 8)
+        self.led = framebuf.FrameBuffer(self.led_buf, _LED_W, _LED_H, framebuf.MONO_HLSB)
+        self.flash = flash
+        self.flash_bytes = flash_bytes
+        self.raw = 0
+        self.now = 0
+        self.real_time = real_time
+        self._box_id = box_id
+        self.level = 15
+        # What the panels and the buzzer were asked to do, for tests and runners.
+        self.refreshes = [0, 0]  # partial, full
+        self.led_frames = 0
+        self.tones = [None] * _TONES_KEPT  # ring of (ms, freq, volume)
+        self.tone_count = 0
+        self.freq = 0
+        self.on_eink = None  # callbacks: the device runner prints the panels
+        self.on_led = None
+
+    # -- keys and time ---------------------------------------------------------------
+    def keys(self):
+        return self.raw
+
+    def ticks_ms(self):
+        if not self.real_time:
+            return self.now
+        ticks = getattr(time, "ticks_ms", None)
+        if ticks is None:  # CPython
+            return int(time.monotonic() * 1000) & MASK
+        return ticks() & MASK
+
+    # -- panels ----------------------------------------------------------------------
+    async def eink_show(self, full):
+        self.eink_show_now(full)
+
+    def eink_show_now(self, full):
+        self.refreshes[1 if full else 0] += 1
+        if self.on_eink is not None:
+            self.on_eink(full)
+
+    def led_show(self):
+        self.led_frames += 1
+        if self.on_led is not None:
+            self.on_led()
+
+    def led_level(self, n):
+        self.level = 0 if n < 0 else 15 if n > 15 else n
+
+    # -- buzzer ----------------------------------------------------------------------
+    def tone(self, freq, volume):
+        if freq == self.freq:
+            return
+        self.freq = freq
+        self.tones[self.tone_count % _TONES_KEPT] = (self.ticks_ms(), freq, volume)
+        self.tone_count += 1
+
+    def quiet(self):
+        self.tone(0, 0)
+
+    def played(self):
+        """The recorded tones, oldest first (at most the last 32)."""
+        n = self.tone_count
+        first = n - _TONES_KEPT if n > _TONES_KEPT else 0
+        return [self.tones[i % _TONES_KEPT] for i in range(first, n)]
+
+    # -- flash and identity -------------------------------------------------------------
+    def unique_id(self):
+        return self._box_id
+
+    def errno(self, e):
+        return e.errno if hasattr(e, "errno") and e.errno else (e.args[0] if e.args else 0)
+
+    def free_bytes(self):
+        return self.flash_bytes - _dir_bytes(self.flash)
+
+
+def build(flash="", real_time=True, **kw):
+    """The virtual device's board (main.py): the current folder as flash, real time."""
+    return HostBoard(flash, real_time=real_time, **kw)

@@ -1,0 +1,358 @@
+"""The app: the box's loop, wiring the board, the keys, the rules core, the screens and
+the journal together.
+
+    keys() -> Debouncer -> (start / set-up lists | Grammar) -> Match.apply -> Journal
+                                                                   |
+                              LED (every pass that changed it) <---+---> e-ink (policy)
+
+One pass of everything is `step(now)`: the key scan, the shot-clock tick, the LED, the
+e-ink refresh policy and the buzzer. `run()` runs the same work as asyncio tasks in real
+time (`main.py`); the tests, the key-script device and the browser simulator call
+`step()` with a clock of their own, so a whole match plays in virtual time.
+
+A key is answered on the LED in the pass that reads it. The e-ink panel gets a partial
+refresh per change, coalesced while keys come fast, a full one at a frame's end and
+every `FULL_EVERY` partials, and never for the ticking clock (that is the LED's job).
+An entry the rules refuse changes nothing: its reason goes on the panel with a low beep.
+"""
+
+from micropython import const
+
+from scoreboard.core.clock import EV_BEEP, EV_TIME, EV_WARN
+from scoreboard.core.notation import parse_event
+from scoreboard.core.ticks import ticks_add, ticks_diff
+from scoreboard.journal import Journal, JournalError
+from scoreboard.keys.debounce import LONG, PRESS, Debouncer
+from scoreboard.keys.grammar import Grammar
+from scoreboard.keys.keymaps import family_of, keymap
+from scoreboard.sounds import Sounds
+from scoreboard.startmenu import StartMenu
+from scoreboard.ui import eink, led
+from scoreboard.ui.model import Screen
+
+SCAN_MS = const(10)  # the key scan period: a key reaches the LED within one
+TICK_MS = const(50)  # the shot-clock tick
+QUIET_MS = const(400)  # e-ink: wait this long after the last change before refreshing
+LATEST_MS = const(2000)  # ... but never keep a change off the panel longer than this
+FULL_EVERY = const(10)  # a full refresh after this many partial ones (ghosting)
+_FAMILY_DEFAULT = "snooker"
+
+
+def box_id(board):
+    """The box's part of every match id: the board's name and the last two bytes of its
+    unique id, e.g. PICO-3F2A (the match number follows: PICO-3F2A-0042)."""
+    uid = board.unique_id()
+    return "%s-%02X%02X" % (board.name.upper(), uid[-2], uid[-1])
+
+
+class App:
+    def __init__(self, board):
+        self.board = board
+        self.journal = Journal(board.flash, box_id(board), errno_of=board.errno,
+                               free=getattr(board, "free_bytes", None))
+        self.keys = Debouncer()
+        self.buzzer = Sounds(board)
+        self.screen = Screen()
+        self.match = None
+        self.grammar = None
+        self.menu = None  # the start / set-up lists while no match is on
+        self.family = _FAMILY_DEFAULT
+        self.names = keymap(self.family)
+        self.passes = 0
+        self._base_ms = 0  # match milliseconds at `_t0` (continues after a reset)
+        self._t0 = 0
+        self._eink_dirty = False
+        self._eink_full = True
+        self._changed_at = 0
+        self._dirty_since = 0
+        self._partials = 0
+        self._led_dirty = True
+        self._led_due = -1  # ms from _led_at's draw until the LED changes by itself
+        self._led_at = 0
+        self._asap = False
+        self.stopped = False
+
+    # -- start-up --------------------------------------------------------------------
+    def boot(self, now=None):
+        """Recover the match in progress (or show the start screen); draw both panels."""
+        now = self.board.ticks_ms() if now is None else now
+        try:
+            match, damage = self.journal.recover()
+        except Exception as e:
+            match, damage = None, "cannot read the journal: %s" % e
+        if match is not None:
+            self._take_match(match, now, match.last_ms)
+        else:
+            self._show_start()
+        if damage:
+            self.screen.message = damage
+        self._dirty(now, full=True)
+        self._asap = True  # the first picture goes up at once, not after QUIET_MS
+        self._draw_led(now)
+
+    def _take_match(self, match, now, base_ms):
+        self.match = match
+        self.menu = None
+        self.family = family_of(match.header.game)
+        self.names = keymap(self.family)
+        self.grammar = Grammar(match)
+        self._base_ms = base_ms
+        self._t0 = now
+        self._update_screen()
+
+    def _show_start(self):
+        self.match = None
+        self.grammar = None
+        self.menu = StartMenu(self.journal)
+        self.family = self.menu.family()
+        self.names = keymap(self.family)
+        self._update_screen()
+
+    # -- time ------------------------------------------------------------------------
+    def match_ms(self, now):
+        """Milliseconds since the match started: what `@MS` stamps and the clock use."""
+        return self._base_ms + ticks_diff(now, self._t0)
+
+    # -- one pass --------------------------------------------------------------------
+    def step(self, now):
+        """One pass of every task, for runners with their own clock."""
+        if self.stopped:
+            return
+        try:
+            self.scan(now)
+            self.tick(now)
+            self.led_pass(now)
+            self.eink_pass(now)
+            self.buzzer.update(now)
+        except Exception as e:
+            self.fail(e)
+
+    def scan(self, now):
+        """Read the keys; act on every debounced press. Allocates nothing without one."""
+        self.passes += 1
+        keys = self.keys
+        keys.update(self.board.keys(), now)
+        ev = keys.get()
+        while ev >= 0:
+            kind = ev >> 8
+            if kind == PRESS or kind == LONG:
+                self.key(self.names[ev & 0xFF], kind == LONG, now)
+            ev = keys.get()
+
+    def key(self, name, long, now):
+        """One key press by name (the debouncer's, or a test's)."""
+        self.screen.message = None
+        if self.menu is not None:
+            self._menu_key(name, long, now)
+        else:
+            result = self.grammar.press(name, long)
+            if result.refusal:
+                self._refuse(result.refusal, now)
+            elif result.line:
+                self._enter(result.line, now)
+        self._update_screen()
+        self._dirty(now)
+        self.led_pass(now)  # the LED answers in the same pass
+
+    def _menu_key(self, name, long, now):
+        action = self.menu.press(name, long)
+        self.family = self.menu.family()
+        self.names = keymap(self.family)
+        if action is None:
+            return
+        if action[0] == "refuse":
+            self._refuse(action[1], now)
+            return
+        # ("start", header_lines, breaker, queued name or None)
+        _, lines, breaker, queued = action
+        if not self.journal.space_ok():
+            self._refuse("flash full: pull the matches to the host first", now)
+            return
+        try:
+            self.journal.start(lines, queued)
+        except JournalError as e:
+            self._refuse(str(e), now)
+            return
+        self._take_match(self.journal.match, now, 0)
+        self._enter("frame %s" % breaker, now)
+        self._dirty(now, full=True)
+
+    def _enter(self, line, now):
+        """Apply one notation line to the match and journal it, or refuse it."""
+        text = "@%d %s" % (self.match_ms(now), line)
+        try:
+            event = parse_event(self.match.family, text)
+            was_over = self._frame_over()
+            self.match.apply(event)
+        except ValueError as e:
+            self._refuse(str(e), now)
+            return
+        self.journal.append(text)
+        if self.match.finished():
+            self.buzzer.play("match_end")
+            self._dirty(now, full=True)
+        elif self._frame_over() and not was_over:
+            self.buzzer.play("frame_end")
+            self._dirty(now, full=True)
+        self._led_dirty = True
+
+    def _frame_over(self):
+        f = self.match.frame
+        return f is not None and f.ended
+
+    def _refuse(self, why, now):
+        self.screen.message = why
+        self.buzzer.play("refuse")
+        self._dirty(now)
+
+    # -- the shot clock ----------------------------------------------------------------
+    def tick(self, now):
+        m = self.match
+        if m is None:
+            return
+        ev = m.clock.tick(self.match_ms(now))
+        if ev == EV_TIME:
+            self.buzzer.play("time")
+            self._led_dirty = True
+        elif ev == EV_WARN:
+            self.buzzer.play("warn")
+        elif ev == EV_BEEP:
+            self.buzzer.play("beep")
+
+    # -- the LED panel -----------------------------------------------------------------
+    def led_pass(self, now):
+        """Redraw the LED when what it shows changed: a key, or the time it said it
+        would change by itself (the next second, the next flash)."""
+        if not self._led_dirty and (self._led_due < 0 or ticks_diff(now, self._led_at) < 0):
+            return
+        self._draw_led(now)
+
+    def _draw_led(self, now):
+        self._led_dirty = False
+        m = self.match
+        self._led_due = led.draw(self.board.led, m, 0 if m is None else self.match_ms(now))
+        if self._led_due >= 0:
+            self._led_at = ticks_add(now, self._led_due)
+        self.board.led_show()
+
+    # -- the e-ink panel ---------------------------------------------------------------
+    def _dirty(self, now, full=False):
+        if not self._eink_dirty:
+            self._dirty_since = now
+        self._eink_dirty = True
+        self._eink_full = self._eink_full or full
+        self._changed_at = now
+
+    def eink_due(self, now):
+        """None, or True/False (full/partial) when the e-ink panel should refresh now."""
+        if not self._eink_dirty:
+            return None
+        if not self._asap and (ticks_diff(now, self._changed_at) < QUIET_MS
+                and ticks_diff(now, self._dirty_since) < LATEST_MS):
+            return None  # keys are coming fast: coalesce
+        return self._eink_full or self._partials + 1 >= FULL_EVERY
+
+    def _render_eink(self, full):
+        self._eink_dirty = False
+        self._eink_full = False
+        self._asap = False
+        self._partials = 0 if full else self._partials + 1
+        eink.draw(self.board.eink, self.screen)
+
+    def eink_pass(self, now):
+        full = self.eink_due(now)
+        if full is not None:
+            self._render_eink(full)
+            self.board.eink_show_now(full)
+
+    # -- what the screens show -----------------------------------------------------------
+    def _update_screen(self):
+        s = self.screen
+        if self.menu is not None:
+            self.menu.fill(s)
+            return
+        m = self.match
+        s.match = m
+        s.entry = self.grammar.entry()
+        s.error = None
+        g = self.grammar
+        if getattr(g, "menu_items", None):
+            s.kind = "menu"
+            s.menu_title = g.menu_title
+            s.menu_items = g.menu_items
+            s.menu_cursor = g.menu_cursor
+        elif m.finished():
+            s.kind = "match_end"
+        elif self._frame_over():
+            s.kind = "frame_end"
+        else:
+            s.kind = "score"
+
+    def fail(self, e):
+        """The one handler of unexpected exceptions: the error screen, and the app stops
+        taking keys. The journal is intact: every line was flushed when written."""
+        self.show_error("%s: %s" % (type(e).__name__, e))
+        self.stopped = True
+        self.buzzer.quiet()
+
+    def show_error(self, text):
+        """Draw the error screen at once (full refresh)."""
+        s = self.screen
+        s.kind = "error"
+        s.error = text
+        try:
+            eink.draw(self.board.eink, s)
+            if hasattr(self.board, "eink_show_now"):
+                self.board.eink_show_now(True)
+        except Exception:
+            pass
+
+    def stop(self):
+        """Stop cleanly (mpremote connecting, Ctrl-C): nothing is pending in the journal."""
+        self.stopped = True
+        self.buzzer.quiet()
+        self.journal.close()
+
+    # -- real time ---------------------------------------------------------------------
+    async def run(self):
+        """The box's tasks on real time until stopped. Any exception ends on the error
+        screen with the journal intact; KeyboardInterrupt stops cleanly."""
+        import asyncio
+
+        board = self.board
+        self.boot(board.ticks_ms())
+
+        def on_error(loop, context):
+            self.fail(context.get("exception") or RuntimeError(context.get("message")))
+
+        asyncio.get_event_loop().set_exception_handler(on_error)
+
+        async def every(period, work):
+            while not self.stopped:
+                try:
+                    work(board.ticks_ms())
+                except Exception as e:
+                    self.fail(e)
+                await asyncio.sleep_ms(period)
+
+        async def eink_task():
+            while not self.stopped:
+                now = board.ticks_ms()
+                full = self.eink_due(now)
+                if full is not None:
+                    self._render_eink(full)
+                    await board.eink_show(full)
+                await asyncio.sleep_ms(50)
+
+        tasks = [asyncio.create_task(every(SCAN_MS, self.scan)),
+                 asyncio.create_task(every(TICK_MS, self.tick)),
+                 asyncio.create_task(every(SCAN_MS, self.led_pass)),
+                 asyncio.create_task(eink_task()),
+                 asyncio.create_task(every(SCAN_MS, self.buzzer.update))]
+        try:
+            while not self.stopped:
+                await asyncio.sleep_ms(100)
+        finally:
+            for t in tasks:
+                t.cancel()
+            self.stop()

@@ -1,0 +1,176 @@
+"""`scoreboard device`: the real firmware under the MicroPython unix port, on the host board.
+
+    scoreboard device [--flash DIR] [--match FILE.sbn] [--keys FILE] [--png DIR] [--pty]
+
+`--flash DIR` is the box's flash (default: a folder in the user's data directory);
+`--match` queues a prepared match there; `--keys FILE` presses the keys named in FILE
+(one name a line, `NAME long` for a long press, `@MS` to let that long pass first,
+`#` comments) and stops the app cleanly; `--png DIR` writes both panels as PNG files
+after each key and at the end. Without `--keys` it is interactive in the terminal: the
+keys from the keyboard (the layout is shown), both panels drawn, until Ctrl-C. `--pty`
+serves the firmware's REPL on a pseudo-terminal for `mpremote` (the virtual device).
+
+The firmware itself runs in `host_tools/mp/device.py` under MicroPython; this side only
+reads the script or the keyboard, and turns the panels' bytes into pictures.
+"""
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+RUNNER = REPO / "host_tools" / "mp" / "device.py"
+MICROPYTHON = Path(sys.executable).parent / "micropython"
+# The keyboard's 4x4 block stands for the keypad's 4x4 keys, row by row; Shift = long.
+KEYBOARD = "1234qwerasdfzxcv"
+
+
+class DeviceError(Exception):
+    """A one-line message for the user."""
+
+
+def default_flash():
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("scoreboard")) / "flash"
+
+
+def add_parser(sub):
+    p = sub.add_parser("device", help="run the firmware on the host board (virtual device)")
+    p.add_argument("--flash", type=Path, default=None, help="the box's flash folder")
+    p.add_argument("--match", type=Path, action="append", default=[],
+                   help="queue a prepared match (.sbn header) on the box")
+    p.add_argument("--keys", type=Path, help="a key script to play, then stop")
+    p.add_argument("--png", type=Path, help="write the panels as PNG files here")
+    p.add_argument("--pty", action="store_true", help="serve the REPL on a pseudo-terminal")
+    p.add_argument("--oled", action="store_true", help="the 128x64 OLED variant's panel")
+    p.add_argument("--micropython", type=Path, default=MICROPYTHON,
+                   help="the MicroPython binary (default: the unix port in the venv)")
+    p.set_defaults(run=run)
+
+
+def parse_script(text):
+    """The key script's lines as runner commands: ("wait", ms) and ("press"|"long", name)."""
+    out = []
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        words = line.split()
+        if words[0].startswith("@"):
+            ms = words.pop(0)[1:]
+            if not ms.isdigit():
+                raise DeviceError("line %d: '@%s' is not a number of milliseconds" % (n, ms))
+            out.append(("wait", int(ms)))
+        if not words:
+            continue
+        if len(words) > 2 or (len(words) == 2 and words[1] != "long"):
+            raise DeviceError("line %d: one key name a line, optionally 'long'" % n)
+        out.append(("long" if len(words) == 2 else "press", words[0]))
+    return out
+
+
+class Device:
+    """The MicroPython runner as a child process, spoken to line by line."""
+
+    def __init__(self, flash, micropython=MICROPYTHON, oled=False):
+        if not Path(micropython).exists():
+            raise DeviceError("no MicroPython at %s: run `make deps`" % micropython)
+        cmd = [str(micropython), str(RUNNER), "--flash", str(flash)]
+        if oled:
+            cmd.append("--oled")
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     text=True, bufsize=1)
+
+    def send(self, command):
+        """Send one command; return the lines printed before its `.` answer."""
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        lines = []
+        while True:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise DeviceError("the firmware stopped: %s" % "".join(lines[-5:]).strip())
+            if line.startswith(". "):
+                return lines
+            if line.startswith("? "):
+                raise DeviceError(line[2:].strip())
+            lines.append(line)
+
+    def panels(self):
+        """{"E": (w, h, bytes), "L": (32, 16, bytes)} as the firmware drew them."""
+        out = {}
+        for line in self.send("show"):
+            tag, w, h, data = line.split()
+            out[tag] = (int(w), int(h), bytes.fromhex(data))
+        return out
+
+    def close(self):
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write("quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(timeout=10)
+            except (BrokenPipeError, subprocess.TimeoutExpired):
+                self.proc.kill()
+
+
+def write_pngs(panels, folder, tag):
+    from host_tools import png
+
+    folder.mkdir(parents=True, exist_ok=True)
+    w, h, data = panels["E"]
+    (folder / ("eink%s.png" % tag)).write_bytes(png.eink_png(data, w, h))
+    w, h, data = panels["L"]
+    (folder / ("led%s.png" % tag)).write_bytes(png.led_png(data, w, h))
+
+
+def queue_matches(flash, matches):
+    for m in matches:
+        if not m.is_file():
+            raise DeviceError("no match file %s" % m)
+        (flash / "queue").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(m, flash / "queue" / m.name)
+
+
+def play_script(device, commands, png_dir=None):
+    for i, (cmd, arg) in enumerate(commands, 1):
+        device.send("%s %s" % (cmd, arg))
+        if png_dir is not None and cmd != "wait":
+            write_pngs(device.panels(), png_dir, "-%03d" % i)
+    device.send("wait 2500")  # let the e-ink policy put the last change up
+    if png_dir is not None:
+        write_pngs(device.panels(), png_dir, "")
+
+
+def run(args):
+    flash = args.flash or default_flash()
+    try:
+        flash.mkdir(parents=True, exist_ok=True)
+        queue_matches(flash, args.match)
+        if args.pty:
+            from host_tools.vdev import serve_pty
+
+            return serve_pty(flash, micropython=args.micropython)
+        if args.keys is not None:
+            if not args.keys.is_file():
+                raise DeviceError("no key script %s" % args.keys)
+            commands = parse_script(args.keys.read_text(encoding="utf-8"))
+            device = Device(flash, args.micropython, args.oled)
+            try:
+                play_script(device, commands, args.png)
+            finally:
+                device.close()
+            print("played %d keys; flash: %s" % (sum(c != "wait" for c, _ in commands), flash))
+            return 0
+        from host_tools.terminal import interactive
+
+        return interactive(Device(flash, args.micropython, args.oled), args.png)
+    except DeviceError as e:
+        print("scoreboard device: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("scoreboard device: %s" % (e.strerror or e), file=sys.stderr)
+        return 1
+

@@ -1,0 +1,131 @@
+"""The box on the host board, driven by commands: run by the MicroPython unix port for
+`scoreboard device`, the tests and the benchmarks (also runs on CPython).
+
+    micropython host_tools/mp/device.py --flash DIR [--path FIRMWARE] [--oled] < commands
+
+Time is virtual: the app is stepped every 10 ms of it, so a whole match plays in a
+moment and the shot clock runs exactly. Commands, one a line on standard input:
+
+    press NAME     a short press of key NAME (held 80 ms, then 150 ms released)
+    long NAME      a long press (held 1 s)
+    down NAME / up NAME   hold / release a key (the interactive terminal)
+    wait MS        let MS milliseconds pass
+    show           print both panels: `E <hex>` (e-ink) and `L <hex>` (LED) lines
+    family         print the game family whose legend is on (snooker, pool, straight)
+    state          print `S <passes> <refreshes partial> <full> <led frames> <tones>`
+    quit           stop the app cleanly and exit
+
+Each command is answered by a line `. <virtual ms>` (after `show`'s lines), so the
+caller can wait for it. Unknown keys or commands print `? why` and change nothing.
+"""
+
+import sys
+
+
+def _option(name, default=None):
+    if name in sys.argv:
+        return sys.argv[sys.argv.index(name) + 1]
+    return default
+
+
+def _firmware_dir():
+    parts = __file__.replace("\\", "/").split("/")[:-3]  # drop host_tools/mp/device.py
+    return "/".join(parts + ["firmware"]) if parts else "firmware"
+
+
+_PATH = _option("--path", _firmware_dir())
+if _PATH not in sys.path:
+    sys.path.insert(0, _PATH)
+try:  # CPython: micropython.const and framebuf stand-ins
+    import micropython  # noqa: F401
+except ImportError:
+    sys.path.insert(0, _PATH.rsplit("/", 1)[0] + "/host_tools/compat")
+
+from boards.host import HostBoard  # noqa: E402
+from scoreboard.app import SCAN_MS, App  # noqa: E402
+from scoreboard.keys.keymaps import key_index  # noqa: E402
+
+HOLD_MS = 80
+LONG_MS = 1000
+GAP_MS = 150
+
+
+class Runner:
+    def __init__(self, flash, oled=False):
+        size = (128, 64) if oled else (400, 300)
+        self.board = HostBoard(flash, eink_size=size)
+        self.app = App(self.board)
+        self.app.boot(0)
+
+    def wait(self, ms):
+        board, app = self.board, self.app
+        end = board.now + ms
+        while board.now < end:
+            board.now += SCAN_MS
+            app.step(board.now)
+
+    def _bit(self, name):
+        i = key_index(self.app.family, name)
+        if i < 0:
+            raise ValueError("no key '%s' on the %s legend" % (name, self.app.family))
+        return 1 << i
+
+    def press(self, name, hold):
+        bit = self._bit(name)
+        self.board.raw |= bit
+        self.wait(hold)
+        self.board.raw &= ~bit
+        self.wait(GAP_MS)
+
+    def command(self, line):
+        words = line.split()
+        if not words:
+            return
+        cmd = words[0]
+        arg = words[1] if len(words) > 1 else ""
+        if cmd == "press":
+            self.press(arg, HOLD_MS)
+        elif cmd == "long":
+            self.press(arg, LONG_MS)
+        elif cmd == "down":
+            self.board.raw |= self._bit(arg)
+        elif cmd == "up":
+            self.board.raw &= ~self._bit(arg)
+        elif cmd == "wait":
+            self.wait(int(arg))
+        elif cmd == "show":
+            b = self.board
+            print("E %d %d %s" % (b.eink_size[0], b.eink_size[1], _hex(b.eink_buf)))
+            print("L 32 16 %s" % _hex(b.led_buf))
+        elif cmd == "family":
+            print(self.app.family)
+        elif cmd == "state":
+            b = self.board
+            print("S %d %d %d %d %d" % (self.app.passes, b.refreshes[0], b.refreshes[1],
+                                        b.led_frames, b.tone_count))
+        else:
+            raise ValueError("unknown command '%s'" % cmd)
+
+
+def _hex(buf):
+    import binascii
+
+    return binascii.hexlify(buf).decode()
+
+
+def main():
+    runner = Runner(_option("--flash", "flash"), "--oled" in sys.argv)
+    while True:
+        line = sys.stdin.readline()
+        if not line or line.strip() == "quit":
+            break
+        try:
+            runner.command(line)
+        except ValueError as e:
+            print("? %s" % e)
+        print(". %d" % runner.board.now)
+    runner.app.stop()
+    print(". stopped")
+
+
+main()

@@ -1,0 +1,82 @@
+"""Play the box by keys: the real firmware on the host board, under real MicroPython.
+
+`play(flash, keys)` feeds key names to `host_tools/mp/device.py` (the runner behind
+`scoreboard device`) and returns what the box journaled. Nothing here models the box:
+the runner steps the real app (debouncer, grammar, core, journal, screens).
+"""
+
+import subprocess
+from pathlib import Path
+
+from support import mpy
+
+RUNNER = mpy.REPO / "host_tools" / "mp" / "device.py"
+MP32 = mpy.REPO / "build" / "mp32" / "micropython"
+
+
+def queue(flash, name, lines):
+    """Put a prepared match header into the box's queue/."""
+    q = Path(flash) / "queue"
+    q.mkdir(parents=True, exist_ok=True)
+    (q / (name + ".sbn")).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def commands(keys):
+    """Key names (`NAME`, `NAME long`, `@MS` waits) as runner commands."""
+    out = []
+    for k in keys:
+        if k.startswith("@"):
+            out.append("wait " + k[1:])
+        elif k.endswith(" long"):
+            out.append("long " + k[:-5])
+        else:
+            out.append("press " + k)
+    return out
+
+
+def run(flash, cmds, interpreter=None, heapsize=None, timeout=120):
+    """Run runner commands; return (returncode, output lines)."""
+    exe = str(mpy.tool(interpreter or mpy.MICROPYTHON))
+    cmd = [exe]
+    if heapsize:
+        cmd += ["-X", "heapsize=%s" % heapsize]
+    cmd += [str(RUNNER), "--flash", str(flash)]
+    proc = subprocess.run(cmd, input="\n".join([*cmds, "quit"]) + "\n", text=True,
+                          capture_output=True, timeout=timeout, check=False)
+    return proc.returncode, mpy.normalise(proc.stdout + proc.stderr).splitlines()
+
+
+def refusals(output):
+    return [line[2:] for line in output if line.startswith("? ")]
+
+
+def journal_files(flash):
+    return sorted((Path(flash) / "matches").glob("*.sbn"))
+
+
+def journal_lines(path):
+    """The journal's lines as notation text: checksums and `@MS` stamps stripped."""
+    out = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        text = line.rsplit(" *", 1)[0]
+        if text.startswith("@"):
+            text = text.split(" ", 1)[1]
+        out.append(text)
+    return out
+
+
+def events(path):
+    """The journal's event lines (after the header), stamps and checksums stripped."""
+    lines = journal_lines(path)
+    for i, line in enumerate(lines):
+        if line.split(" ")[0] == "frame":
+            return lines[i:]
+    return []
+
+
+def play(flash, keys, interpreter=None, heapsize=None):
+    """Press `keys`; return (journal path, output). Asserts the runner ended cleanly."""
+    rc, out = run(flash, commands(keys), interpreter, heapsize)
+    assert rc == 0, "\n".join(out[-20:])
+    files = journal_files(flash)
+    return (files[-1] if files else None), out
