@@ -267,15 +267,21 @@ def serve_pty(flash_dir, firmware=None, on_port=None, stop=None, **kw):
 
     `firmware`: a folder mounted read-only at /rom behind the flash (None: the flash
     alone, as on a board that `scoreboard flash` filled). `on_port(name)` gets the pty's
-    name (default: print `port /dev/pts/N`). Returns "stopped" or "cut".
+    name (default: print `port /dev/pts/N`). Returns "stopped" or "cut"; a list given as
+    `counted` gets the number of bytes that came from the host.
     """
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
+    counted = kw.pop("counted", None)
     bridge = Bridge(flash_dir, firmware, **kw)
     if on_port is None:
         print("port %s" % bridge.port, flush=True)
     else:
         on_port(bridge.port)
-    return bridge.serve(stop)
+    try:
+        return bridge.serve(stop)
+    finally:
+        if counted is not None:
+            counted.append(bridge.from_host)
 
 
 def main(argv=None):
@@ -291,11 +297,16 @@ def main(argv=None):
     p.add_argument("--heapsize", default=None)
     args = p.parse_args(argv)
     firmware = str(FIRMWARE) if args.repo_firmware else args.firmware
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
+    counted = []
     try:
-        serve_pty(args.flash, firmware, cut_after=args.cut_after, heapsize=args.heapsize)
+        serve_pty(args.flash, firmware, stop=lambda: bool(stopped), cut_after=args.cut_after,
+                  heapsize=args.heapsize, counted=counted)
     except KeyboardInterrupt:
         pass
+    if counted:
+        print("host-bytes %d" % counted[0], flush=True)
     return 0
 
 

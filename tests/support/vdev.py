@@ -67,12 +67,25 @@ class VirtualDevice:
         return self.proc.wait(timeout)
 
     def stop(self):
+        """Stop the device; the number of bytes it got from the host (None if cut)."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
         self.proc.wait(10)
+        os.set_blocking(self.proc.stdout.fileno(), True)
+        rest = self.proc.stdout.read().decode(errors="replace")
+        for line in rest.splitlines():
+            if line.startswith("host-bytes "):
+                return int(line.split()[1])
+        return None
 
     def __enter__(self):
         return self
