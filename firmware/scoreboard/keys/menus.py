@@ -115,9 +115,7 @@ def _common_tail(match, items):
 
 def start_menu(match):
     """Before the first frame: the late-start call, the clock, a forfeit or abandon."""
-    items = []
-    if not match.late.active:
-        items.append(("called", LINE, "called"))
+    items = [("called", LINE, "called")]
     _common_tail(match, items)
     return ("BEFORE THE FIRST FRAME", items)
 
