@@ -1,0 +1,307 @@
+"""The journal on a folder as flash: checksummed appends, recovery after a reset, the
+queue, match ids, a full flash and the pruning of pulled matches.
+
+What must hold comes from NOTATION.md ("Journal lines") and DESIGN.md ("Flash layout"):
+one `text *crc32` line per event, appended and flushed, never rewritten; a reset
+recovers exactly the match the lines describe; the box never deletes a match the host
+has not marked pulled.
+"""
+
+import os
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from support import mpy
+from scoreboard.core.replay import replay
+from scoreboard.journal import Journal, JournalError
+
+sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
+import journal_play as jp
+
+BOX = "PICO-3F2A"
+SCENARIO = mpy.SCENARIOS / "snooker-best-of-3.sbn"
+HEAD = ['sbn 1', 'game snooker reds=15', 'match best-of 7', 'side A "Ann"', 'side B "Bob"',
+        'clock shot=45 warn=10']
+
+
+def scenario():
+    return jp.split(SCENARIO.read_text(encoding="utf-8").split("\n"))
+
+
+def started(root, head=None, **kw):
+    j = Journal(str(root), BOX, **kw)
+    j.start(head or HEAD)
+    return j
+
+
+def files(root):
+    return sorted(os.listdir(Path(root) / "matches"))
+
+
+def test_each_event_is_one_checksummed_line_flushed_at_once(tmp_path):
+    head, events = scenario()
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    path = tmp_path / "matches" / "PICO-3F2A-0007.sbn"
+    before = path.read_bytes()
+    for text in events:
+        j.match.apply(jp.parse_event(j.match.family, text))
+        j.append(text)
+        now = path.read_bytes()  # another reader sees the line at once: flushed
+        crc = "%08x" % (zlib.crc32(text.encode()) & 0xFFFFFFFF)
+        assert now == before + (text + " *" + crc + "\n").encode()  # appended, not rewritten
+        before = now
+    assert len(jp.lines_of(before)) == len(head) + len(events)
+
+
+def test_recovery_after_a_reset_is_the_match_exactly(tmp_path):
+    head, events = scenario()
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    jp.play(j, events[:30])
+    live = jp.report(j.match)
+    # A reset: nothing closed, a new Journal on the same flash.
+    j2 = Journal(str(tmp_path), BOX)
+    match, damage = j2.recover()
+    assert damage is None
+    assert jp.report(match) == live
+    path = tmp_path / "matches" / "PICO-3F2A-0007.sbn"
+    assert jp.report(replay(path.read_text().splitlines(True), journal=True)) == live
+    # The recovered journal takes the rest of the match; once more after a reset.
+    jp.play(j2, events[30:])
+    live = jp.report(j2.match)
+    match, damage = Journal(str(tmp_path), BOX).recover()
+    assert damage is None and jp.report(match) == live
+    assert match.finished()
+    assert files(tmp_path) == ["PICO-3F2A-0007.ckpt", "PICO-3F2A-0007.sbn"]
+
+
+def test_no_current_match_before_start_and_after_finish(tmp_path):
+    j = Journal(str(tmp_path), BOX)
+    assert j.recover() == (None, None)
+    j.start(HEAD)
+    assert (tmp_path / "current").read_text() == "PICO-3F2A-0001\n"
+    j.finish()
+    assert not (tmp_path / "current").exists()
+    assert Journal(str(tmp_path), BOX).recover() == (None, None)
+    assert files(tmp_path) == ["PICO-3F2A-0001.ckpt", "PICO-3F2A-0001.sbn"]
+
+
+def test_an_interrupted_swap_of_current_is_still_found(tmp_path):
+    j = started(tmp_path)
+    jp.play(j, ["frame A", "pot red"])
+    os.rename(tmp_path / "current", tmp_path / "current.new")  # reset before the rename
+    match, damage = Journal(str(tmp_path), BOX).recover()
+    assert damage is None and match.frame.score == [1, 0]
+
+
+def test_append_without_a_match_is_refused(tmp_path):
+    with pytest.raises(JournalError):
+        Journal(str(tmp_path), BOX).append("frame A")
+
+
+# -- the queue and match ids -------------------------------------------------------------
+def _queue(root, name, lines):
+    (Path(root) / "queue").mkdir(parents=True, exist_ok=True)
+    (Path(root) / "queue" / (name + ".sbn")).write_text("\n".join(lines) + "\n")
+
+
+def test_queue_lists_starts_and_removes_prepared_matches(tmp_path):
+    _queue(tmp_path, "t2-final", ["sbn 1", "id CLUB-FINAL-1", "game snooker reds=10",
+                                  "match best-of 3", 'side A "Ann" "Cy"',
+                                  'side B "Bob" "Di"'])
+    _queue(tmp_path, "t1-semi", HEAD)
+    _queue(tmp_path, "t3-nine", ["sbn 1", "game nineball", "match race-to 5",
+                                 "breaks winner", 'side A "Eve"', 'side B "Flo"'])
+    j = Journal(str(tmp_path), BOX)
+    assert j.queued() == ["t1-semi", "t2-final", "t3-nine"]
+    assert j.queued_summaries() == [
+        ("t1-semi", "Ann v Bob, snooker best-of 7, clock 45s"),
+        ("t2-final", "Ann & Cy v Bob & Di, snooker 10 reds best-of 3, no clock"),
+        ("t3-nine", "Eve v Flo, nineball race-to 5, no clock")]
+    match = j.start(j.read_queued("t1-semi"), "t1-semi")
+    assert match is j.match and j.id == "PICO-3F2A-0001" == match.header.id
+    assert j.queued() == ["t2-final", "t3-nine"]
+    first = (tmp_path / "matches" / "PICO-3F2A-0001.sbn").read_text().splitlines()
+    assert [line.rsplit(" *", 1)[0] for line in first] == [HEAD[0], "id PICO-3F2A-0001"] + \
+        HEAD[1:]
+    with pytest.raises(JournalError, match="in progress"):
+        j.start(j.read_queued("t3-nine"), "t3-nine")
+    j.finish()
+    j.start(j.read_queued("t2-final"), "t2-final")
+    assert j.id == "CLUB-FINAL-1"  # the host's id
+    j.finish()
+    j.start(j.read_queued("t3-nine"), "t3-nine")
+    assert j.id == "PICO-3F2A-0003"  # the counter counts every match
+    assert j.queued() == []
+
+
+def test_a_bad_prepared_header_is_refused_with_its_line(tmp_path):
+    j = Journal(str(tmp_path), BOX)
+    with pytest.raises(JournalError, match="line 3: best-of needs an odd number"):
+        j.start(["sbn 1", "game snooker", "match best-of 4"])
+    with pytest.raises(JournalError, match="missing 'side B' line"):
+        j.start(["sbn 1", "game snooker", "match best-of 3", 'side A "Ann"'])
+    with pytest.raises(JournalError, match="only header lines"):
+        j.start(HEAD + ["frame A"])
+    with pytest.raises(JournalError, match="letters, digits"):
+        j.start(HEAD + ["id a/b"])
+    _queue(tmp_path, "bad", ["sbn 1", "game snooker", "match best-of 4"])
+    assert j.queued_summaries() == [("bad", ("unreadable: line 3: best-of needs an odd "
+                                            "number of frames"))]
+    assert files(tmp_path) == []
+
+
+def test_the_same_host_id_twice_is_refused(tmp_path):
+    j = started(tmp_path, HEAD + ["id CLUB-7"])
+    j.finish()
+    with pytest.raises(JournalError, match="CLUB-7 is already on this box"):
+        j.start(HEAD + ["id CLUB-7"])
+
+
+def test_ids_are_never_reused_even_after_pruning(tmp_path):
+    j = Journal(str(tmp_path), b"\x00\x01\x3f\x2a\x00\x07")
+    for _ in range(3):
+        j.start(HEAD)
+        j.finish()
+    assert j.id is None
+    assert files(tmp_path)[-1] == "PICO-3F2A0007-0003.sbn"
+    for n in files(tmp_path):
+        os.remove(tmp_path / "matches" / n)
+    j.start(HEAD)
+    assert j.id == "PICO-3F2A0007-0004"
+    (tmp_path / "counter").unlink()  # even without the counter: the folder still counts
+    j.finish()
+    j.start(HEAD)
+    assert j.id == "PICO-3F2A0007-0005"
+
+
+# -- a full flash ------------------------------------------------------------------------
+class Flash:
+    """A flash of `size` bytes: what the files in the folder leave free."""
+
+    def __init__(self, root, size):
+        self.root = Path(root)
+        self.size = size
+
+    def __call__(self):
+        used = sum(p.stat().st_size for p in self.root.rglob("*") if p.is_file())
+        return self.size - used
+
+
+def _finished_matches(root, n, flash):
+    j = Journal(str(root), BOX, free=flash, reserve=2000)
+    ids = []
+    for _ in range(n):
+        j.start(HEAD)
+        jp.play(j, ["frame A", "pot red", "pot black", "concede"] * 1 + ["frame B", "concede"])
+        ids.append(j.id)
+        j.finish()
+    return j, ids
+
+
+def test_a_full_flash_refuses_a_new_match_with_a_clear_message(tmp_path):
+    j = Journal(str(tmp_path), BOX, free=lambda: 50 * 1024, reserve=160 * 1024)
+    assert not j.space_ok()
+    with pytest.raises(JournalError, match=r"Flash full: 50 KB free, 160 KB needed\. Pull"):
+        j.start(HEAD)
+    assert files(tmp_path) == []
+    assert j.recover() == (None, None)
+
+
+def test_pulled_matches_go_oldest_first_and_only_when_space_is_needed(tmp_path):
+    flash = Flash(tmp_path, 10**6)
+    j, ids = _finished_matches(tmp_path, 5, flash)
+    for mid in (ids[3], ids[1], ids[4]):
+        (tmp_path / "matches" / (mid + ".pulled")).write_text("")
+    before = files(tmp_path)
+    assert j.space_ok()  # room enough: nothing deleted
+    assert files(tmp_path) == before
+    # Room for one more match only once two pulled matches are gone.
+    one = sum((tmp_path / "matches" / n).stat().st_size for n in before if ids[1] in n)
+    flash.size = 10**6 - flash() + 2000 - one - 10  # free: 2000 - one - 10 bytes
+    assert j.space_ok()
+    left = files(tmp_path)
+    gone = sorted(set(before) - set(left))
+    assert gone == sorted(n for n in before if ids[1] in n or ids[3] in n)
+    assert all(n.split(".")[0] in ids for n in left)
+    # Not enough even with every pulled match gone: the unpulled ones stay.
+    flash.size -= flash() + 10**4  # far too few bytes free, even without ids[4]
+    assert not j.space_ok()
+    assert sorted({n.split(".")[0] for n in files(tmp_path)}) == [ids[0], ids[2]]
+    with pytest.raises(JournalError, match="Flash full"):
+        j.start(HEAD)
+
+
+def test_the_current_match_is_never_pruned_even_if_marked_pulled(tmp_path):
+    flash = Flash(tmp_path, 10**6)
+    j, ids = _finished_matches(tmp_path, 1, flash)
+    j.start(HEAD)
+    (tmp_path / "matches" / (j.id + ".pulled")).write_text("")
+    (tmp_path / "matches" / (ids[0] + ".pulled")).write_text("")
+    j2 = Journal(str(tmp_path), BOX, free=lambda: 0, reserve=2000)  # after a reset
+    assert not j2.space_ok()
+    assert sorted({n.split(".")[0] for n in files(tmp_path)}) == [j.id]
+
+
+# -- damage and torn lines ---------------------------------------------------------------
+def _recorded(root):
+    head, events = scenario()
+    j = Journal(str(root), BOX)
+    j.start(head)
+    jp.play(j, events)
+    j.close()
+    return j.id
+
+
+def test_a_torn_last_line_is_dropped_and_the_match_goes_on_in_a_continuation(tmp_path):
+    mid = _recorded(tmp_path)
+    path = tmp_path / "matches" / (mid + ".sbn")
+    good = path.read_bytes()
+    torn = good + b"@999000 fra"
+    path.write_bytes(torn)
+    j = Journal(str(tmp_path), BOX)
+    match, damage = j.recover()
+    assert damage is None and j.damage is None
+    assert jp.report(match) == jp.replay_lines(jp.lines_of(good))
+    assert path.read_bytes() == torn  # kept as it was
+    cont = tmp_path / "matches" / (mid + ".2.sbn")
+    assert (tmp_path / "current").read_text() == mid + ".2\n"
+    lines = jp.lines_of(cont.read_bytes())
+    assert b"".join(lines[:-1]) == good
+    note = b"# continued from %s.sbn: line %d torn" % (mid.encode(), len(lines))
+    assert lines[-1].startswith(note)
+    assert jp.replay_lines(lines) == jp.report(match)
+
+
+def test_damage_before_the_end_is_reported_and_the_match_recovered_up_to_it(tmp_path):
+    head, events = scenario()
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    jp.play(j, events[:25])
+    j.close()
+    path = tmp_path / "matches" / (j.id + ".sbn")
+    data = bytearray(path.read_bytes())
+    lines = jp.lines_of(bytes(data))
+    at = sum(len(x) for x in lines[:15]) + 3  # a byte of line 16
+    data[at] ^= 0x04
+    path.write_bytes(bytes(data))
+    j = Journal(str(tmp_path), BOX)
+    match, message = j.recover()
+    assert j.damage.line == 16 and j.damage.match_id == "PICO-3F2A-0007"
+    assert message == ("match PICO-3F2A-0007: line 16 of PICO-3F2A-0007.sbn has a bad "
+                       "checksum; recovered to line 15, file kept")
+    assert jp.report(match) == jp.replay_lines(lines[:15])
+    assert path.read_bytes() == bytes(data)  # the damaged file is kept as it is
+    assert j.damage.continued == "PICO-3F2A-0007.2" == j.stem
+    # The match goes on in the continuation, which a second reset reads cleanly.
+    jp.play(j, ["pot red"])
+    live = jp.report(j.match)
+    match, damage = Journal(str(tmp_path), BOX).recover()
+    assert damage is None and jp.report(match) == live
+    cont = (tmp_path / "matches" / "PICO-3F2A-0007.2.sbn").read_bytes()
+    assert cont.startswith(b"".join(lines[:15]) + b"# continued from PICO-3F2A-0007.sbn: "
+                                                  b"line 16 has a bad checksum *")
