@@ -135,10 +135,13 @@ def queue_matches(flash, matches):
 
 
 def play_script(device, commands, png_dir=None):
-    for i, (cmd, arg) in enumerate(commands, 1):
+    keys = 0
+    for cmd, arg in commands:
         device.send("%s %s" % (cmd, arg))
-        if png_dir is not None and cmd != "wait":
-            write_pngs(device.panels(), png_dir, "-%03d" % i)
+        if cmd != "wait":
+            keys += 1
+            if png_dir is not None:
+                write_pngs(device.panels(), png_dir, "-%03d" % keys)
     device.send("wait 2500")  # let the e-ink policy put the last change up
     if png_dir is not None:
         write_pngs(device.panels(), png_dir, "")

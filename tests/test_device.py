@@ -22,6 +22,13 @@ STRAIGHT = ["sbn 1", "game straight", "match points 100", 'side A "Ed"', 'side B
 COLOURS = ["yellow", "green", "brown", "blue", "pink", "black"]
 
 
+@pytest.fixture(params=[None, device.MP32], ids=["unix64", "unix32-frozen"])
+def interpreter(request):
+    """Every game by keys runs on the 64-bit unix port and on the 32-bit build with the
+    firmware frozen in, where small integers are 31 bits as on a Pico."""
+    return request.param
+
+
 def replay_json(path):
     rc, out = mpy.run_tool([mpy.BIN / "scoreboard", "replay", path, "--json"])
     assert rc == 0, out
@@ -47,23 +54,23 @@ def check(tmp_path, header, keys, events, interpreter=None):
     return got, journal
 
 
-def test_147_by_keys(tmp_path):
+def test_147_by_keys(tmp_path, interpreter):
     keys = ["ok"] + ["red", "black"] * 15 + COLOURS
     events = ["frame A"] + ["pot red", "pot black"] * 15 + ["pot " + c for c in COLOURS]
-    got, _ = check(tmp_path, SNOOKER, keys, events)
+    got, _ = check(tmp_path, SNOOKER, keys, events, interpreter)
     frame = got["frames"][0]
     assert frame["score"] == {"A": 147, "B": 0}
     assert frame["breaks"]["A"] == [147]
     assert got["frames_won"] == {"A": 1, "B": 0}
 
 
-def test_foul_and_miss_replaced_twice(tmp_path):
+def test_foul_and_miss_replaced_twice(tmp_path, interpreter):
     keys = ["ok", "red", "end",  # A pots a red, misses the next; B to the table
             "foul", "miss", "replace",  # B misses the red: foul 4, miss; A has it replaced
             "foul", "miss", "replace"]
     events = ["frame A", "pot red", "end", "foul 4 miss", "replace", "foul 4 miss",
               "replace"]
-    got, _ = check(tmp_path, SNOOKER, keys, events)
+    got, _ = check(tmp_path, SNOOKER, keys, events, interpreter)
     cur = got["current"]
     assert cur["striker"] == "B"
     assert cur["score"] == {"A": 9, "B": 0}
@@ -71,16 +78,16 @@ def test_foul_and_miss_replaced_twice(tmp_path):
     assert "warn-miss" in cur["prompts"]
 
 
-def test_free_ball(tmp_path):
+def test_free_ball(tmp_path, interpreter):
     keys = ["ok", "end", "foul", "ok",  # B fouls (4) and leaves A snookered
             "free", "green", "pink"]  # A takes the free ball (green, as a red), then pink
     events = ["frame A", "end", "foul 4", "free", "pot free", "pot pink"]
-    got, _ = check(tmp_path, SNOOKER, keys, events)
+    got, _ = check(tmp_path, SNOOKER, keys, events, interpreter)
     assert got["current"]["score"] == {"A": 11, "B": 0}
     assert got["current"]["free_ball"] is False
 
 
-def test_respotted_black(tmp_path):
+def test_respotted_black(tmp_path, interpreter):
     # Six reds. A 24; B 11 from the reds, then the colours to pink (31); A's black levels.
     keys = (["ok"] + ["red", "black"] * 3 + ["end"]
             + ["red", "yellow", "red", "yellow", "red", "brown"] + COLOURS[:5] + ["end"]
@@ -89,22 +96,21 @@ def test_respotted_black(tmp_path):
               + ["pot red", "pot yellow", "pot red", "pot yellow", "pot red", "pot brown"]
               + ["pot " + c for c in COLOURS[:5]] + ["end", "pot black", "respot A",
                                                      "pot black"])
-    got, _ = check(tmp_path, SIX_REDS, keys, events)
+    got, _ = check(tmp_path, SIX_REDS, keys, events, interpreter)
     frame = got["frames"][0]
     assert frame["score"] == {"A": 38, "B": 31}
     assert frame["winner"] == "A"
 
 
-def test_nineball_rack_lost_on_three_fouls(tmp_path):
+def test_nineball_rack_lost_on_three_fouls(tmp_path, interpreter):
     # A fouls at each of three visits (B's visits in between end without a foul); A is
     # warned on two fouls, so the third loses the rack (seed 004 2.13).
     keys = ["ok", "foul", "end", "foul", "end", "warn", "foul"]
     events = ["frame A", "foul", "end", "foul", "end", "warn A", "foul"]
-    got, _ = check(tmp_path, NINEBALL, keys, events)
+    got, _ = check(tmp_path, NINEBALL, keys, events, interpreter)
     assert got["frames"][0]["how"] == "fouls"
 
 
-@pytest.mark.parametrize("interpreter", [None, device.MP32], ids=["unix64", "unix32-frozen"])
 def test_straight_pool_with_rerack(tmp_path, interpreter):
     # `score`, then the key that stands for 14 in a number entry (keymaps.NUMBERS).
     keys = ["ok", "score", number_key("straight", 14), "rerack", "ball", "end", "foul"]
@@ -113,17 +119,26 @@ def test_straight_pool_with_rerack(tmp_path, interpreter):
     assert got["current"]["score"] == {"A": 15, "B": -1}
 
 
-def test_refused_entry_changes_nothing(tmp_path):
+def test_refused_entry_changes_nothing(tmp_path, interpreter):
     flash = tmp_path / "flash"
     device.queue(flash, "m1", SNOOKER)
-    journal, _ = device.play(flash, ["ok", "pink"])  # a colour when a red is on
+    journal, _ = device.play(flash, ["ok", "pink"], interpreter)  # a colour when a red is on
     assert device.events(journal) == ["frame A"]
 
 
-def test_reset_comes_back_where_it_was(tmp_path):
+def test_reset_comes_back_where_it_was(tmp_path, interpreter):
     flash = tmp_path / "flash"
     device.queue(flash, "m1", SNOOKER)
-    device.play(flash, ["ok", "red", "black", "red"])
-    journal, _ = device.play(flash, ["pink"])  # a new process: the box was reset
+    device.play(flash, ["ok", "red", "black", "red"], interpreter)
+    journal, _ = device.play(flash, ["pink"], interpreter)  # a new process: the box was reset
     assert device.events(journal) == ["frame A", "pot red", "pot black", "pot red",
                                       "pot pink"]
+
+
+def test_the_32_bit_build_runs_the_frozen_firmware(tmp_path):
+    rc, out = device.run(tmp_path, ["where"], device.MP32)
+    assert rc == 0, out
+    assert not out[0].startswith(str(mpy.FIRMWARE)), out[0]
+    assert out[0].endswith("scoreboard/app.py")
+    rc, out = device.run(tmp_path, ["where"])
+    assert out[0] == str(mpy.FIRMWARE / "scoreboard" / "app.py")

@@ -11,6 +11,7 @@ moment and the shot clock runs exactly. Commands, one a line on standard input:
     down NAME / up NAME   hold / release a key (the interactive terminal)
     wait MS        let MS milliseconds pass
     show           print both panels: `E <hex>` (e-ink) and `L <hex>` (LED) lines
+    where          print where the app was loaded from (`.frozen/...` when frozen in)
     family         print the game family whose legend is on (snooker, pool, straight)
     state          print `S <passes> <refreshes partial> <full> <led frames> <tones>`
     quit           stop the app cleanly and exit
@@ -33,9 +34,11 @@ def _firmware_dir():
     return "/".join(parts + ["firmware"]) if parts else "firmware"
 
 
+# Appended, not inserted: where the firmware is frozen in (the 32-bit build, as on a
+# board), the frozen modules come first and this path is never read.
 _PATH = _option("--path", _firmware_dir())
 if _PATH not in sys.path:
-    sys.path.insert(0, _PATH)
+    sys.path.append(_PATH)
 try:  # CPython: micropython.const and framebuf stand-ins
     import micropython  # noqa: F401
 except ImportError:
@@ -97,6 +100,10 @@ class Runner:
             b = self.board
             print("E %d %d %s" % (b.eink_size[0], b.eink_size[1], _hex(b.eink_buf)))
             print("L 32 16 %s" % _hex(b.led_buf))
+        elif cmd == "where":
+            import scoreboard.app
+
+            print(scoreboard.app.__file__)
         elif cmd == "family":
             print(self.app.family)
         elif cmd == "state":
