@@ -81,11 +81,19 @@ def text_at(canvas, s, x, y, width, align, sx=1, sy=0, col=1, adv=8):
     return text(canvas, s, x, y, sx, sy, col, adv)
 
 
-def inverse_bar(canvas, x, y, w, h, s, sx=1, sy=0, col=1, align=LEFT, pad=4):
-    """A filled bar with `s` in the background colour: for what must stand out."""
+def best(canvas, s, x, y, width, col=1, align=LEFT):
+    """`s` in 2x2 text (7 columns a character) if it fits in `width`, else in tall 1x2
+    text (cut to fit): 16 pixels high either way."""
+    if len(s.encode()) * 14 <= width:
+        return text_at(canvas, s, x, y, width, align, 2, 2, col, 7)
+    return text_at(canvas, s, x, y, width, align, 1, 2, col)
+
+
+def inverse_bar(canvas, x, y, w, h, s, col=1, pad=4):
+    """A filled bar with `s` (16 pixels high) in the background colour: what must stand
+    out."""
     canvas.fill_rect(x, y, w, h, col)
-    th = 8 * (sy or sx)
-    text_at(canvas, s, x + pad, y + (h - th) // 2, w - 2 * pad, align, sx, sy, 1 - col)
+    best(canvas, s, x + pad, y + (h - 16) // 2, w - 2 * pad, 1 - col)
 
 
 def wrap(s, chars):
@@ -105,6 +113,11 @@ def wrap(s, chars):
 # -- seven-segment digits -----------------------------------------------------------------
 def digit(canvas, d, x, y, w, h, t, col=1):
     """Digit `d` (0..9, or MINUS) in a w x h box at (x, y), strokes `t` thick."""
+    if d == 1:  # a centred stem with a flag reads better than a bar at the right
+        sx = x + (w - t) // 2 + t // 2
+        canvas.fill_rect(sx, y, t, h, col)
+        canvas.fill_rect(sx - t, y, t, t, col)
+        return
     segs = _SEGS[d]
     mid = (h - t) // 2
     up = mid + t

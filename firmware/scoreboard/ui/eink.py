@@ -81,7 +81,7 @@ def _hint(canvas, screen, default):
 def _message(canvas, screen, y):
     if screen.message:
         canvas.rect(0, y, W, 22, 1)
-        gfx.text_at(canvas, "NO: " + screen.message, 6, y + 3, W - 12, LEFT, 2, 2, 1, 7)
+        gfx.best(canvas, "NO: " + screen.message, 6, y + 3, W - 12)
 
 
 def _rows(canvas, items, cursor, y0, bottom):
@@ -97,7 +97,7 @@ def _rows(canvas, items, cursor, y0, bottom):
         if on:
             canvas.fill_rect(0, y, W, _ROW_H - 2, 1)
             gfx.triangle(canvas, 6, y + 4, 15, True, 0)
-        gfx.text_at(canvas, items[i], 24, y + 4, W - 30, LEFT, 2, 2, 0 if on else 1, 7)
+        gfx.best(canvas, items[i], 24, y + 4, W - 30, 0 if on else 1)
         y += _ROW_H
         i += 1
     if first:
@@ -128,7 +128,7 @@ def _start(canvas, screen):
         if on:
             canvas.fill_rect(0, y, W, 42, 1)
             gfx.triangle(canvas, 6, y + 12, 17, True, 0)
-        gfx.text_at(canvas, summary, 26, y + 3, W - 32, LEFT, 2, 2, 0 if on else 1, 7)
+        gfx.best(canvas, summary, 26, y + 3, W - 32, 0 if on else 1)
         gfx.text_at(canvas, qname, 26, y + 24, W - 32, LEFT, 1, 2, 0 if on else 1)
         y += 44
         i += 1
@@ -160,7 +160,7 @@ def _menu(canvas, screen):
     if screen.message:
         _message(canvas, screen, _HINT_Y - 28)
     elif screen.entry:
-        gfx.text_at(canvas, "> " + screen.entry, 4, _HINT_Y - 24, W - 8, LEFT, 2, 2, 1, 7)
+        gfx.best(canvas, "> " + screen.entry, 4, _HINT_Y - 24, W - 8)
     _hint(canvas, screen, "ok: choose   menu: back")
 
 
@@ -184,8 +184,7 @@ def _frame_end(canvas, screen):
         _sides_big(canvas, match, won if score is None else score, 40)
     else:
         _sides_big(canvas, match, score, 40)
-    who = model.winner_words(match, winner)
-    gfx.text_at(canvas, "%s %s" % (who, model.frame_how(how)), 0, 146, W, CENTRE, 2, 2, 1, 7)
+    gfx.best(canvas, model.frame_result(match, winner, how), 4, 146, W - 8, 1, CENTRE)
     if score is not None:
         for side in (0, 1):
             listed = r[5 + side]

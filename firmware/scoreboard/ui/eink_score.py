@@ -33,7 +33,7 @@ _CELLS_Y = const(188)
 _PROMPT_Y = const(226)
 _PROMPT_H = const(19)
 _ENTRY_Y = const(266)
-_FOOT_Y = const(286)
+_FOOT_Y = const(288)
 
 
 def _header(canvas, match, fig, side):
@@ -43,11 +43,7 @@ def _header(canvas, match, fig, side):
     if striker:
         canvas.fill_rect(x, 0, COL, _NAME_H, 1)
         draw.triangle(canvas, x + 6, 5, 17, True, 0)
-    tx, tw = x + 22, COL - 28
-    if draw.text_width(label, 2, 8) <= tw:
-        draw.text_at(canvas, label, tx, 6, tw, LEFT, 2, 2, 0 if striker else 1)
-    else:
-        draw.text_at(canvas, label, tx, 6, tw, LEFT, 1, 2, 0 if striker else 1)
+    draw.best(canvas, label, x + 24, 6, COL - 28, 0 if striker else 1)
     if not striker:
         canvas.hline(x, _NAME_H - 1, COL, 1)
 
@@ -88,7 +84,7 @@ def _prompts(canvas, match, fig, extra):
     lines.extend(extra)
     y = _PROMPT_Y
     for s in lines[:2]:
-        draw.inverse_bar(canvas, 0, y, W, _PROMPT_H, s, 2, 2, 1, LEFT, 4)
+        draw.inverse_bar(canvas, 0, y, W, _PROMPT_H, s)
         y += _PROMPT_H + 1
 
 
@@ -96,28 +92,24 @@ def _entry(canvas, screen):
     if screen.message:
         canvas.rect(0, _ENTRY_Y - 2, W, 20, 1)
         canvas.rect(1, _ENTRY_Y - 1, W - 2, 18, 1)
-        draw.text_at(canvas, "NO: " + screen.message, 6, _ENTRY_Y + 2, W - 12, LEFT, 2, 2, 1, 7)
+        draw.best(canvas, "NO: " + screen.message, 6, _ENTRY_Y + 1, W - 12)
     elif screen.entry:
-        draw.text_at(canvas, "> " + screen.entry, 4, _ENTRY_Y + 2, W - 8, LEFT, 2, 2, 1, 7)
+        draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, W - 8)
 
 
 def _footer(canvas, screen, match):
     canvas.hline(0, _FOOT_Y - 2, W, 1)
     f = match.frame
-    number = f.number if f is not None else 0
-    kind = "RACK" if match.family == "pool" else "FRAME"
-    left = "%s %d  %s" % (kind, number, model.match_format(match.header))
-    if match.family == "straight":
-        left = model.match_format(match.header)
-    draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
-    right = model.clock_words(match)
-    mark = model.clock_mark(match, screen.clock_s)
-    if mark is not None:
-        right += "  " + mark
+    left = model.match_format(match.header)
+    if match.family != "straight":
+        kind = "RACK" if match.family == "pool" else "FRAME"
+        left = "%s %d  %s" % (kind, f.number if f is not None else 0, left)
     t = model.elapsed(match)
     if t is not None:
-        right += "  T " + t
-    draw.text_at(canvas, right, 200, _FOOT_Y + 2, 196, RIGHT, 1, 1)
+        left += "  " + t
+    x = draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
+    right = model.clock_words(match, screen.clock_s)
+    draw.text_at(canvas, right, x + 8, _FOOT_Y + 2, W - 4 - x - 8, RIGHT, 1, 1)
 
 
 def _columns(canvas, match, fig):
@@ -181,7 +173,7 @@ def _pool(canvas, screen, match, fig):
         x = side * COL + 10
         if fig is not None:
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
-        draw.text(canvas, "RACKS", x, _ROW2_Y + 1, 1, 2)
+        draw.text(canvas, "RACKS WON", x, _ROW2_Y + 1, 1, 2)
     if fig is None:
         return ["RACK OVER"]
     left = model.balls_left(match) or ()

@@ -102,6 +102,15 @@ def player(match, side):
     return names[f.player()]
 
 
+def short_name(match, side, chars):
+    """The name of the player at the table (or the side) in at most `chars` characters:
+    the whole name if it fits, else its last word (a surname), cut if need be."""
+    label = player(match, side) or name(match, side)
+    if len(label) > chars:
+        label = label.split(" ")[-1]
+    return label
+
+
 def last_record(match):
     """The record of the frame played last (in progress or just ended), or None."""
     f = match.frame
@@ -140,25 +149,21 @@ def game_name(header):
             "straight": "STRAIGHT POOL"}.get(g, g.upper())
 
 
-def clock_words(match):
-    """The shot clock's settings in words (`CLOCK 45s warn 10`), or `NO CLOCK`."""
+def clock_words(match, clock_s=None):
+    """The shot clock in words for the footer: `CLOCK 0:32` (the seconds the app last
+    saw, `clock_s`) or the settings `CLOCK 45s/10` (limit / warning), then the
+    extensions left per side (`ext A1 B0`); `NO CLOCK` when it is off."""
     c = match.clock
     if not c.enabled:
         return "NO CLOCK"
     s = c.settings
-    text = "CLOCK %ds" % s.shot
-    if s.warn:
-        text += " warn %d" % s.warn
+    if clock_s is not None:
+        text = "CLOCK %d:%02d" % (clock_s // 60, clock_s % 60)
+    else:
+        text = "CLOCK %ds" % s.shot + ("/%d" % s.warn if s.warn else "")
     if s.ext_count:
-        text += " ext %dx%d" % (s.ext_count, s.ext_secs)
+        text += " ext A%d B%d" % (c.extensions_left(0), c.extensions_left(1))
     return text
-
-
-def clock_mark(match, clock_s):
-    """The last seconds seen on the shot clock as `0:45`, or None."""
-    if clock_s is None or not match.clock.enabled:
-        return None
-    return "%d:%02d" % (clock_s // 60, clock_s % 60)
 
 
 def elapsed(match):
@@ -166,7 +171,8 @@ def elapsed(match):
     t = match.timing()
     if t is None:
         return None
-    minutes = t[0] // 60000
+    ms = getattr(t, "match_ms", None)
+    minutes = (t[0] if ms is None else ms) // 60000
     return "%d:%02d" % (minutes // 60, minutes % 60)
 
 
@@ -187,7 +193,7 @@ def prompt_words(code, fig, match):
     if code == "respot":
         return "RE-SPOTTED BLACK: who plays?"
     if code == "time":
-        return "TIME - shot clock"
+        return "TIME: shot clock expired"
     return code.upper()
 
 
@@ -197,9 +203,13 @@ def winner_words(match, winner):
     return name(match, winner)
 
 
-def frame_how(how):
-    """A frame's `how` in words (NOTATION.md's codes)."""
-    return {"potted": "won on the table", "fouled": "won on a foul",
-            "conceded": "conceded", "claimed": "claimed", "awarded": "awarded",
-            "restarted": "restarted", "drawn": "drawn", "forfeited": "forfeited",
-            "abandoned": "abandoned", "won": "won", "fouls": "three fouls"}.get(how, how or "")
+def frame_result(match, winner, how):
+    """How a frame (rack) ended, in words for the end-of-frame screen."""
+    if how in ("restarted", "abandoned", "forfeited") or winner is None:
+        return {"restarted": "frame restarted", "abandoned": "match abandoned",
+                "forfeited": "match forfeited", "drawn": "drawn"}.get(how, how or "")
+    who = name(match, winner)
+    return who + {"potted": " wins", "fouled": " wins on a foul",
+                  "conceded": " wins (conceded)", "claimed": " wins (claimed)",
+                  "awarded": " is awarded it", "won": " wins",
+                  "fouls": " wins: three fouls"}.get(how, " wins")

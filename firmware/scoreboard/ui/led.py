@@ -1,0 +1,132 @@
+"""The 32x16 LED panel: the shot clock for the room, or the scores when it is not running.
+
+`draw(canvas, match, now_ms)` paints the whole panel (MONO_HLSB, 1 = LED lit) through
+framebuf methods and returns how many ms until the picture changes by itself (the next
+second, the next flash), or -1 when it only changes with the next event. What it shows:
+
+- a shot on the clock (running or suspended): its seconds, in digits the full panel
+  high (16 rows; three narrower digits from 100 s up); from the warning (`warn` seconds
+  left) the digits flash, lit in the first half of each second and dark in the second
+  (the lit half starts when the number changes); `TIME` at expiry, steady;
+- otherwise (clock off, or between shots) in snooker and straight pool: both scores
+  along the top (A left, B right), the striker's break (run) below, with an arrow on the
+  striker's side; in pool: the racks won, with the arrow;
+- between frames and after the match: the frames (racks) won; no match: dark.
+
+The clock path reads only `match.clock` and small ints and draws with integer
+arithmetic: it allocates nothing (tests/micropython/screens_led_heap.py proves it under
+`micropython.heap_lock()`); so does the snooker and straight-pool score path.
+"""
+
+from micropython import const
+
+from .draw import CENTRE, LEFT, RIGHT, count_digits, number, triangle
+
+W = const(32)
+H = const(16)
+_HALF = const(500)
+
+
+def _time(canvas):
+    """`TIME`, 14 rows high, strokes 2 wide."""
+    y = 1
+    h = 14
+    x = 1
+    canvas.fill_rect(x, y, 6, 2, 1)  # T
+    canvas.fill_rect(x + 2, y, 2, h, 1)
+    x += 8
+    canvas.fill_rect(x, y, 2, h, 1)  # I
+    x += 4
+    canvas.fill_rect(x, y, 2, h, 1)  # M
+    canvas.fill_rect(x + 8, y, 2, h, 1)
+    i = 0
+    while i < 4:
+        canvas.fill_rect(x + 2 + i, y + 1 + i, 1, 2, 1)
+        canvas.fill_rect(x + 7 - i, y + 1 + i, 1, 2, 1)
+        i += 1
+    x += 12
+    canvas.fill_rect(x, y, 2, h, 1)  # E
+    canvas.fill_rect(x, y, 6, 2, 1)
+    canvas.fill_rect(x, y + 6, 5, 2, 1)
+    canvas.fill_rect(x, y + h - 2, 6, 2, 1)
+
+
+def _seconds(canvas, secs):
+    if secs >= 100:
+        number(canvas, secs, 0, 0, 9, H, 2, 2, CENTRE, 1, W)
+    else:
+        number(canvas, secs, 0, 0, 13, H, 3, 2, CENTRE, 1, W)
+
+
+def _clock(canvas, clock, now_ms):
+    """The shot on the clock; returns ms to the next change, or -1."""
+    left = clock.remaining_ms(now_ms)
+    if left <= 0:
+        _time(canvas)
+        return -1
+    secs = (left + 999) // 1000
+    into = left - (secs - 1) * 1000  # ms of this second still to come: 1..1000
+    running = clock.running
+    warn = clock.settings.warn
+    if running and warn and secs <= warn:
+        if into > _HALF:
+            _seconds(canvas, secs)
+            return into - _HALF
+        return into
+    _seconds(canvas, secs)
+    return into if running else -1
+
+
+def _arrow(canvas, side, y):
+    if side == 0:
+        triangle(canvas, 0, y, 7, False, 1)
+    elif side == 1:
+        triangle(canvas, W - 4, y, 7, True, 1)
+
+
+def _won(canvas, a, b, striker):
+    """Two counts (frames or racks won), big, a dash between."""
+    number(canvas, a, 1, 0, 6, 12, 2, 2, LEFT, 1, 0)
+    number(canvas, b, 0, 0, 6, 12, 2, 2, RIGHT, 1, W - 1)
+    canvas.fill_rect(14, 5, 4, 2, 1)
+    if striker is not None:
+        canvas.fill_rect(0 if striker == 0 else W - 8, 14, 8, 2, 1)
+
+
+def _scores(canvas, f):
+    """Snooker and straight pool: both scores on top, the striker's break below."""
+    score = f.score
+    number(canvas, score[0], 0, 0, 4, 7, 1, 1, LEFT, 1, 0)
+    number(canvas, score[1], 0, 0, 4, 7, 1, 1, RIGHT, 1, W)
+    s = f.striker
+    if s is None:  # waiting for `respot`: no one at the table
+        return
+    number(canvas, f.brk, 0, 9, 5, 7, 1, 1, CENTRE, 1, W)
+    _arrow(canvas, s, 9)
+
+
+def draw(canvas, match, now_ms):
+    """Paint the LED panel for `match` at `now_ms` (the board's ticks_ms); returns ms until
+    the picture changes by itself, or -1. Allocation free on the clock path."""
+    canvas.fill(0)
+    if match is None:
+        return -1
+    clock = match.clock
+    if clock.enabled and clock.active:
+        return _clock(canvas, clock, now_ms)
+    f = match.frame
+    if f is None or f.ended:
+        won = match.frames_won()
+        _won(canvas, won[0], won[1], None)
+        return -1
+    if match.family == "pool":
+        won = match.frames_won()
+        _won(canvas, won[0], won[1], f.striker)
+        return -1
+    _scores(canvas, f)
+    return -1
+
+
+def digits_shown(secs):
+    """How many digits the clock shows for `secs` (tests)."""
+    return count_digits(secs)

@@ -1,0 +1,279 @@
+"""Every screen of the panels, drawn from matches replayed from notation lines.
+
+Runs under MicroPython (the unix port, with the real framebuf) and CPython (with
+host_tools/compat/framebuf.py); tests/test_screens.py compares the bytes of both runs
+with each other and with tests/screens/NAME.fb.
+
+    micropython tests/micropython/screens_catalogue.py OUTDIR
+
+writes OUTDIR/NAME.fb for every screen and prints `NAME PANEL W H` lines. `render()`
+gives the same as a list of (name, panel, w, h, bytes) in-process.
+"""
+
+import sys
+
+import _paths
+
+_paths.setup(__file__)
+
+import framebuf  # noqa: E402
+
+from scoreboard.core.replay import replay  # noqa: E402
+from scoreboard.ui import eink, led, model  # noqa: E402
+
+HEAD = ('sbn 1\ngame snooker reds=15\nmatch best-of 7\nside A "Ronnie O\'Sullivan"\n'
+        + 'side B "Judd Trump"\n')
+CLOCKED = HEAD + "clock shot=45 warn=10 ext=1x25\n"
+
+OPENING = HEAD + """frame A
+pot red
+pot black
+pot red
+pot pink
+pot red
+pot black
+end
+pot red
+pot blue
+end
+pot red
+pot black
+pot red
+"""
+
+# A leads 64-0 with 3 reds left; B twice fouled with a miss and was made to play again.
+SNOOKERS = HEAD.replace("reds=15", "reds=10") + """frame A
+pot red
+pot black
+pot red
+pot black
+pot red
+pot black
+pot red
+pot black
+pot red
+pot black
+pot red
+pot black
+pot red
+pot black
+end
+foul 4 miss
+replace
+foul 4 miss
+replace
+"""
+
+COLOURS = HEAD.replace("reds=15", "reds=6") + """frame B
+pot red
+pot black
+pot red
+pot pink
+pot red
+pot black
+pot red
+pot blue
+end
+pot red
+pot black
+pot red
+pot black
+pot yellow
+pot green
+pot brown
+"""
+
+# Stamped lines, the clock on: A's shot started at 1000 ms (45 s), then a ruling at 50 s.
+TIMED = CLOCKED + """@0 frame A
+@1000 pot red
+@50000 penalty B 4
+"""
+CLOCK_RUN = CLOCKED + """@0 frame A
+@1000 pot red
+"""
+
+DOUBLES = HEAD.replace('side B "Judd Trump"', 'side B "Ann Lee" "Bo Chen"').replace(
+    'side A "Ronnie O\'Sullivan"', 'side A "Ray Reardon" "Cliff"') + """frame A
+pot red
+pot black
+end
+pot red
+"""
+
+FRAME_OVER = HEAD.replace("best-of 7", "best-of 3") + """frame A
+pot red
+pot black
+pot red
+pot black
+pot red
+pot pink
+end
+pot red
+pot blue
+end
+concede
+"""
+
+MATCH_OVER = FRAME_OVER + """frame B
+pot red
+pot black
+end
+concede
+"""
+
+NINE = """sbn 1
+game nineball
+match race-to 5
+side A "Shane Van Boening"
+side B "Jayson Shaw"
+frame A
+rack A
+frame B
+rack B run
+frame A
+pot 1 2
+end
+foul
+pot 3
+end
+foul
+end
+"""
+
+NINE_OVER = """sbn 1
+game nineball
+match race-to 2
+side A "Shane"
+side B "Jayson"
+frame A
+rack A
+frame B
+rack A
+"""
+
+STRAIGHT = """sbn 1
+game straight
+match points 100
+side A "Mosconi"
+side B "Greenleaf"
+frame A
+foul break
+again
+score 3
+end
+score 11
+score 13
+end
+score 1
+foul
+"""
+
+STRAIGHT_OVER = STRAIGHT.replace("match points 100", "match points 40") + "score 14\nscore 2\n"
+
+
+def lines(text):
+    parts = text.split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def play(text):
+    return replay(lines(text))
+
+
+def _screen(kind, match=None, **fields):
+    s = model.Screen(kind, match)
+    for k, value in fields.items():
+        setattr(s, k, value)
+    return s
+
+
+QUEUE = [("final-table1", "O'Sullivan v Trump  best of 7"),
+         ("semi-2", "Higgins v Robertson  best of 5, clock 45s"),
+         ("pool-9", "Van Boening v Shaw  9-ball race to 5")]
+SETUP = [("game", "snooker"), ("reds", "15"), ("format", "best of 7"), ("clock", "off"),
+         ("side A", "Player A"), ("side B", "Player B"), ("breaks", "A")]
+MENU = ["respot", "claim", "concede", "award", "penalty", "restart", "clock on",
+        "suspend", "forfeit", "abandon", "called", "sound"]
+ERROR = ("MemoryError: memory allocation failed, allocating 2048 bytes\n"
+         "in app.step (key scan)\n\nmatch PICO-3F2A-0042: journal intact, 118 lines")
+
+
+def eink_screens():
+    """(name, Screen) for the e-ink panel, in the order of the README."""
+    timed = play(TIMED)
+    return [
+        ("score-snooker", _screen("score", play(OPENING), entry="FOUL 6 - balls down? ok")),
+        ("score-snookers", _screen("score", play(SNOOKERS),
+                                   message="'again' only right after a foul")),
+        ("score-colours", _screen("score", play(COLOURS))),
+        ("score-clock", _screen("score", timed, clock_s=0)),
+        ("score-doubles", _screen("score", play(DOUBLES))),
+        ("score-nineball", _screen("score", play(NINE), entry="FOUL - ball in hand? ok")),
+        ("score-straight", _screen("score", play(STRAIGHT))),
+        ("start", _screen("start", queue=QUEUE, title="PICO-3F2A", breaker=0)),
+        ("start-empty", _screen("start", title="PICO-3F2A")),
+        ("setup", _screen("setup", setup=SETUP, menu_cursor=2)),
+        ("menu", _screen("menu", play(OPENING), menu_title="MENU: RARE WORDS",
+                         menu_items=MENU, menu_cursor=2)),
+        ("frame-end", _screen("frame_end", play(FRAME_OVER))),
+        ("frame-end-nineball", _screen("frame_end", play(NINE_OVER))),
+        ("match-end", _screen("match_end", play(MATCH_OVER))),
+        ("match-end-nineball", _screen("match_end", play(NINE_OVER))),
+        ("match-end-straight", _screen("match_end", play(STRAIGHT_OVER))),
+        ("error", _screen("error", error=ERROR)),
+    ]
+
+
+COMPACT = ("score-snooker", "score-snookers", "score-nineball", "score-straight", "start",
+           "setup", "menu", "frame-end", "match-end", "error")
+
+
+def led_screens():
+    """(name, match, now_ms) for the LED panel."""
+    run = play(CLOCK_RUN)
+    return [
+        ("clock-32", run, 1000 + 13000),
+        ("clock-warn-lit", run, 1000 + 37200),
+        ("clock-warn-dark", run, 1000 + 37700),
+        ("clock-time", run, 1000 + 46000),
+        ("scores", play(OPENING), 0),
+        ("scores-straight", play(STRAIGHT), 0),
+        ("racks-nineball", play(NINE), 0),
+        ("frames-between", play(FRAME_OVER), 0),
+    ]
+
+
+def _canvas(w, h):
+    buf = bytearray(((w + 7) // 8) * h)
+    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+
+
+def render():
+    """Every screen as (name, panel, w, h, framebuffer bytes)."""
+    out = []
+    shown = eink_screens()
+    for name, screen in shown:
+        buf, fb = _canvas(400, 300)
+        eink.draw(fb, screen)
+        out.append(("eink-" + name, "eink", 400, 300, bytes(buf)))
+    for name, screen in shown:
+        if name in COMPACT:
+            buf, fb = _canvas(128, 64)
+            eink.draw(fb, screen)
+            out.append(("oled-" + name, "eink", 128, 64, bytes(buf)))
+    for name, match, now in led_screens():
+        buf, fb = _canvas(32, 16)
+        led.draw(fb, match, now)
+        out.append(("led-" + name, "led", 32, 16, bytes(buf)))
+    return out
+
+
+def main(outdir):
+    for name, panel, w, h, data in render():
+        with open(outdir + "/" + name + ".fb", "wb") as f:
+            f.write(data)
+        print(name, panel, w, h)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
