@@ -8,7 +8,7 @@
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
 #   make flash      copy the whole firmware onto a board, then reset it (PORT=auto)
 #   make sync       copy only the changed firmware files, then soft-reset (PORT=auto)
-#   make sim        the browser simulator (not there yet)
+#   make sim        the browser simulator on http://127.0.0.1:8000/ (SIM_PORT=...)
 #
 # `deps` is idempotent: stamp files record what was installed from which pin file, so a
 # second run does nothing and a changed pin file reinstalls only its own part.
@@ -117,5 +117,9 @@ flash: deps-python clean-pycache
 sync: deps-python clean-pycache
 	$(MPREMOTE) fs cp -r $(FIRMWARE_TOP) : + soft-reset
 
-sim:
-	@echo "make sim: the browser simulator comes with a later issue; nothing to run yet."
+# The browser simulator: serves the page, the firmware and the WebAssembly port on
+# localhost (nothing from the network at run time) until stopped. SIM_PORT=0: any free port.
+SIM_PORT ?= 8000
+
+sim: deps
+	$(BIN)/python -m host_tools.sim --port $(SIM_PORT)
