@@ -9,7 +9,9 @@ instead of the sources; `--store PATH` keeps finished frames in a file as the de
 does on flash, so the heap holds only the current frame; `--repeat N` replays N times
 and prints `events E ms T` (for events per second) instead of the JSON; `--live` prints
 `base B live L`: the heap in use after the imports, and the most in use (after a
-collection) at any event of the replay.
+collection) at any event of the replay; `--checkpoints` rebuilds the match from its
+`Match.checkpoint()` after every `frame` line (as the device's recovery does) and goes on
+from the rebuilt one: the JSON must be that of a plain replay.
 """
 
 import gc
@@ -31,10 +33,11 @@ def _firmware_dir():
 
 sys.path.insert(0, _option("--path", _firmware_dir()))
 
+from scoreboard.core.match import Match  # noqa: E402
 from scoreboard.core.notation import NotationError, Reader  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
 from scoreboard.core.report import write_json  # noqa: E402
-from scoreboard.framestore import FileStore  # noqa: E402
+from scoreboard.core.store import FileStore, ListStore  # noqa: E402
 
 
 def _store():
@@ -77,6 +80,26 @@ def _live(path, store):
     print("base", base, "live", top[0])
 
 
+def _via_checkpoints(f):
+    """Replay, rebuilding the match from its checkpoint after every `frame` line."""
+    reader = Reader()
+    match = None
+    for text in f:
+        event = reader.feed(text)
+        if event is None:
+            continue
+        if match is None:
+            match = Match(reader.header)
+        try:
+            match.apply(event)
+        except ValueError as e:
+            raise NotationError(reader.line, str(e)) from None
+        if event[1] == "frame":
+            match = Match.restore(reader.header, ListStore(match.store), match.checkpoint())
+    reader.finish()
+    return match if match is not None else Match(reader.header)
+
+
 def main():
     path = sys.argv[1]
     try:
@@ -87,7 +110,10 @@ def main():
             _live(path, _store())
             return 0
         with open(path) as f:
-            match = replay(f, _store())
+            if "--checkpoints" in sys.argv:
+                match = _via_checkpoints(f)
+            else:
+                match = replay(f, _store())
     except NotationError as e:
         sys.stderr.write(str(e) + "\n")
         return 2

@@ -3,7 +3,7 @@
 Event-sourced: the state is the fold of the events. RAM holds only what the current
 frame needs: the events since the last `frame` line (its *segment*) and a few running
 totals. A finished frame leaves a small record in a *store*: a list on the host, a file
-on the device's flash (`scoreboard.framestore`), so memory does not grow with the match.
+on the device's flash (`store.py`), so memory does not grow with the match.
 `undo` drops the last event still in effect and folds the segment again from its start;
 it cannot reach past the last `frame` line.
 """
@@ -15,24 +15,9 @@ from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
 from .rules.straight import StraightFrame
 from .segment import Segment
+from .store import ListStore
 from .timekeeper import Timekeeper
 from .views import View
-
-
-class ListStore:
-    """Finished frames' records kept in RAM: for host tools and tests."""
-
-    def __init__(self):
-        self.items = []
-
-    def add(self, record):
-        self.items.append(record)
-
-    def __iter__(self):
-        return iter(self.items)
-
-    def __len__(self):
-        return len(self.items)
 
 
 class Match:
@@ -52,6 +37,7 @@ class Match:
         self.counted = 0  # finished frames that count (restarted ones do not)
         self.number = 0  # the current frame's number; 0 before the first
         self.breaker = None  # who broke off the current frame
+        self._base_records = len(self.store)  # records in the store when the segment began
         self.events = Segment(self.family)  # the events since the last `frame` line
         self.time = Timekeeper(clock_settings(header.clock) if header.clock else None,
                                60 * header.rule("late", 15))
@@ -246,6 +232,7 @@ class Match:
         self._commit()
         self.number += 1
         self.breaker = breaker
+        self._base_records = len(self.store)
         self.events = Segment(self.family)
         self.time.new_segment(ms, stamped)
         self._clear_segment()
@@ -366,8 +353,76 @@ class Match:
         (`views.py`); None when no line in effect carries a stamp."""
         return self.time.report(self.frame is not None)
 
+    # -- checkpoints ----------------------------------------------------------------------
+    def checkpoint(self):
+        """Everything needed to rebuild this match as it was right after its last `frame`
+        line (the start of the current segment), as one ASCII line without spaces or
+        line end. `Match.restore(header, store, text)` with the same header and a store
+        holding the same records gives that match back; the segment's lines replayed on
+        it then give exactly the state of a full replay."""
+        return "ck1;n=%d;b=%s;won=%d,%d;agg=%d,%d;high=%d,%d;cnt=%d;rec=%d;%s" % (
+            self.number, "-" if self.breaker is None else "%d" % self.breaker,
+            self.won[0], self.won[1], self.agg[0], self.agg[1], self.high[0], self.high[1],
+            self.counted, self._base_records, self.time.encode_base())
+
+    @classmethod
+    def restore(cls, header, store, text):
+        """The match at the start of the segment that `checkpoint()` wrote `text` for.
+        ValueError when the text is not a checkpoint or disagrees with the store."""
+        try:
+            fields = _fields(text)
+            m = cls(header, store)
+            number = _count(fields["n"])
+            breaker = fields["b"]
+            if (breaker == "-") != (number == 0) or breaker not in ("-", "0", "1"):
+                raise ValueError("bad breaker")
+            m.won = _pair(fields["won"])
+            m.agg = _pair(fields["agg"], True)
+            m.high = _pair(fields["high"])
+            m.counted = _count(fields["cnt"])
+            records = _count(fields["rec"])
+            if len(m.store) != records:
+                raise ValueError("the frame store holds %d records, the checkpoint %d" % (
+                    len(m.store), records))
+            m.number = number
+            m.breaker = None if number == 0 else int(breaker)
+            m._base_records = records
+            m.time.decode_base(fields)
+            m.events = Segment(m.family)
+            m._clear_segment()
+        except (KeyError, ValueError) as e:
+            raise ValueError("bad checkpoint: %s" % e) from None
+        return m
+
     def high_breaks(self):
         f = self.frame
         if f is None:
             return self.high
         return [max(self.high[s], f.high[s], f.brk if f.striker == s else 0) for s in (0, 1)]
+
+
+def _fields(text):
+    parts = text.split(";")
+    if parts[0] != "ck1" or " " in text or "\n" in text:
+        raise ValueError("not a version 1 checkpoint")
+    fields = {}
+    for p in parts[1:]:
+        eq = p.find("=")
+        if eq <= 0:
+            raise ValueError("bad field '%s'" % p[:16])
+        fields[p[:eq]] = p[eq + 1:]
+    return fields
+
+
+def _count(text, signed=False):
+    body = text[1:] if signed and text[:1] == "-" else text
+    if not body or len(body) > 12 or any(c < "0" or c > "9" for c in body):
+        raise ValueError("bad number '%s'" % text[:16])
+    return int(text)
+
+
+def _pair(text, signed=False):
+    parts = text.split(",")
+    if len(parts) != 2:
+        raise ValueError("bad pair '%s'" % text[:16])
+    return [_count(parts[0], signed), _count(parts[1], signed)]
