@@ -184,14 +184,17 @@ class PWM:
 class KeyMatrix:
     """A 4x4 membrane keypad between fake row pins (driven) and column pins (read).
 
-    `pressed` holds the key numbers (row * ncols + col) held down. A column reads 0
-    when some pressed key in it sits on a row whose pin is low, else 1 (the pull-up).
-    Reading allocates nothing (a preallocated bytearray holds the pressed state).
+    `press()`/`release()` set the keys (row * ncols + col) held down. A column reads 0
+    when some pressed key in it sits on a row whose pin is low, else 1 (the pull-up);
+    reading then allocates nothing (a preallocated bytearray holds the pressed state).
+    With `ghosting=True` it reads 0 when any chain of pressed keys joins it to a low
+    row, as a real matrix without diodes does (this allocates: CPython tests only).
     """
 
-    def __init__(self, bus, nrows=4, ncols=4):
+    def __init__(self, bus, nrows=4, ncols=4, ghosting=False):
         self.nrows = nrows
         self.ncols = ncols
+        self.ghosting = ghosting
         self.down = bytearray(nrows * ncols)
         self.rows = tuple(Pin(bus, "row%d" % r, level=1) for r in range(nrows))
         self.cols = tuple(
@@ -205,12 +208,32 @@ class KeyMatrix:
         return read
 
     def column(self, c):
+        if self.ghosting:
+            return self._column_through_paths(c)
         r = 0
         while r < self.nrows:
             if self.down[r * self.ncols + c] and self.rows[r].level == 0:
                 return 0
             r += 1
         return 1
+
+    def _column_through_paths(self, c):
+        """A real diode-less matrix: released (open-drain) rows float, so a column is
+        low when any chain of pressed keys joins it to a row driven low."""
+        cols = {c}
+        rows = set()
+        grew = True
+        while grew:
+            grew = False
+            for k in range(self.nrows * self.ncols):
+                if not self.down[k]:
+                    continue
+                r, cc = divmod(k, self.ncols)
+                if (cc in cols) != (r in rows):
+                    cols.add(cc)
+                    rows.add(r)
+                    grew = True
+        return 0 if any(self.rows[r].level == 0 for r in rows) else 1
 
     def press(self, *keys):
         for k in keys:
@@ -263,6 +286,86 @@ def dc_commands(bus, dc_name="dc", cs_name="cs"):
     return [(c, bytes(d)) for c, d in out]
 
 
+class _Made:
+    """A namespace: the fake `machine` module and what it built."""
+
+
+class _PinFactory:
+    """machine.Pin: Pin(n, mode, pull, value=...) -> a fake Pin named "GP<n>"."""
+
+    IN = Pin.IN
+    OUT = Pin.OUT
+    OPEN_DRAIN = Pin.OPEN_DRAIN
+    PULL_UP = Pin.PULL_UP
+    PULL_DOWN = Pin.PULL_DOWN
+
+    def __init__(self, bus, made, levels):
+        self.bus = bus
+        self.made = made
+        self.levels = levels
+
+    def __call__(self, n, mode=-1, pull=-1, value=None):
+        name = "GP%d" % n
+        p = Pin(self.bus, name, level=self.levels.get(n, 1))
+        p.id = n
+        p.mode = mode
+        p.pull = pull
+        if value is not None:
+            p.level = value
+        self.made[name] = p
+        return p
+
+
+class _SPIFactory:
+    def __init__(self, bus, made):
+        self.bus = bus
+        self.made = made
+
+    def __call__(self, ident, baudrate=1_000_000, polarity=0, phase=0, sck=None, mosi=None,
+                 miso=None):
+        s = SPI(self.bus, "spi%d" % ident, baudrate)
+        s.id = ident
+        s.polarity = polarity
+        s.phase = phase
+        s.sck = sck
+        s.mosi = mosi
+        s.miso = miso
+        self.made[s.name] = s
+        return s
+
+
+class _I2CFactory:
+    def __init__(self, bus, made):
+        self.bus = bus
+        self.made = made
+
+    def __call__(self, ident, scl=None, sda=None, freq=400_000):
+        b = I2C(self.bus, "i2c%d" % ident)
+        b.id = ident
+        b.scl = scl
+        b.sda = sda
+        b.freq = freq
+        self.made[b.name] = b
+        return b
+
+
+class _PWMFactory:
+    def __init__(self, bus, made):
+        self.bus = bus
+        self.made = made
+
+    def __call__(self, pin, freq=None, duty_u16=None):
+        w = PWM(self.bus, "pwm_" + pin.name)
+        w.pin = pin
+        if freq is not None:
+            w._freq = freq
+        self.made[w.name] = w
+        return w
+
+
+UNIQUE_ID = b"\xe6\x61\x38\x52\x83\x3f\x2a\x11"
+
+
 def machine_module(bus, pins_level=None):
     """A stand-in for the `machine` module that board files build their hardware from.
 
@@ -270,62 +373,89 @@ def machine_module(bus, pins_level=None):
     SPI(id, ...) a fake SPI named "spi<id>" remembering its arguments; I2C and PWM alike.
     Every object built is kept in `made` (name -> object) for the test to inspect.
     """
-
-    class _Machine:
-        pass
-
-    m = _Machine()
+    m = _Made()
     m.made = {}
-    levels = pins_level or {}
-
-    def pin(n, mode=-1, pull=-1, value=None, **kw):
-        name = "GP%d" % n
-        p = Pin(bus, name, level=levels.get(n, 1))
-        p.id = n
-        p.mode = mode
-        p.pull = pull
-        if value is not None:
-            p.level = value
-        m.made[name] = p
-        return p
-
-    def spi(ident, baudrate=1_000_000, polarity=0, phase=0, sck=None, mosi=None, miso=None,
-            **kw):
-        s = SPI(bus, "spi%d" % ident, baudrate)
-        s.id = ident
-        s.polarity = polarity
-        s.phase = phase
-        s.sck = sck
-        s.mosi = mosi
-        s.miso = miso
-        m.made[s.name] = s
-        return s
-
-    def i2c(ident, scl=None, sda=None, freq=400_000, **kw):
-        b = I2C(bus, "i2c%d" % ident)
-        b.id = ident
-        b.scl = scl
-        b.sda = sda
-        b.freq = freq
-        m.made[b.name] = b
-        return b
-
-    def pwm(p, freq=None, duty_u16=None, **kw):
-        w = PWM(bus, "pwm_" + p.name)
-        w.pin = p
-        if freq is not None:
-            w._freq = freq
-        m.made[w.name] = w
-        return w
-
-    pin.IN = Pin.IN
-    pin.OUT = Pin.OUT
-    pin.OPEN_DRAIN = Pin.OPEN_DRAIN
-    pin.PULL_UP = Pin.PULL_UP
-    pin.PULL_DOWN = Pin.PULL_DOWN
-    m.Pin = pin
-    m.SPI = spi
-    m.I2C = i2c
-    m.PWM = pwm
-    m.unique_id = lambda: b"\xe6\x61\x38\x52\x83\x3f\x2a\x11"
+    m.Pin = _PinFactory(bus, m.made, pins_level or {})
+    m.SPI = _SPIFactory(bus, m.made)
+    m.I2C = _I2CFactory(bus, m.made)
+    m.PWM = _PWMFactory(bus, m.made)
+    m.unique_id = _unique_id
     return m
+
+
+def _unique_id():
+    return UNIQUE_ID
+
+
+class _Time:
+    """A stand-in for `time` with a settable millisecond clock."""
+
+    def __init__(self, now=0):
+        self.now = now
+
+    def ticks_ms(self):
+        return self.now
+
+
+def time_module(now=0):
+    return _Time(now)
+
+
+class FrameBuffer:
+    """Just enough of framebuf.FrameBuffer for the board files under CPython: pixel,
+    fill, fill_rect and blit, on MONO_HLSB (3) and MONO_VLSB (0) buffers."""
+
+    def __init__(self, buf, width, height, fmt):
+        self.buf = buf
+        self.width = width
+        self.height = height
+        self.fmt = fmt
+
+    def _index(self, x, y):
+        if self.fmt == MONO_HLSB:
+            return (y * ((self.width + 7) // 8)) + (x >> 3), 0x80 >> (x & 7)
+        return (y >> 3) * self.width + x, 1 << (y & 7)
+
+    def pixel(self, x, y, c=None):
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            return None if c is None else 0
+        i, mask = self._index(x, y)
+        if c is None:
+            return 1 if self.buf[i] & mask else 0
+        if c:
+            self.buf[i] |= mask
+        else:
+            self.buf[i] &= ~mask & 0xFF
+        return None
+
+    def fill(self, c):
+        v = 0xFF if c else 0
+        for i in range(len(self.buf)):
+            self.buf[i] = v
+
+    def fill_rect(self, x, y, w, h, c):
+        for yy in range(y, y + h):
+            for xx in range(x, x + w):
+                self.pixel(xx, yy, c)
+
+    def blit(self, src, x, y, key=-1):
+        for yy in range(src.height):
+            for xx in range(src.width):
+                c = src.pixel(xx, yy)
+                if c != key:
+                    self.pixel(x + xx, y + yy, c)
+
+
+MONO_VLSB = 0
+MONO_HLSB = 3
+
+
+class _Framebuf:
+    FrameBuffer = FrameBuffer
+    MONO_VLSB = MONO_VLSB
+    MONO_HLSB = MONO_HLSB
+
+
+def framebuf_module():
+    """A stand-in for the `framebuf` module (CPython has none)."""
+    return _Framebuf
