@@ -9,6 +9,9 @@ every match it has not seen marked) and doubles nothing (the database is keyed b
 an identical copy is a no-op); two syncs in a row add nothing. A damaged file (a bad line
 before the end, or lines the rules refuse) is refused with its reason and left on the
 box. A torn last line (a write cut by a power loss) is dropped, as the box's recovery does.
+The box's `current` file names the match in play; an unfinished match that is not the
+current one was left on the box (abandoned there): it is final, pulled and marked. Of a
+match's continuations (ID.N.sbn, written by the box's recovery) the highest N is taken.
 """
 
 import hashlib
@@ -71,14 +74,25 @@ def load(lines):
         raise Damaged(str(e)) from None
 
 
-def status_of(match):
+def split_stem(stem):
+    """(match id, N) of a journal file's stem: `ID` is (ID, 1), a continuation `ID.N`
+    (written by the box's recovery after damage) is (ID, N)."""
+    mid, dot, n = stem.rpartition(".")
+    if dot and n.isdigit():
+        return mid, int(n)
+    return stem, 1
+
+
+def status_of(match, in_play=True):
+    """finished, abandoned (an `abandon` line, or a match the box left unfinished: no
+    longer its `current` one) or unfinished (the match in play)."""
     result = match.result()
     if result is None:
-        return "unfinished"
+        return "unfinished" if in_play else "abandoned"
     return "abandoned" if result[0] == "abandoned" else "finished"
 
 
-def record(stem, lines, match, source=None):
+def record(stem, lines, match, source=None, in_play=True):
     """The `matches` row and `frames` rows for a checked, replayed match."""
     h = match.header
     sbn = "\n".join(lines) + "\n"
@@ -88,7 +102,7 @@ def record(stem, lines, match, source=None):
     rec = {
         "id": h.id or stem, "date": h.date, "game": h.game, "format": fmt,
         "side_a": " & ".join(h.sides[0]), "side_b": " & ".join(h.sides[1]),
-        "status": status_of(match), "winner": None if winner is None else SIDES[winner],
+        "status": status_of(match, in_play), "winner": None if winner is None else SIDES[winner],
         "frames_a": won[0], "frames_b": won[1], "report": to_json(match), "sbn": sbn,
         "sha256": hashlib.sha256(sbn.encode()).hexdigest(), "pulled_at": _now(),
         "source": source,
@@ -114,20 +128,29 @@ def pull(board, db, files=None, progress=False, out=print, err=None):
     """
     err = err or (lambda text: print(text, file=sys.stderr))
     entries = board.listdir(MATCHES)
-    sizes = {n[:-4]: s for n, is_dir, s in entries if not is_dir and n.endswith(".sbn")}
+    latest = {}  # match id -> (N, stem, size) of its highest continuation ID.N.sbn
+    for name, is_dir, size in entries:
+        if not is_dir and name.endswith(".sbn"):
+            stem = name[:-4]
+            mid, n = split_stem(stem)
+            if mid not in latest or n > latest[mid][0]:
+                latest[mid] = (n, stem, size)
     marked = {n[:-7] for n, is_dir, _ in entries if not is_dir and n.endswith(".pulled")}
-    todo = [stem for stem in sorted(sizes) if stem not in marked]
-    counts = {"pulled": 0, "skipped": len(sizes) - len(todo), "refused": 0, "unfinished": 0}
+    current = board.current()
+    todo = [mid for mid in sorted(latest) if mid not in marked]
+    sizes = {mid: latest[mid][2] for mid in todo}
+    counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0}
     total = sum(sizes[s] for s in todo)
     bar = None
     if total >= _BAR_BYTES and (progress or sys.stderr.isatty()):
         bar = progress_bar("sync", total)
     done = 0
-    for stem in todo:
+    for mid in todo:
+        stem = latest[mid][1]
         path = "%s/%s.sbn" % (MATCHES, stem)
         base = done
         data = board.read(path, None if bar is None else (lambda n, b=base: bar(b + n)))
-        done += sizes[stem]
+        done += sizes[mid]
         try:
             lines, note = check_journal(data)
             match = load(lines)
@@ -137,13 +160,13 @@ def pull(board, db, files=None, progress=False, out=print, err=None):
             continue
         if note:
             err("%s: %s" % (path, note))
-        rec, frames = record(stem, lines, match, board.port)
+        rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
         db.store(rec, frames)
         if files is not None:
             Path(files).mkdir(parents=True, exist_ok=True)
             (Path(files) / ("%s.sbn" % rec["id"])).write_text(rec["sbn"], encoding="utf-8")
         if rec["status"] in FINAL:
-            board.write("%s/%s.pulled" % (MATCHES, stem), (
+            board.write("%s/%s.pulled" % (MATCHES, mid), (
                 "pulled %s sha256 %s\n" % (rec["pulled_at"], rec["sha256"])).encode())
             counts["pulled"] += 1
         else:

@@ -137,6 +137,14 @@ class Board:
             self.exec("_w(%r)" % bytes(data[i:i + 256]))
         self.exec(_WRITE_END % then)
 
+    def current(self):
+        """The stem of the match in play (the journal's `current` file), or None."""
+        code = ("for _n in ('current', 'current.new'):\n try:\n  with open(_n) as _f:\n"
+                "   _t = _f.read().strip()\n  if _t:\n   print(repr(_t))\n   break\n"
+                " except OSError:\n  pass")
+        out = self.exec(code).decode().strip()
+        return ast.literal_eval(out) if out else None
+
     def mkdir(self, path):
         self.exec("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % path)
 

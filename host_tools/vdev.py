@@ -111,7 +111,7 @@ class HostFolder:
 def _boot():
     vfs.umount("/")
     vfs.mount(HostFolder(FLASH, False), "/")
-    path = ["", "/lib"]
+    path = ["", ".frozen", "/lib"]
     if ROM:
         vfs.mount(HostFolder(ROM, True), "/rom")
         path.append("/rom")

@@ -66,6 +66,7 @@ def test_copy_in_progress_is_replaced_then_finished(flash, device, tmp_path):
     url = str(tmp_path / "r.sqlite")
     lines = match_lines("PICO-3F2A-0042", seed=5)
     journal_match(flash, "PICO-3F2A-0042", lines[:12])
+    (flash / "current").write_text("PICO-3F2A-0042\n")
     assert sync(device.port, url)[0] == 0
     first = rows(url)[1]["PICO-3F2A-0042"]
     assert first["status"] == "unfinished"
@@ -80,6 +81,26 @@ def test_copy_in_progress_is_replaced_then_finished(flash, device, tmp_path):
     assert n_matches == 1 and stored["PICO-3F2A-0042"]["status"] == "finished"
     assert stored["PICO-3F2A-0042"]["sbn"] == journal_text(lines)
     assert (flash / "matches" / "PICO-3F2A-0042.pulled").exists()
+
+
+def test_left_unfinished_is_abandoned_and_continuation_wins(flash, device, tmp_path):
+    url = str(tmp_path / "r.sqlite")
+    left = match_lines("PICO-3F2A-0003", seed=3)
+    journal_match(flash, "PICO-3F2A-0003", left[:14])  # not `current`: the box left it
+    full = match_lines("PICO-3F2A-0004", seed=4)
+    journal_match(flash, "PICO-3F2A-0004", full[:9])  # damaged original, kept by the box
+    journal_match(flash, "PICO-3F2A-0004.2", full[:9] + [
+        "# continued from PICO-3F2A-0004.sbn: line 10 torn, dropped"] + full[9:])
+    rc, out, err = sync(device.port, url)
+    assert rc == 0, err
+    assert out.strip().splitlines()[-1] == "sync: pulled 2, skipped 0, refused 0"
+    stored = rows(url)[1]
+    assert stored["PICO-3F2A-0003"]["status"] == "abandoned"
+    assert stored["PICO-3F2A-0004"]["status"] == "finished"
+    assert "# continued from" in stored["PICO-3F2A-0004"]["sbn"]
+    assert (flash / "matches" / "PICO-3F2A-0003.pulled").exists()
+    assert (flash / "matches" / "PICO-3F2A-0004.pulled").exists()
+    assert not (flash / "matches" / "PICO-3F2A-0004.2.pulled").exists()
 
 
 def test_damaged_file_is_refused_and_stays(flash, device, tmp_path):

@@ -39,13 +39,15 @@ def flash(tmp_path):
 
 
 def fill_box(flash, count, unfinished=0, prefix="PICO-3F2A", **kw):
-    """`count` finished matches (and `unfinished` ones cut halfway) in matches/; their ids."""
+    """`count` finished matches (and `unfinished` ones cut short, the last of them the
+    box's `current` match) in matches/; their ids."""
     ids = []
     for i in range(count + unfinished):
         match_id = "%s-%04d" % (prefix, i + 1)
         lines = match_lines(match_id, seed=i + 1, **kw)
         if i >= count:
             lines = lines[:len(lines) * 2 // 3]
+            (flash / "current").write_text(match_id + "\n")
         journal_match(flash, match_id, lines)
         ids.append(match_id)
     return ids
