@@ -261,11 +261,12 @@ def spi_frames(bus, cs_name, spi_name=None):
     return frames
 
 
-def dc_commands(bus, dc_name="dc", cs_name="cs"):
+def dc_commands(bus, dc_name="dc", cs_name="cs", spi_name=None):
     """Split the SPI traffic into [(command, bytes of data), ...] by the D/C pin.
 
     Bytes sent with D/C low are commands (each byte its own command), with D/C high the
-    data of the last command. Every write must happen with chip select low.
+    data of the last command. Every write must happen with chip select low. Only the
+    bus `spi_name` is read when given (a board has more than one).
     """
     out = []
     dc = 1
@@ -275,7 +276,7 @@ def dc_commands(bus, dc_name="dc", cs_name="cs"):
             dc = e[2]
         elif e[0] == "pin" and e[1] == cs_name:
             cs = e[2]
-        elif e[0] == "spi":
+        elif e[0] == "spi" and (spi_name is None or e[1] == spi_name):
             assert cs == 0, "SPI write with chip select high"
             if dc == 0:
                 for b in e[2]:

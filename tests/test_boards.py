@@ -1,0 +1,233 @@
+"""The board files: the reference Pico and the Pico 2 OLED variant, built on fakes.
+
+- importing a board touches no hardware (CPython has no `machine`: the import works);
+- build() makes the contract's board object: every attribute, the canvas sizes, the
+  pins and buses of the wiring table, keypad rows open drain and columns pulled up;
+- the wiring is possible on an RP2040: SPI/I2C functions on the pins chosen, physical
+  pin numbers that match the Pico's pinout, no GPIO used twice;
+- the LED power cap keeps the chain inside the budget for every picture and level;
+- the variant reuses the reference board and only swaps the display.
+"""
+
+import asyncio
+import inspect
+import re
+
+import pytest
+
+from boards import pico, pico2_oled
+from drivers import max7219, ssd1306
+from support import fakes
+
+# Raspberry Pi Pico datasheet, "Pinout": physical pin of each GPIO.
+PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
+            12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26,
+            21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
+
+CONTRACT = ("name", "eink", "eink_size", "eink_show", "led", "led_show", "led_level",
+            "keys", "tone", "quiet", "flash", "unique_id", "ticks_ms", "errno")
+
+
+def build(module, levels=None, now=1234):
+    bus = fakes.Bus()
+    machine = fakes.machine_module(bus, levels)
+    board = module.build(machine, fakes.time_module(now), fakes.framebuf_module())
+    return bus, machine, board
+
+
+@pytest.mark.parametrize("module", [pico, pico2_oled])
+def test_board_has_the_contract_interface(module):
+    _, _, board = build(module)
+    for name in CONTRACT:
+        assert hasattr(board, name), name
+    assert inspect.iscoroutinefunction(board.eink_show)
+    assert board.flash == ""
+    assert board.unique_id() == fakes.UNIQUE_ID
+    assert board.ticks_ms() == 1234
+    assert board.errno(OSError(2, "x")) == 2
+    assert board.led.width == 32 and board.led.height == 16
+    assert len(board.led_buf) == 64
+    w, h = board.eink_size
+    assert board.eink.width == w and board.eink.height == h
+    assert board.eink.fmt == fakes.MONO_HLSB and board.led.fmt == fakes.MONO_HLSB
+
+
+def test_sizes_per_board():
+    assert build(pico)[2].eink_size == (400, 300)
+    assert build(pico2_oled)[2].eink_size == (128, 64)
+    assert build(pico)[2].name == "pico" and build(pico2_oled)[2].name == "pico2_oled"
+
+
+@pytest.mark.parametrize("module", [pico, pico2_oled])
+def test_every_pin_of_the_table_is_built_and_nothing_else(module):
+    _, machine, _ = build(module)
+    built = {o.id for n, o in machine.made.items() if n.startswith("GP")}
+    assert built == {gp for _, _, gp, _ in module.PINS}
+
+
+def test_pico_buses_and_pin_modes():
+    _, m, _ = build(pico)
+    spi1, spi0 = m.made["spi1"], m.made["spi0"]
+    assert (spi1.sck.id, spi1.mosi.id, spi1.miso.id) == (10, 11, 28)
+    assert (spi0.sck.id, spi0.mosi.id, spi0.miso.id) == (2, 3, 4)
+    assert spi1.baudrate == pico.EINK_BAUD <= 20_000_000  # SSD1683 write clock
+    assert spi0.baudrate == pico.LED_BAUD <= 10_000_000  # MAX7219 10 MHz
+    for gp in (16, 17, 18, 19):
+        assert m.made["GP%d" % gp].mode == fakes.Pin.OPEN_DRAIN
+    for gp in (20, 21, 22, 26):
+        p = m.made["GP%d" % gp]
+        assert p.mode == fakes.Pin.IN and p.pull == fakes.Pin.PULL_UP
+    assert m.made["GP13"].mode == fakes.Pin.IN  # BUSY
+    assert m.made["pwm_GP15"].pin.id == 15
+
+
+def test_oled_variant_bus():
+    _, m, board = build(pico2_oled)
+    i2c = m.made["i2c1"]
+    assert (i2c.sda.id, i2c.scl.id, i2c.freq) == (10, 11, 400_000)
+    assert "spi1" not in m.made
+    assert isinstance(board, pico.Board)  # the variant reuses the reference board
+
+
+@pytest.mark.parametrize("module", [pico, pico2_oled])
+def test_wiring_is_possible_on_the_rp2040(module):
+    gps = [gp for _, _, gp, _ in module.PINS]
+    assert len(gps) == len(set(gps)), "a GPIO used twice"
+    for part, signal, gp, pin in module.PINS:
+        assert PICO_PIN[gp] == pin, (part, signal)
+    # RP2040 datasheet, "Function select": SPIn SCK on GP 4k+2, TX on 4k+3, RX on 4k;
+    # SPI0 on GP0-7 and 16-23, SPI1 on GP8-15 and 24-29 (as MicroPython's rp2 port checks)
+    for part, bus in (("led", 0), ("e-ink", 1)):
+        rows = {s: gp for p, s, gp, _ in module.PINS if p == part}
+        if not rows:
+            continue
+        assert rows["CLK"] & 3 == 2 and (rows["CLK"] >> 3) & 1 == bus
+        assert rows["DIN"] & 3 == 3 and (rows["DIN"] >> 3) & 1 == bus
+        miso = pico.pin_of("spi%d" % bus, "MISO", module.PINS)
+        assert miso & 3 == 0 and (miso >> 3) & 1 == bus
+    if module is pico2_oled:
+        sda = pico.pin_of("oled", "SDA", module.PINS)
+        scl = pico.pin_of("oled", "SCL", module.PINS)
+        # I2Cn SDA on GP 4k+2n... : I2C1 SDA on 2, 6, 10, 14..., SCL on 3, 7, 11, 15...
+        assert sda % 4 == 2 and scl % 4 == 3
+
+
+def header_table(module):
+    """The wiring table of the module's docstring as (part, signal, gp, pin) rows."""
+    rows = []
+    for line in module.__doc__.splitlines():
+        m = re.match(r"\s+(\S+)\s+(\S+)\s+(\d+)\s+(\d+)\b", line)
+        if m:
+            rows.append((m[1], m[2], int(m[3]), int(m[4])))
+    return rows
+
+
+def test_the_header_wiring_table_matches_pins():
+    assert header_table(pico) == list(pico.PINS)
+    oled = header_table(pico2_oled)
+    assert oled and set(oled) <= set(pico2_oled.PINS)
+
+
+def test_keys_reads_the_matrix():
+    _, m, board = build(pico)
+    rows = [m.made["GP%d" % gp] for gp in (16, 17, 18, 19)]
+    # key row 2, col 1 (GP18 x GP21) down: GP21 reads low while GP18 is driven low
+    m.made["GP21"].reader = lambda: 0 if rows[2].level == 0 else 1
+    assert board.keys() == 1 << (2 * 4 + 1)
+
+
+def test_tone_and_quiet_drive_the_pwm():
+    _, m, board = build(pico)
+    pwm = m.made["pwm_GP15"]
+    board.tone(2000, 50)
+    assert pwm.freq() == 2000 and pwm.duty_u16() == 16384
+    board.quiet()
+    assert pwm.duty_u16() == 0
+    asyncio.run(board.play(((1000, 1),), 100))
+    assert pwm.duty_u16() == 0
+
+
+def test_power_budget_holds_for_every_level_and_picture():
+    limits = pico.lit_limits()
+    for level in range(16):
+        worst = max7219.chain_current_ma(level, min(limits[level], 512), pico.SEG_MA,
+                                         pico.CHIP_MA)
+        assert worst <= pico.LED_BUDGET_MA + 1e-9
+    assert pico.LED_BUDGET_MA + pico.OTHERS_MA + pico.MARGIN_MA == pico.USB_MA
+    # everything lit: the cap is level 1, whatever is asked
+    assert max7219.max_level(pico.LED_BUDGET_MA, 512, pico.SEG_MA, pico.CHIP_MA) == 1
+
+
+@pytest.mark.parametrize("asked, lit, expect", [
+    (15, 512, 1), (15, 0, 15), (0, 512, 0), (7, 320, 2), (15, 60, 15), (15, 100, 10)])
+def test_led_show_caps_the_intensity_by_the_lit_leds(asked, lit, expect):
+    bus, _, board = build(pico)
+    for i in range(lit):
+        board.led.pixel(i % 32, i // 32, 1)
+    board.led_level(asked)
+    assert board.led_lit() == lit
+    bus.clear()
+    board.led_show()
+    assert board.chain.level == expect
+    current = max7219.chain_current_ma(expect, lit, pico.SEG_MA, pico.CHIP_MA)
+    assert current <= pico.LED_BUDGET_MA
+
+
+def test_led_show_dims_before_a_brighter_picture_goes_out():
+    bus, _, board = build(pico)
+    board.led_level(15)
+    board.led_show()  # blank: level 15
+    board.led.fill(1)
+    bus.clear()
+    board.led_show()
+    frames = fakes.spi_frames(bus, "GP5")
+    assert frames[0][0] == 0x0A and frames[0][1] == 1  # intensity down first
+    assert len(frames) == 9
+
+
+def test_eink_show_full_and_partial_go_to_the_panel():
+    bus, _, board = build(pico, levels={13: 0})  # BUSY low
+    board.eink.pixel(0, 0, 1)
+    asyncio.run(board.eink_show(True))
+    data = dict(fakes.dc_commands(bus, "GP8", "GP9", "spi1"))
+    assert data[0x24][0] == 0x80 and len(data[0x24]) == 15000
+    bus.clear()
+    asyncio.run(board.eink_show(False))
+    assert dict(fakes.dc_commands(bus, "GP8", "GP9", "spi1"))[0x22] == bytes([0xFF])
+    asyncio.run(board.eink_sleep())
+    assert board.panel.asleep
+
+
+def test_oled_show_sends_the_canvas_in_page_layout():
+    bus, _, board = build(pico2_oled)
+    board.eink.pixel(0, 0, 1)
+    board.eink.pixel(127, 63, 1)
+    bus.clear()
+    asyncio.run(board.eink_show(False))
+    data = [e[2] for e in bus.log if e[0] == "i2c" and e[2][0] == 0x40]
+    want = ssd1306.hlsb_to_vlsb(board.eink_buf, bytearray(1024), 128, 64)
+    assert data == [b"\x40" + bytes(want)]
+    asyncio.run(board.eink_sleep())
+    assert not board.panel.on
+    asyncio.run(board.eink_show(True))
+    assert board.panel.on
+
+
+def test_boards_import_without_hardware():
+    # this very module imported both boards on CPython, which has no `machine`
+    src = (pico.__file__, pico2_oled.__file__)
+    for path in src:
+        text = open(path).read()
+        top = text.split("\ndef build(")[0]
+        assert "import machine" not in top.split("class Board")[0]
+
+
+def test_boards_build_under_micropython(micropython_bin):
+    from support import mpy
+
+    rc, out = mpy.run_micropython(mpy.REPO / "tests" / "micropython" / "boards_build.py")
+    assert rc == 0, out
+    lines = out.splitlines()
+    assert lines[0].startswith("pico (400, 300) lit ") and lines[0].endswith("level 15")
+    assert lines[1] == "pico2_oled (128, 64) blit matches True"
+    assert lines[-1] == "OK"
