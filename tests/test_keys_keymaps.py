@@ -57,3 +57,38 @@ def test_key_index_and_name_are_row_major():
     assert keymaps.key_index("snooker", "foul") == 7  # row 1, col 3
     assert keymaps.key_index("snooker", "nothing") == -1
     assert keymaps.name_of("snooker", 15) == "ok"
+
+
+@pytest.mark.parametrize("family", ["snooker", "pool", "straight"])
+def test_legends_cover_every_key(family):
+    from scoreboard.keys import legends
+
+    rows = legends.legend(family)
+    assert len(rows) == 16
+    for label, short, long in rows:
+        assert label and label == label.upper() and len(label) <= 8
+        assert short
+        assert isinstance(long, str)
+
+
+@pytest.mark.parametrize("family", ["snooker", "pool", "straight"])
+def test_keypad_md_holds_the_tables_of_the_data(repo_root, family):
+    from scoreboard.keys import legends
+
+    text = (repo_root / "hardware" / "keypad.md").read_text(encoding="utf-8")
+    assert legends.markdown(family) in text
+    for name in keymaps.keymap(family):
+        assert "`%s`" % name in text
+
+
+def test_the_grammar_does_not_load_the_legend_texts():
+    import ast
+    from pathlib import Path
+
+    keys_dir = Path(keymaps.__file__).parent
+    for module in ("grammar", "entries", "menus", "keymaps", "debounce"):
+        tree = ast.parse((keys_dir / (module + ".py")).read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom):
+                assert "legends" not in [a.name for a in node.names], module
+                assert node.module != "legends", module

@@ -18,46 +18,26 @@ The app: for a PRESS event call `press(name)`, for a LONG `press(name, long=True
 `entry()` and the menu. A key held long where it has no long meaning counts as a
 short press. After the Match changes by other means (recovery), make a new Grammar.
 
-The entry, by state:
-- before the first frame: `ok` gives `frame A`; the side key (snooker `end`, pool and
-  straight `side`) switches the breaker first (`frame B`); `menu`: called, clock,
-  forfeit, abandon.
-- a frame over (not the match): `ok` gives `frame` (the break policy picks the breaker;
-  `entry()` says who); `undo` takes back the event that ended it.
-- the match over: only `undo`.
-- in play: one press per pot; `undo` one press (it cancels an entry in progress
-  first); `menu` the rare words (menus.py); with a shot clock, `ok` is `go` or `hit`
-  (whichever applies: `hit` while a shot is on the clock) and a long `ok` is `extend`.
-Snooker: a ball key pots it (`pot red`, `pot pink`; with a free ball, a colour that is
-not on is the free ball: `pot free`); a long `red` starts `pot red red ...` (each `red`
-adds one, `ok`); `free` with a free ball on starts `pot free ...` (balls with it, `ok`).
-`foul` (or `miss`) starts a foul entry worth the least the ball on allows: a colour
+States: before the first frame `ok` gives `frame A` (the side key, snooker `end`, pool
+and straight `side`, switches to `frame B`); with a frame over `ok` gives `frame` (the
+break policy picks the breaker, `entry()` says who) and `undo` takes back the event that
+ended it; with the match over only `undo` is taken. In play: one press per pot, `undo`
+in one (it cancels an entry in progress first), `menu` for the rarer words (menus.py:
+`menu` moves down, long `menu` up, `ok` chooses, `undo` goes back); with a shot clock
+`ok` is `go` or `hit` (`hit` while a shot is on the clock), a long `ok` is `extend`.
+A foul entry (snooker `foul` or `miss`) is worth the least the ball on allows: a colour
 names the ball concerned (value up to 7), the same colour again or a red says it went
-down, `foul` again raises the value by one, a long `foul` adds `time` (added anyway
-after TIME), `miss` ends it with `miss`, `ok` ends it: `foul`, `pink`, `ok` gives
-`foul 6`. After a foul, `again`, `free`, `replace` are one press; playing on is the next
-stroke. Pool: `rackA`/`rackB` (long: run, golden), `pot` then ball numbers then `ok`,
-`foul` (long: `foul time`), `end`, `push`, `pass`, `warn` (the striker), `concede` then
-`ok`. Straight: `ball` is `score 1`, `score` then a number key is `score N`, `foul`,
-`break` (`foul break`), `again`, `rerack` (long: `rerack 15`), `warn`, `concede`.
+down, `foul` again adds a point, a long `foul` toggles `time` (set already when the
+clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul pink ok` gives
+`foul 6`. Number entries (pool `pot`, straight `score`, straight penalties): the keys
+stand for keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels. Every key, per
+game, short and long: hardware/keypad.md (from legends.py).
 """
 
-from micropython import const
 
 from . import keymaps, menus
 
-SIDES = ("A", "B")
-COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
-
-_IDLE = const(0)
-_FOUL = const(1)  # snooker foul entry
-_POT = const(2)  # snooker pot of several balls (reds, or the free ball with others)
-_NUMBER = const(3)  # keys stand for numbers 1..15
-_MENU = const(4)
-_CONFIRM = const(5)  # one line waiting for `ok`
-_MIN_FOUL = const(4)
-_MAX_FOUL = const(7)
-_MAX_BALL = {"eightball": 15, "nineball": 9, "tenball": 10}
+from .entries import (CONFIRM, FOUL, IDLE, MENU, NUMBER, POT, SIDES, Entries, field)
 
 
 class Result:
@@ -74,18 +54,7 @@ class Result:
                                                           self.entry)
 
 
-def colour_value(name):
-    return COLOURS.index(name) + 2
-
-
-def _field(view, name, index):
-    """A field of Match.view(): an object with named fields, or the older tuple."""
-    if isinstance(view, tuple):
-        return view[index]
-    return getattr(view, name)
-
-
-class Grammar:
+class Grammar(Entries):
     def __init__(self, match):
         self.match = match
         self.family = keymaps.family_of(match.header.game)
@@ -95,7 +64,7 @@ class Grammar:
         self._clear()
 
     def _clear(self):
-        self.mode = _IDLE
+        self.mode = IDLE
         self._walker = None
         self._value = 0  # foul: the value asked for with `foul` presses (0: none)
         self._named = 0  # foul: bit c set when colour value c was named
@@ -129,31 +98,11 @@ class Grammar:
     def entry(self):
         """The entry in progress (or what `ok` does now) as text, or None."""
         m = self.mode
-        if m == _FOUL:
-            text = "FOUL %d" % self._foul_value()
-            for b in self._balls:
-                text += " " + b.upper()
-            if self._miss:
-                text += " MISS"
-            if self._time:
-                text += " TIME"
-            return text + (" - balls down? ok" if self._named or self._balls
-                           else " - ball? ok")
-        if m == _POT:
-            text = "POT FREE" if self._free else "POT"
-            for b in self._balls:
-                text += " " + b.upper()
-            return text + (" - with it? ok" if self._free else " - red adds, ok")
-        if m == _NUMBER:
-            text = self._prefix.upper()
-            if self._multi:
-                for n in self._balls:
-                    text += " %d" % n
-                return text + " - balls? ok"
-            return text + " - number? 1-%d" % self._limit
-        if m == _CONFIRM:
+        if m == FOUL or m == POT or m == NUMBER:
+            return self._entry_text(m)
+        if m == CONFIRM:
             return self._confirm[0]
-        if m == _MENU:
+        if m == MENU:
             return None
         state = self._state()
         if state == "start":
@@ -195,10 +144,10 @@ class Grammar:
         return self.match.view()
 
     def _prompts(self):
-        return _field(self._view(), "prompts", 11) or ()
+        return field(self._view(), "prompts", 11) or ()
 
     def _striker(self):
-        return SIDES[_field(self._view(), "striker", 0) or 0]
+        return SIDES[field(self._view(), "striker", 0) or 0]
 
     def _next_breaker(self):
         """Who breaks the next frame (the match's break policy, as Match applies it)."""
@@ -212,21 +161,21 @@ class Grammar:
     def press(self, name, long=False):
         """One key: `name` from the game's keymap (in a number entry also "1".."15")."""
         mode = self.mode
-        if name not in self.names and not (mode == _NUMBER and name.isdigit()):
+        if name not in self.names and not (mode == NUMBER and name.isdigit()):
             return self._refuse("no key '%s' in %s" % (name, self.family))
-        if mode == _MENU:
+        if mode == MENU:
             return self._menu_key(name, long)
-        if mode == _NUMBER:
+        if mode == NUMBER:
             return self._number_key(name, long)
-        if mode == _CONFIRM:
+        if mode == CONFIRM:
             if name == "ok":
                 return self._done(self._confirm[1])
             if name == "undo":
                 return self._done(None)
             return self._refuse("ok confirms, undo cancels")
-        if mode == _FOUL:
+        if mode == FOUL:
             return self._foul_key(name, long)
-        if mode == _POT:
+        if mode == POT:
             return self._pot_key(name)
         return self._idle(name, long)
 
@@ -262,7 +211,7 @@ class Grammar:
         if name == "side":
             return self._refuse("side switches the breaker before the first frame")
         if name == "concede":
-            self.mode = _CONFIRM
+            self.mode = CONFIRM
             self._confirm = ("CONCEDE THE MATCH? ok", "concede")
             return self._shown()
         if name == "warn":
@@ -274,7 +223,7 @@ class Grammar:
     def _ok(self, long):
         if "respot" in self._prompts():
             self._walker = menus.Walker(menus.respot_menu(self.match))
-            self.mode = _MENU
+            self.mode = MENU
             return self._shown()
         clock = self.match.clock
         if clock.enabled:
@@ -284,169 +233,11 @@ class Grammar:
         return self._refuse("nothing to confirm")
 
     def _time_flag(self, long):
-        return long or "time" in self._prompts()
-
-    # -- snooker -------------------------------------------------------------------------
-    def _snooker(self, name, long):
-        v = self._view()
-        on = _field(v, "ball_on", 3)
-        free = _field(v, "free_ball", 7)
-        if name == "red":
-            if long:
-                return self._start_pot(False, ["red", "red"])
-            return self._done("pot red")
-        if name in COLOURS:
-            if free and (on == "red" or (on in COLOURS and name != on)):
-                return self._done("pot free")
-            return self._done("pot " + name)
-        if name == "foul" or name == "miss":
-            self._clear()
-            self.mode = _FOUL
-            self._miss = name == "miss"
-            self._time = self._time_flag(long and name == "foul")
-            return self._shown()
-        if name == "free" and free:
-            return self._start_pot(True, [])
-        return self._done(name)  # free, again, replace, end
-
-    def _start_pot(self, free, balls):
-        self._clear()
-        self.mode = _POT
-        self._free = free
-        self._balls = balls
-        return self._shown()
-
-    def _reds_left(self):
-        return _field(self._view(), "reds", 4) or 0
-
-    def _pot_key(self, name):
-        if name == "ok":
-            if not self._free and not self._balls:
-                return self._done(None)
-            words = ["pot"] + (["free"] if self._free else []) + self._balls
-            return self._done(" ".join(words))
-        if name == "undo":
-            return self._done(None)
-        if name == "red":
-            if self._balls.count("red") >= self._reds_left():
-                return self._refuse("only %d red(s) on the table" % self._reds_left())
-            self._balls.append("red")
-            return self._shown()
-        if name in COLOURS and self._free:
-            if self._balls:
-                return self._refuse("one ball on with the free ball")
-            self._balls.append(name)
-            return self._shown()
-        return self._refuse("ok ends the pot, undo cancels it")
-
-    def _foul_base(self):
-        on = _field(self._view(), "ball_on", 3)
-        return colour_value(on) if on in COLOURS else _MIN_FOUL
-
-    def _foul_value(self):
-        value = max(_MIN_FOUL, self._foul_base(), self._value)
-        for c in range(2, 8):
-            if self._named >> c & 1 and c > value:
-                value = c
-        return value
-
-    def _foul_key(self, name, long):
-        if name == "ok":
-            return self._foul_line()
-        if name == "miss":
-            self._miss = True
-            return self._foul_line()
-        if name == "undo":
-            return self._done(None)
-        if name == "menu":
-            self._clear()
-            return self._open_menu(self._state())
-        if name == "foul":
-            if long:
-                self._time = not self._time
-            else:
-                value = self._foul_value() + 1
-                self._value = value if value <= _MAX_FOUL else 0  # past 7: the least
-            return self._shown()
-        if name == "red":
-            if self._balls.count("red") >= self._reds_left():
-                return self._refuse("only %d red(s) on the table" % self._reds_left())
-            self._balls.append(name)
-            return self._shown()
-        if name in COLOURS:
-            c = colour_value(name)
-            base = self._foul_base()
-            on = _field(self._view(), "ball_on", 3)
-            if on in COLOURS and c < base:
-                return self._refuse("%s is not on the table" % name)
-            if self._named >> c & 1:
-                if name in self._balls:
-                    return self._refuse("%s is down already" % name)
-                self._balls.append(name)
-            self._named |= 1 << c
-            return self._shown()
-        return self._refuse("finish the foul: ok (or miss), undo cancels")
-
-    def _foul_line(self):
-        words = ["foul", str(self._foul_value())] + self._balls
-        if self._miss:
-            words.append("miss")
-        if self._time:
-            words.append("time")
-        return self._done(" ".join(words))
-
-    # -- pool and straight pool ----------------------------------------------------------
-    def _pool(self, name, long):
-        if name == "rackA" or name == "rackB":
-            letter = name[-1]
-            if long:
-                self._walker = menus.Walker(menus.rack_menu(self.match, letter))
-                self.mode = _MENU
-                return self._shown()
-            return self._done("rack " + letter)
-        if name == "pot":
-            return self._start_number("pot", True, _MAX_BALL[self.match.header.game])
-        if name == "foul":
-            return self._done("foul time" if self._time_flag(long) else "foul")
-        return self._done(name)  # end, push, pass
-
-    def _straight(self, name, long):
-        if name == "ball":
-            if long:
-                return self._start_number("score", False, 15)
-            return self._done("score 1")
-        if name == "score":
-            return self._start_number("score", False, 15)
-        if name == "foul" or name == "break":
-            words = "foul break" if name == "break" else "foul"
-            return self._done(words + " time" if self._time_flag(long) else words)
-        if name == "rerack":
-            return self._done("rerack 15" if long else "rerack")
-        return self._done(name)  # end, again
-
-    def _start_number(self, prefix, multi, limit):
-        self._clear()
-        self.mode = _NUMBER
-        self._prefix = prefix
-        self._multi = multi
-        self._limit = limit
-        return self._shown()
-
-    def _number_key(self, name, long):
-        if name == "ok":
-            if not self._multi or not self._balls or long:
-                return self._done(None)  # nothing entered: cancelled
-            return self._done(self._prefix + " " + " ".join(str(n) for n in self._balls))
-        n = keymaps.number(self.family, name)
-        if not 1 <= n <= self._limit:
-            return self._refuse("a number from 1 to %d" % self._limit)
-        if not self._multi:
-            return self._done("%s %d" % (self._prefix, n))
-        if n in self._balls:
-            self._balls.remove(n)  # a second press takes the ball back
-        else:
-            self._balls.append(n)
-        return self._shown()
+        """A time foul: asked for, or the shot clock has run out."""
+        clock = self.match.clock
+        if long or (clock.enabled and clock.active and getattr(clock, "expired", False)):
+            return True
+        return "time" in self._prompts()
 
     # -- menus ---------------------------------------------------------------------------
     def _open_menu(self, state):
@@ -461,7 +252,7 @@ class Grammar:
             tree = menus.play_menu(m, self.family, self._prompts())
         self._clear()
         self._walker = menus.Walker(tree)
-        self.mode = _MENU
+        self.mode = MENU
         return self._shown()
 
     def _menu_key(self, name, long):

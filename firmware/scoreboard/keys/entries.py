@@ -1,0 +1,226 @@
+"""The entries of the key grammar that take several keys, per game: snooker's foul and
+pot entries, the pool and straight-pool keys, and the number entry.
+
+A mixin of `grammar.Grammar` (which holds the state, reads the match and turns entries
+into Results); split out to keep each module small. Nothing here changes the Match.
+"""
+
+from micropython import const
+
+from . import keymaps, menus
+
+SIDES = ("A", "B")
+COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
+
+IDLE = const(0)
+FOUL = const(1)  # snooker foul entry
+POT = const(2)  # snooker pot of several balls (reds, or the free ball with others)
+NUMBER = const(3)  # keys stand for numbers 1..15
+MENU = const(4)
+CONFIRM = const(5)  # one line waiting for `ok`
+_MINFOUL = const(4)
+_MAXFOUL = const(7)
+_MAX_BALL = {"eightball": 15, "nineball": 9, "tenball": 10}
+
+
+def colour_value(name):
+    return COLOURS.index(name) + 2
+
+
+def field(view, name, index):
+    """A field of Match.view(): an object with named fields, or the older tuple."""
+    if isinstance(view, tuple):
+        return view[index]
+    return getattr(view, name)
+
+
+class Entries:
+    """The several-key entries; `grammar.Grammar` supplies the state and the results."""
+
+    def _entry_text(self, m):
+        """The text of a foul, pot or number entry in progress."""
+        if m == FOUL:
+            text = "FOUL %d" % self._foul_value()
+            for b in self._balls:
+                text += " " + b.upper()
+            if self._miss:
+                text += " MISS"
+            if self._time:
+                text += " TIME"
+            return text + (" - balls down? ok" if self._named or self._balls
+                           else " - ball? ok")
+        if m == POT:
+            text = "POT FREE" if self._free else "POT"
+            for b in self._balls:
+                text += " " + b.upper()
+            return text + (" - with it? ok" if self._free else " - red adds, ok")
+        if m == NUMBER:
+            text = self._prefix.upper()
+            if self._multi:
+                for n in self._balls:
+                    text += " %d" % n
+                return text + " - balls? ok"
+            return text + " - number? 1-%d" % self._limit
+
+    # -- snooker -------------------------------------------------------------------------
+    def _snooker(self, name, long):
+        v = self._view()
+        on = field(v, "ball_on", 3)
+        free = field(v, "free_ball", 7)
+        if name == "red":
+            if long:
+                return self._start_pot(False, ["red", "red"])
+            return self._done("pot red")
+        if name in COLOURS:
+            if free and (on == "red" or (on in COLOURS and name != on)):
+                return self._done("pot free")
+            return self._done("pot " + name)
+        if name == "foul" or name == "miss":
+            self._clear()
+            self.mode = FOUL
+            self._miss = name == "miss"
+            self._time = self._time_flag(long and name == "foul")
+            return self._shown()
+        if name == "free" and free:
+            return self._start_pot(True, [])
+        return self._done(name)  # free, again, replace, end
+
+    def _start_pot(self, free, balls):
+        self._clear()
+        self.mode = POT
+        self._free = free
+        self._balls = balls
+        return self._shown()
+
+    def _reds_left(self):
+        return field(self._view(), "reds", 4) or 0
+
+    def _pot_key(self, name):
+        if name == "ok":
+            if not self._free and not self._balls:
+                return self._done(None)
+            words = ["pot"] + (["free"] if self._free else []) + self._balls
+            return self._done(" ".join(words))
+        if name == "undo":
+            return self._done(None)
+        if name == "red":
+            if self._balls.count("red") >= self._reds_left():
+                return self._refuse("only %d red(s) on the table" % self._reds_left())
+            self._balls.append("red")
+            return self._shown()
+        if name in COLOURS and self._free:
+            if self._balls:
+                return self._refuse("one ball on with the free ball")
+            self._balls.append(name)
+            return self._shown()
+        return self._refuse("ok ends the pot, undo cancels it")
+
+    def _foul_base(self):
+        on = field(self._view(), "ball_on", 3)
+        return colour_value(on) if on in COLOURS else _MINFOUL
+
+    def _foul_value(self):
+        value = max(_MINFOUL, self._foul_base(), self._value)
+        for c in range(2, 8):
+            if self._named >> c & 1 and c > value:
+                value = c
+        return value
+
+    def _foul_key(self, name, long):
+        if name == "ok":
+            return self._foul_line()
+        if name == "miss":
+            self._miss = True
+            return self._foul_line()
+        if name == "undo":
+            return self._done(None)
+        if name == "menu":
+            self._clear()
+            return self._open_menu(self._state())
+        if name == "foul":
+            if long:
+                self._time = not self._time
+            else:
+                value = self._foul_value() + 1
+                self._value = value if value <= _MAXFOUL else 0  # past 7: the least
+            return self._shown()
+        if name == "red":
+            if self._balls.count("red") >= self._reds_left():
+                return self._refuse("only %d red(s) on the table" % self._reds_left())
+            self._balls.append(name)
+            return self._shown()
+        if name in COLOURS:
+            c = colour_value(name)
+            base = self._foul_base()
+            on = field(self._view(), "ball_on", 3)
+            if on in COLOURS and c < base:
+                return self._refuse("%s is not on the table" % name)
+            if self._named >> c & 1:
+                if name in self._balls:
+                    return self._refuse("%s is down already" % name)
+                self._balls.append(name)
+            self._named |= 1 << c
+            return self._shown()
+        return self._refuse("finish the foul: ok (or miss), undo cancels")
+
+    def _foul_line(self):
+        words = ["foul", str(self._foul_value())] + self._balls
+        if self._miss:
+            words.append("miss")
+        if self._time:
+            words.append("time")
+        return self._done(" ".join(words))
+
+    # -- pool and straight pool ----------------------------------------------------------
+    def _pool(self, name, long):
+        if name == "rackA" or name == "rackB":
+            letter = name[-1]
+            if long:
+                self._walker = menus.Walker(menus.rack_menu(self.match, letter))
+                self.mode = MENU
+                return self._shown()
+            return self._done("rack " + letter)
+        if name == "pot":
+            return self._start_number("pot", True, _MAX_BALL[self.match.header.game])
+        if name == "foul":
+            return self._done("foul time" if self._time_flag(long) else "foul")
+        return self._done(name)  # end, push, pass
+
+    def _straight(self, name, long):
+        if name == "ball":
+            if long:
+                return self._start_number("score", False, 15)
+            return self._done("score 1")
+        if name == "score":
+            return self._start_number("score", False, 15)
+        if name == "foul" or name == "break":
+            words = "foul break" if name == "break" else "foul"
+            return self._done(words + " time" if self._time_flag(long) else words)
+        if name == "rerack":
+            return self._done("rerack 15" if long else "rerack")
+        return self._done(name)  # end, again
+
+    def _start_number(self, prefix, multi, limit):
+        self._clear()
+        self.mode = NUMBER
+        self._prefix = prefix
+        self._multi = multi
+        self._limit = limit
+        return self._shown()
+
+    def _number_key(self, name, long):
+        if name == "ok":
+            if not self._multi or not self._balls or long:
+                return self._done(None)  # nothing entered: cancelled
+            return self._done(self._prefix + " " + " ".join(str(n) for n in self._balls))
+        n = keymaps.number(self.family, name)
+        if not 1 <= n <= self._limit:
+            return self._refuse("a number from 1 to %d" % self._limit)
+        if not self._multi:
+            return self._done("%s %d" % (self._prefix, n))
+        if n in self._balls:
+            self._balls.remove(n)  # a second press takes the ball back
+        else:
+            self._balls.append(n)
+        return self._shown()
+

@@ -1,0 +1,125 @@
+"""What each key does, short and long, per game family: the text of the printed legends.
+
+Data for people, not for the key loop: the grammar (`grammar.py`) never imports this, so
+the device does not keep these strings in RAM. The legend drawings (SVG) take the names
+from `keymaps.KEYMAPS` and the printed label and the two meanings from `LEGENDS`;
+`hardware/keypad.md` holds the tables that `markdown(family)` writes (a test keeps them
+equal), and the simulator may show them as tool tips.
+
+`LEGENDS[family]` is a tuple of 16 `(label, short, long)` in keymap order: `label` is
+the text printed on the key (short, upper case), `short` what a press does, `long` what
+holding it past `long_ms` does ("" when a long press is the same as a short one).
+"""
+
+from . import keymaps
+
+_BALL = ("pot it (a colour not on, with a free ball on, is the free ball: `pot free`); "
+         "in a foul entry: the ball concerned sets the value, pressed again it went down")
+
+LEGENDS = {
+    "snooker": (
+        ("RED", "`pot red`; in a foul entry: a red went down",
+         "several reds in one stroke: each `red` adds one, `ok`"),
+        ("YELLOW", _BALL, ""),
+        ("GREEN", _BALL, ""),
+        ("BROWN", _BALL, ""),
+        ("BLUE", _BALL, ""),
+        ("PINK", _BALL, ""),
+        ("BLACK", _BALL, ""),
+        ("FOUL", ("foul entry, worth the least the ball on allows: ball keys name the ball "
+         "and the balls down, `foul` again adds a point, `ok` ends it"),
+         "the same as a time foul (`time`); in a foul entry: time on or off"),
+        ("MISS", "ends a foul entry with `miss`; else starts a foul entry with `miss`", ""),
+        ("FREE", ("after a foul: `free` (free ball); with the free ball on: the free ball "
+         "potted with others (`pot free ...`: the balls, `ok`)"), ""),
+        ("AGAIN", "after a foul: `again`, the offender plays again", ""),
+        ("REPLACE", "after a foul with a miss: `replace`, balls back, offender again", ""),
+        ("END", "`end`: the visit ends without score; before frame 1: switch the breaker",
+         ""),
+        ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
+         "back"), ""),
+        ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
+         "previous item")),
+        ("OK", ("end an entry, choose in a menu; frame over: `frame`; tie on the black: "
+         "who plays first; shot clock on: `go` or `hit`"), "shot clock on: `extend`"),
+    ),
+    "pool": (
+        ("A WINS", "`rack A`", "rack details: break and run, golden break"),
+        ("B WINS", "`rack B`", "rack details: break and run, golden break"),
+        ("POT", ("balls potted: then the number keys (1-15, a second press takes one "
+         "back), `ok`"), ""),
+        ("FOUL", "`foul`: ball in hand for the other side", "`foul time`"),
+        ("END", "`end`: the visit ends without a foul", ""),
+        ("PUSH", "`push`: push out, the shot after the break (nine- and ten-ball)", ""),
+        ("PASS", "`pass`: after a push out, the shot passed back", ""),
+        ("WARN", "`warn` the striker, on two fouls", ""),
+        ("GO", "`go`: the shot clock starts", ""),
+        ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
+        ("EXTEND", "`extend`: the striker's extension", ""),
+        ("SIDE", "before the first rack: switch the breaker", ""),
+        ("CONCEDE", "the striker concedes the match (`ok` confirms)", ""),
+        ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
+         "back"), ""),
+        ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
+         "previous item")),
+        ("OK", ("end an entry, choose in a menu; rack over: `frame`; shot clock on: `go` "
+         "or `hit`"), "shot clock on: `extend`"),
+    ),
+    "straight": (
+        ("BALL", "`score 1`", "`score N`: then a number key"),
+        ("SCORE", "`score N`: then the number key, 1 to 15", ""),
+        ("FOUL", "`foul`: minus 1", "`foul time`"),
+        ("END", "`end`: the visit ends without a foul", ""),
+        ("AGAIN", "after an opening-break foul: `again`, the offender breaks again", ""),
+        ("BREAK", "`foul break`: an opening-break foul, minus 2", "`foul break time`"),
+        ("RERACK", "`rerack`: 14 balls re-racked", "`rerack 15`"),
+        ("WARN", "`warn` the striker, on two fouls", ""),
+        ("GO", "`go`: the shot clock starts", ""),
+        ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
+        ("EXTEND", "`extend`: the striker's extension", ""),
+        ("SIDE", "before the game: switch the breaker", ""),
+        ("CONCEDE", "the striker concedes the match (`ok` confirms)", ""),
+        ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
+         "back"), ""),
+        ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
+         "previous item")),
+        ("OK", "end an entry, choose in a menu; shot clock on: `go` or `hit`",
+         "shot clock on: `extend`"),
+    ),
+}
+
+
+def legend(family):
+    """The 16 (label, short, long) of a family, in keymap order."""
+    return LEGENDS[family]
+
+
+def grid(family):
+    """The keypad as a markdown table of key names, 4 rows of 4, top row first."""
+    names = keymaps.keymap(family)
+    out = ["| | col 0 | col 1 | col 2 | col 3 |", "|---|---|---|---|---|"]
+    for row in range(keymaps.ROWS):
+        cells = []
+        for col in range(keymaps.COLS):
+            i = row * keymaps.COLS + col
+            n = keymaps.NUMBERS[i]
+            cells.append("`%s`%s" % (names[i], " (%d)" % n if n else ""))
+        out.append("| row %d | %s |" % (row, " | ".join(cells)))
+    return out
+
+
+def table(family):
+    """One markdown row per key: position, name, printed label, short and long press."""
+    names = keymaps.keymap(family)
+    out = ["| key | name | label | short press | long press |", "|---|---|---|---|---|"]
+    for i in range(len(names)):
+        label, short, long = LEGENDS[family][i]
+        out.append("| %d,%d | `%s` | %s | %s | %s |" % (
+            i // keymaps.COLS, i % keymaps.COLS, names[i], label, short,
+            long or "as short"))
+    return out
+
+
+def markdown(family):
+    """The text of a family's section in hardware/keypad.md (without its heading)."""
+    return "\n".join(grid(family) + [""] + table(family)) + "\n"
