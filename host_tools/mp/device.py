@@ -12,7 +12,11 @@ moment and the shot clock runs exactly. Commands, one a line on standard input:
     wait MS        let MS milliseconds pass
     show           print both panels: `E <hex>` (e-ink) and `L <hex>` (LED) lines
     where          print where the app was loaded from (`.frozen/...` when frozen in)
+    status         print `M <screen> <frames A> <frames B> running|stopped`
     family         print the game family whose legend is on (snooker, pool, straight)
+    latency NAME   press NAME, print `T <passes> <us>`: release to LED, and that pass's time
+    reset          a power cut: a new app boots on the same flash; prints `R <lines> <ms>`
+    heap           print `H <allocated> <free>` after a collection
     state          print `S <passes> <refreshes partial> <full> <led frames> <tones>`
     quit           stop the app cleanly and exit
 
@@ -67,6 +71,40 @@ class Runner:
             board.now += SCAN_MS
             app.step(board.now)
 
+    def latency(self, name):
+        """Press NAME; print `T <passes> <us>`: the passes from the key's release to the
+        LED showing the change, and the time of the pass that took the key."""
+        import time
+
+        bit = self._bit(name)
+        board, app = self.board, self.app
+        board.raw |= bit
+        self.wait(HOLD_MS)
+        board.raw &= ~bit
+        frames = board.led_frames
+        passes = 0
+        us = 0
+        while board.led_frames == frames and passes < 100:
+            board.now += SCAN_MS
+            t = time.ticks_us()
+            app.step(board.now)
+            us = time.ticks_diff(time.ticks_us(), t)
+            passes += 1
+        print("T %d %d" % (passes, us))
+        self.wait(GAP_MS)
+
+    def reset(self):
+        """A power cut and restart: a new app on the same flash; print
+        `R <lines replayed> <ms>`, the recovery's work."""
+        import time
+
+        self.app.stop()
+        t = time.ticks_ms()
+        self.app = App(self.board)
+        self.app.boot(self.board.now)
+        ms = time.ticks_diff(time.ticks_ms(), t)
+        print("R %d %d" % (self.app.journal.replayed, ms))
+
     def _bit(self, name):
         i = key_index(self.app.family, name)
         if i < 0:
@@ -100,10 +138,24 @@ class Runner:
             b = self.board
             print("E %d %d %s" % (b.eink_size[0], b.eink_size[1], _hex(b.eink_buf)))
             print("L 32 16 %s" % _hex(b.led_buf))
+        elif cmd == "latency":
+            self.latency(arg)
+        elif cmd == "reset":
+            self.reset()
+        elif cmd == "heap":
+            import gc
+
+            gc.collect()
+            print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
         elif cmd == "where":
             import scoreboard.app
 
             print(scoreboard.app.__file__)
+        elif cmd == "status":
+            app = self.app
+            won = app.match.frames_won() if app.match is not None else (0, 0)
+            print("M %s %d %d %s" % (app.screen.kind, won[0], won[1],
+                                     "stopped" if app.stopped else "running"))
         elif cmd == "family":
             print(self.app.family)
         elif cmd == "state":
@@ -135,4 +187,5 @@ def main():
     print(". stopped")
 
 
-main()
+if __name__ == "__main__":
+    main()
