@@ -4,6 +4,7 @@
   with the heap locked, across bounces, long presses, a full ring and the 2**30 wrap.
 - tests/micropython/keys_games.py: key scripts of every game give the same lines and
   reports under MicroPython and CPython.
+- both again on the 32-bit unix port (build/mp32, 31-bit small ints as on a Pico).
 - mpy-cross compiles every keys module, also for a 31-bit small-int target.
 """
 
@@ -66,3 +67,17 @@ def test_key_scripts_give_the_same_lines_under_both_interpreters(micropython_bin
     for block in blocks:
         reports = [line for line in block.splitlines() if line.startswith("{")]
         assert len(reports) == 2 and reports[0] == reports[1], block[:40]
+
+
+MP32 = mpy.REPO / "build" / "mp32" / "micropython"  # `make deps` builds it (RUNTIME.md)
+
+
+@pytest.mark.parametrize("script", [HEAP_LOCK, GAMES])
+def test_the_32_bit_port_agrees(script):
+    """On the 32-bit build small ints are 31 bits, as on a Pico: the scan still allocates
+    nothing and the key scripts give the same lines."""
+    rc, out32 = mpy.run_tool([mpy.tool(MP32), script])
+    assert rc == 0, out32
+    rc, cp = mpy.run_tool([sys.executable, script])
+    assert rc == 0, cp
+    assert mpy.normalise(out32) == mpy.normalise(cp)

@@ -39,17 +39,17 @@ def main():
         sys.exit(1)
 
     now = ticks.PERIOD - 3000
-    x = 4321
+    x = 4321  # a 16-bit LCG (ZX81's): stays a small int on a 32-bit port too
     micropython.heap_lock()
     scan = 0
     raw = 0
     hold_until = 0  # scan number at which the current pattern changes
     while scan < SCANS:
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
+        x = (x * 75 + 74) % 65537
         if scan >= hold_until:
             # A new pattern: nothing, one key short, one key long, two keys.
-            choice = (x >> 8) & 3
-            key = (x >> 12) & 15
+            choice = (x >> 3) & 3
+            key = (x >> 6) & 15
             if choice == 0:
                 raw = 0
                 hold_until = scan + 5
@@ -63,9 +63,9 @@ def main():
                 raw = (1 << key) | (1 << ((key + 5) & 15))
                 hold_until = scan + 20
         sample = raw
-        if (x >> 20) & 7 == 0:
-            sample = raw ^ (1 << ((x >> 4) & 15))  # a bounce on some contact
-        step = 10 + (x >> 16) % 8
+        if (x >> 10) & 7 == 0:
+            sample = raw ^ (1 << ((x >> 1) & 15))  # a bounce on some contact
+        step = 10 + (x >> 13) % 8
         before = now
         now = ticks.ticks_add(now, step)
         if now < before:
