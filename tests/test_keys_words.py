@@ -1,14 +1,14 @@
 """Every notation word of every game can be entered from the keys (issue 7, point 1).
 
-The words come from the core (its word table `vocab.words_for`, or before that the
-notation's word lists). For each game and word, a case sets up a position with lines,
-then presses keys; the grammar's line must start with that word, parse, and apply to
-the real Match. Words the rules of a game never take (pool's `penalty`) are checked to be
-refused by the core, so nothing that could be entered is left out.
+The words come from the core's word table (`vocab.words_for`). For each game and word,
+a case sets up a position with lines, then presses keys; the grammar's line must start
+with that word, parse, and apply to the real Match. Words the rules of a game never
+take (pool's `penalty`) are checked to be refused by the core, so nothing that could be
+entered is left out.
 """
 
 import pytest
-from scoreboard.core import notation
+from scoreboard.core import notation, vocab
 from scoreboard.keys import keymaps, menus
 from scoreboard.keys.grammar import Grammar
 
@@ -16,12 +16,6 @@ from support.keys import EIGHTBALL, NINEBALL, SNOOKER, SNOOKER6, STRAIGHT, TENBA
 
 
 def words_for(fam):
-    try:
-        from scoreboard.core import vocab
-    except ImportError:
-        own = {"snooker": notation._SNOOKER, "pool": notation._POOL,
-               "straight": notation._STRAIGHT}[fam]
-        return tuple(notation._COMMON) + tuple(own)
     return vocab.words_for(fam)
 
 

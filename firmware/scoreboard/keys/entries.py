@@ -7,10 +7,11 @@ into Results); split out to keep each module small. Nothing here changes the Mat
 
 from micropython import const
 
+from scoreboard.core.vocab import COLOURS, SIDES
+
 from . import keymaps, menus
 
-SIDES = ("A", "B")
-COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
+__all__ = ("COLOURS", "SIDES", "Entries", "field")
 
 IDLE = const(0)
 FOUL = const(1)  # snooker foul entry

@@ -63,7 +63,7 @@ LEGENDS = {
         ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
          "previous item")),
         ("OK", ("end an entry, choose in a menu; rack over: `frame`; shot clock on: `go` "
-         "or `hit`"), "shot clock on: `extend`"),
+         "or `hit`"), "shot clock on: `extend`; in a number entry: cancel"),
     ),
     "straight": (
         ("BALL", "`score 1`", "`score N`: then a number key"),
@@ -84,7 +84,7 @@ LEGENDS = {
         ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
          "previous item")),
         ("OK", "end an entry, choose in a menu; shot clock on: `go` or `hit`",
-         "shot clock on: `extend`"),
+         "shot clock on: `extend`; in a number entry: cancel"),
     ),
 }
 

@@ -12,13 +12,12 @@ is allowed at that moment is the match's to say (a refused line is shown as a re
 
 from micropython import const
 
+from scoreboard.core.vocab import AWARD_WHY, FORFEIT_WHY, SIDES
+
 LINE = const(0)
 SUB = const(1)
 NUMBER = const(2)
 
-SIDES = ("A", "B")
-AWARD_WHY = ("miss3", "conduct", "time", "other")
-FORFEIT_WHY = ("late", "conduct", "retired", "disqualified")
 # Shot-clock profiles (RULES.md, seed 004 1.11): the `clock on` settings of each.
 CLOCK_PROFILES = (
     ("wpa 35s", "shot=35 warn=10 ext=1x25 first=60"),
