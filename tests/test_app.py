@@ -1,0 +1,240 @@
+"""The app's loop on the host board: refusals, the e-ink refresh policy, the LED, the
+buzzer, the error handler, and a reset that comes back exactly where it was.
+
+These run the real app on CPython (its framebuf stand-in) through the same runner that
+`scoreboard device` drives under MicroPython; test_device.py plays the same firmware
+under MicroPython, test_app_micropython below checks the two draw the same bytes.
+"""
+
+from pathlib import Path
+
+import pytest
+from host_tools.mp.device import Runner
+from scoreboard.app import FULL_EVERY, QUIET_MS
+from scoreboard.sounds import PATTERNS
+from support import device, mpy
+
+HEADER = ["sbn 1", "game snooker reds=15", "match best-of 3", 'side A "Ann"', 'side B "Bob"']
+CLOCK = [*HEADER, "clock shot=45 warn=10 beeps=5"]
+
+
+def rig(tmp_path, header=HEADER):
+    device.queue(tmp_path, "m1", header)
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    return r
+
+
+def journal(tmp_path):
+    return device.events(device.journal_files(tmp_path)[-1])
+
+
+def tones(r):
+    return [t[1] for t in r.board.played() if t[1]]
+
+
+def test_refused_entry_is_shown_beeped_and_changes_nothing(tmp_path):
+    r = rig(tmp_path)
+    r.press("ok", 80)
+    r.press("red", 80)
+    before = r.board.eink_buf[:], journal(tmp_path)
+    r.wait(3000)
+    r.press("pink", 80)  # a colour after a red is fine...
+    r.press("pink", 80)  # ...a second colour is not: a red is on
+    assert journal(tmp_path) == ["frame A", "pot red", "pot pink"]
+    assert r.app.screen.message, "the reason is on the panel"
+    assert tones(r)[-1] == PATTERNS["refuse"][0], "a low beep"
+    assert list(r.app.match.view().score) == [7, 0]
+    assert before[1] == ["frame A", "pot red"]
+
+
+def test_eink_partial_per_change_coalesced_while_keys_come_fast(tmp_path):
+    r = rig(tmp_path)
+    r.press("ok", 80)
+    r.wait(3000)
+    partial, full = r.board.refreshes
+    for k in ["red", "black"] * 3:  # six pots, 230 ms apart: faster than QUIET_MS
+        r.press(k, 80)
+        assert r.board.refreshes == [partial, full], "no refresh while keys come fast"
+    r.wait(QUIET_MS + 20)
+    assert r.board.refreshes == [partial + 1, full], "one partial refresh for all of them"
+
+
+def test_eink_full_refresh_every_n_partials_and_at_frame_end(tmp_path):
+    r = rig(tmp_path)
+    r.press("ok", 80)
+    r.wait(3000)
+    partial, full = r.board.refreshes
+    for n in range(FULL_EVERY):
+        r.press("red" if n % 2 == 0 else "black", 80)
+        r.wait(1000)
+    assert r.board.refreshes[1] == full + 1, "the tenth refresh is a full one"
+    assert r.board.refreshes[0] == partial + FULL_EVERY - 1
+
+
+def test_the_clock_ticks_on_the_led_never_on_the_eink(tmp_path):
+    r = rig(tmp_path, CLOCK)
+    r.press("ok", 80)
+    r.press("red", 80)
+    r.wait(3000)
+    refreshes, frames = list(r.board.refreshes), r.board.led_frames
+    r.wait(30000)
+    assert r.board.refreshes == refreshes
+    assert r.board.led_frames >= frames + 30, "a new LED picture every second"
+
+
+def test_buzzer_warning_countdown_and_time(tmp_path):
+    r = rig(tmp_path, CLOCK)
+    r.press("ok", 80)
+    r.press("red", 80)  # the shot clock starts on the outcome, at its stamp
+    last = device.journal_files(tmp_path)[-1].read_text(encoding="utf-8").splitlines()[-1]
+    assert last.split(" ")[1] == "pot"
+    start = int(last.split(" ")[0][1:])  # match milliseconds
+    r.wait(47000)
+    played = [(r.app.match_ms(ms) - start, f) for ms, f, _ in r.board.played() if f]
+    warn = [ms for ms, f in played if f == PATTERNS["warn"][0]]
+    beeps = [ms for ms, f in played if f == PATTERNS["beep"][0]]
+    time_ = [ms for ms, f in played if f == PATTERNS["time"][0]]
+    assert 34900 <= warn[0] <= 35100, "the warning at 10 s left"
+    assert len(beeps) == 5, "the last five seconds counted down"
+    assert 44900 <= time_[0] <= 45100, "TIME at 45 s"
+
+
+def test_frame_end_sound_and_full_refresh(tmp_path):
+    r = rig(tmp_path)
+    r.press("ok", 80)
+    r.press("end", 80)  # B to the table
+    r.wait(3000)
+    full = r.board.refreshes[1]
+    for k in ["menu", "menu", "ok"]:  # the menu, down to "concede frame", chosen
+        r.press(k, 80)
+    assert journal(tmp_path) == ["frame A", "end", "concede"]
+    r.wait(3000)
+    assert r.app.screen.kind == "frame_end"
+    assert r.board.refreshes[1] == full + 1, "a full refresh at the frame's end"
+    assert PATTERNS["frame_end"][0] in tones(r)
+
+
+class BrokenLed(Exception):
+    pass
+
+
+def test_one_handler_shows_the_error_and_keeps_the_journal(tmp_path):
+    r = rig(tmp_path)
+    r.press("ok", 80)
+    r.press("red", 80)
+    kept = device.journal_files(tmp_path)[-1].read_bytes()
+
+    def broken():
+        raise BrokenLed("the LED chain stopped answering")
+
+    r.board.led_show = broken
+    r.press("black", 80)
+    assert r.app.screen.kind == "error"
+    assert "the LED chain stopped answering" in r.app.screen.error
+    assert r.app.stopped
+    data = device.journal_files(tmp_path)[-1].read_bytes()
+    assert data.startswith(kept), "nothing journaled before is lost"
+    r.press("red", 80)  # a stopped app takes no more keys
+    assert device.journal_files(tmp_path)[-1].read_bytes() == data
+
+
+def test_reset_comes_back_exactly_screens_included(tmp_path):
+    r = rig(tmp_path)
+    for k in ["ok", "red", "black", "red", "end", "foul", "ok"]:
+        r.press(k, 80)
+    r.wait(3000)
+    eink, led = bytes(r.board.eink_buf), bytes(r.board.led_buf)
+    r2 = Runner(str(tmp_path))  # power cut: a new app on the same flash
+    r2.board.now = r.board.now
+    r2.wait(3000)
+    assert bytes(r2.board.eink_buf) == eink
+    assert bytes(r2.board.led_buf) == led
+
+
+def test_set_up_a_match_on_the_box(tmp_path):
+    r = Runner(str(tmp_path))  # empty queue
+    r.wait(100)
+    assert r.app.screen.kind == "start"
+    for k in ["menu",  # set up a match here
+              "menu",  # game: snooker 10 reds
+              "ok", "menu",  # format: best-of 5
+              "ok", "ok",  # shot clock off; Start
+              "ok"]:
+        r.press(k, 80)
+    assert r.app.screen.kind == "score"
+    header = device.journal_lines(device.journal_files(tmp_path)[-1])
+    assert "game snooker reds=10" in header and "match best-of 5" in header
+    assert 'side A "Player A"' in header
+
+
+def test_switch_the_breaker_before_starting(tmp_path):
+    r = rig(tmp_path)
+    r.press("end", 80)  # the side key on the start screen: B breaks off
+    r.press("ok", 80)
+    assert journal(tmp_path) == ["frame B"]
+
+
+@pytest.mark.parametrize("name", ["frame", "refusal"])
+def test_panels_are_the_same_bytes_under_micropython(tmp_path, name):
+    keys = ["ok", "red", "black", "red"] + (["pink", "pink"] if name == "refusal" else [])
+    a, b = tmp_path / "cpy", tmp_path / "mp"
+    for flash in (a, b):
+        device.queue(flash, "m1", HEADER)
+    r = Runner(str(a))
+    for k in keys:
+        r.press(k, 80)
+    r.wait(2500)
+    rc, out = device.run(b, [*device.commands(keys), "wait 2500", "show"])
+    assert rc == 0, out
+    shown = {line.split()[0]: bytes.fromhex(line.split()[3]) for line in out
+             if line[:2] in ("E ", "L ")}
+    assert shown["E"] == bytes(r.board.eink_buf)
+    assert shown["L"] == bytes(r.board.led_buf)
+
+
+def test_keyboard_interrupt_stops_cleanly_under_micropython(tmp_path):
+    """mpremote connecting sends Ctrl-C: main.py's app stops, the journal flushed."""
+    device.queue(tmp_path, "m1", HEADER)
+    script = tmp_path / "interrupt.py"
+    script.write_text(INTERRUPT_SCRIPT % {"firmware": mpy.FIRMWARE, "flash": tmp_path},
+                      encoding="utf-8")
+    rc, out = mpy.run_micropython(script, timeout=60)
+    assert rc == 0, out
+    assert "scoreboard: stopped" in out
+    assert journal(tmp_path) == ["frame A", "pot red"]
+
+
+INTERRUPT_SCRIPT = """
+import sys
+sys.path.append("%(firmware)s")
+import boards.host
+
+_keys = ["ok", "red"]
+_n = [0]
+
+
+class Board(boards.host.HostBoard):
+    def keys(self):
+        _n[0] += 1
+        t = _n[0]
+        if t > 60:
+            raise KeyboardInterrupt
+        k = _keys[(t - 1) // 20] if (t - 1) %% 20 < 8 and (t - 1) // 20 < len(_keys) else None
+        return 0 if k is None else 1 << ("red yellow green brown blue pink black foul miss "
+                                          "free again replace end undo menu ok".split()
+                                          .index(k))
+
+
+boards.host.build = lambda **kw: Board("%(flash)s", real_time=True)
+sys.modules["boards.host"] = boards.host
+import main  # noqa
+main.board_name = lambda: "host"
+main.main()
+"""
+
+
+def test_journal_is_in_the_flash_folder(tmp_path):
+    r = rig(tmp_path)
+    r.press("ok", 80)
+    assert Path(device.journal_files(tmp_path)[-1]).parent == tmp_path / "matches"
