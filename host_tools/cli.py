@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from host_tools import device_cmd, replay_cmd, sync
+from host_tools import device_cmd, export, flash, replay_cmd, report, setup_cmd, sync
 
 
 def main(argv=None):
@@ -13,6 +13,10 @@ def main(argv=None):
     replay_cmd.add_parser(sub)
     device_cmd.add_parser(sub)
     sync.add_parser(sub)
+    setup_cmd.add_parser(sub)
+    flash.add_parser(sub)
+    export.add_parser(sub)
+    report.add_parser(sub)
     args = parser.parse_args(argv)
     return args.run(args)
 

@@ -262,13 +262,14 @@ class Bridge:
                 pass
 
 
-def serve_pty(flash_dir, firmware=None, on_port=None, stop=None, **kw):
-    """Serve the virtual device with `flash_dir` as its flash until `stop()` is true.
+def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
+    """Serve the virtual device with `flash_dir` as its flash until `stop()` is true or
+    Ctrl-C; returns 0 (an exit status).
 
-    `firmware`: a folder mounted read-only at /rom behind the flash (None: the flash
-    alone, as on a board that `scoreboard flash` filled). `on_port(name)` gets the pty's
-    name (default: print `port /dev/pts/N`). Returns "stopped" or "cut"; a list given as
-    `counted` gets the number of bytes that came from the host.
+    `firmware`: a folder mounted read-only at /rom behind the flash (default: the
+    repository's firmware/; None: the flash alone, as on a board that `scoreboard flash`
+    filled). `on_port(name)` gets the pty's name (default: print `port /dev/pts/N`). A
+    list given as `counted` gets the number of bytes that came from the host.
     """
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
     counted = kw.pop("counted", None)
@@ -278,33 +279,33 @@ def serve_pty(flash_dir, firmware=None, on_port=None, stop=None, **kw):
     else:
         on_port(bridge.port)
     try:
-        return bridge.serve(stop)
+        bridge.serve(stop)
+    except KeyboardInterrupt:
+        pass
     finally:
         if counted is not None:
             counted.append(bridge.from_host)
+    return 0
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m host_tools.vdev", description=__doc__.split(
         "\n")[0])
     p.add_argument("--flash", required=True, help="the folder that is the device's flash")
-    p.add_argument("--firmware", default=None,
-                   help="a firmware folder mounted read-only at /rom (default: none)")
-    p.add_argument("--repo-firmware", action="store_true",
-                   help="mount the repository's firmware/ at /rom")
+    p.add_argument("--firmware", default=str(FIRMWARE),
+                   help="a firmware folder mounted read-only at /rom (default: firmware/)")
+    p.add_argument("--bare", action="store_true",
+                   help="no firmware at /rom: a board with MicroPython alone")
     p.add_argument("--cut-after", type=int, default=None,
                    help="pull the cable after this many bytes from the host")
     p.add_argument("--heapsize", default=None)
     args = p.parse_args(argv)
-    firmware = str(FIRMWARE) if args.repo_firmware else args.firmware
+    firmware = None if args.bare else args.firmware
     stopped = []
     signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
     counted = []
-    try:
-        serve_pty(args.flash, firmware, stop=lambda: bool(stopped), cut_after=args.cut_after,
-                  heapsize=args.heapsize, counted=counted)
-    except KeyboardInterrupt:
-        pass
+    serve_pty(args.flash, firmware, stop=lambda: bool(stopped), cut_after=args.cut_after,
+              heapsize=args.heapsize, counted=counted)
     if counted:
         print("host-bytes %d" % counted[0], flush=True)
     return 0

@@ -62,9 +62,10 @@ def masked_url(url):
     return mask(url, url)
 
 
-def open_db(url=None):
-    """A migrated Database for `url` (None: the default SQLite file)."""
-    db = connect(url)
+def open_db(url=None, create=True):
+    """A migrated Database for `url` (None: the default SQLite file). `create=False`:
+    a SQLite file that does not exist yet is an error, not a new empty database."""
+    db = connect(url, create)
     try:
         db.migrate()
     except DbError:
@@ -73,11 +74,12 @@ def open_db(url=None):
     return db
 
 
-def connect(url=None):
+def connect(url=None, create=True):
     if url is None:
         path = default_path()
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return _sqlite(str(path), str(path))
+        if create:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        return _sqlite(str(path), str(path), create)
     scheme = url.split("://", 1)[0].lower() if "://" in url else ""
     if scheme in ("postgresql", "postgres"):
         return _postgres(url)
@@ -87,16 +89,18 @@ def connect(url=None):
             path = path[1:]  # sqlite://rel.db -> rel.db ; sqlite:///abs -> /abs
         if not path:
             raise DbError("bad database URL %s: sqlite:///PATH names a file" % masked_url(url))
-        return _sqlite(path, url)
+        return _sqlite(path, url, create)
     if scheme or url.startswith("sqlite:"):
         if url.startswith("sqlite:"):
-            return _sqlite(url[len("sqlite:"):], url)
+            return _sqlite(url[len("sqlite:"):], url, create)
         raise DbError("unknown database URL %s: use a file path, sqlite:///FILE or "
                       "postgresql://USER@HOST/DB" % masked_url(url))
-    return _sqlite(url, url)
+    return _sqlite(url, url, create)
 
 
-def _sqlite(path, label):
+def _sqlite(path, label, create=True):
+    if not create and not Path(path).is_file():
+        raise DbError("no results database at %s (`scoreboard sync` makes it)" % label)
     parent = Path(path).resolve().parent
     if not parent.is_dir():
         raise DbError("cannot open the database %s: folder %s does not exist" % (label, parent))

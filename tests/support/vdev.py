@@ -28,8 +28,7 @@ class VirtualDevice:
     def __init__(self, flash, firmware=REPO / "firmware", cut_after=None, timeout=10):
         self.flash = Path(flash)
         cmd = [str(PYTHON), "-m", "host_tools.vdev", "--flash", str(flash)]
-        if firmware is not None:
-            cmd += ["--firmware", str(firmware)]
+        cmd += ["--bare"] if firmware is None else ["--firmware", str(firmware)]
         if cut_after is not None:
             cmd += ["--cut-after", str(cut_after)]
         self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdin=subprocess.DEVNULL,

@@ -1,0 +1,182 @@
+"""`scoreboard report MATCH_ID [--db URL] [-o FILE.html]`: one match as a web page.
+
+One self-contained HTML file (inline CSS and SVG, no script, nothing fetched): the
+result, each frame's score progression as a chart (the score after every event, from
+the stored journal replayed by the core; racks won for pool), the frame table with the
+breaks, the high breaks, and shot-time statistics when the journal has `@MS` stamps.
+Every text that comes from a match file (names above all) is HTML-escaped, so a name
+such as `<script>` shows as text.
+"""
+
+import json
+import sys
+from html import escape
+
+import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.db import DbError, open_db
+from scoreboard.core.match import Match
+from scoreboard.core.notation import Reader
+
+_W, _H, _PAD = 640, 220, 36
+_COLOURS = ("#1f5fbf", "#c0392b")
+_CSS = """body{font-family:sans-serif;margin:2em;color:#222;max-width:60em}
+h1{font-size:1.5em}h2{font-size:1.15em;margin-top:1.6em}
+table{border-collapse:collapse}td,th{border:1px solid #bbb;padding:.25em .6em;text-align:left}
+th{background:#eee}.a{color:#1f5fbf}.b{color:#c0392b}svg{background:#fafafa;border:1px solid #ddd}
+.note{color:#666;font-size:.9em}"""
+
+
+def progression(sbn):
+    """[(label, [(score_a, score_b) after each event of that frame])] of a journal."""
+    reader = Reader(True)
+    match = None
+    series = []
+    pool_points = None
+    for text in sbn.splitlines(True):
+        event = reader.feed(text)
+        if event is None:
+            continue
+        if match is None:
+            match = Match(reader.header)
+            if match.family == "pool":
+                pool_points = [(0, 0)]
+                series.append(("racks", pool_points))
+        match.apply(event)
+        word = event[1]
+        if pool_points is not None:
+            won = match.frames_won()
+            if (won[0], won[1]) != pool_points[-1]:
+                pool_points.append((won[0], won[1]))
+            continue
+        f = match.frame
+        if f is None:
+            continue
+        if word in ("frame", "restart") or not series:
+            series.append(("frame %d" % f.number, [(0, 0)]))
+        series[-1][1].append((f.score[0], f.score[1]))
+    return series
+
+
+def chart(points, names, title):
+    """An inline SVG line chart of both sides' scores over the events."""
+    top = max([1] + [max(a, b) for a, b in points])
+    n = max(1, len(points) - 1)
+    iw, ih = _W - 2 * _PAD, _H - 2 * _PAD
+
+    def xy(i, v):
+        return "%.1f,%.1f" % (_PAD + iw * i / n, _H - _PAD - ih * v / top)
+
+    out = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" role="img" '
+           'aria-label="%s">' % (_W, _H, escape(title))]
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>' % (
+        _PAD, _H - _PAD, _W - _PAD, _H - _PAD))
+    out.append('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#888"/>' % (
+        _PAD, _PAD, _PAD, _H - _PAD))
+    out.append('<text x="4" y="%d" font-size="11">%d</text>' % (_PAD + 4, top))
+    out.append('<text x="4" y="%d" font-size="11">0</text>' % (_H - _PAD + 4))
+    out.append('<text x="%d" y="%d" font-size="11" text-anchor="end">%d events</text>' % (
+        _W - _PAD, _H - 8, len(points) - 1))
+    for s in (0, 1):
+        pts = " ".join(xy(i, p[s]) for i, p in enumerate(points))
+        out.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
+            _COLOURS[s], pts))
+        out.append('<text x="%d" y="%d" font-size="12" fill="%s">%s %d</text>' % (
+            _PAD + 8 + s * 260, 16, _COLOURS[s], escape(names[s]), points[-1][s]))
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _shots(timing, names):
+    if not timing:
+        return '<p class="note">No times in this journal (no <code>@MS</code> stamps).</p>'
+    rows = ["<tr><th>side</th><th>shots</th><th>average</th><th>longest</th></tr>"]
+    for s, side in enumerate("AB"):
+        t = timing[side]
+        avg = "-" if t["average_ms"] is None else "%.1f s" % (t["average_ms"] / 1000)
+        rows.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%.1f s</td></tr>" % (
+            escape(names[s]), t["shots"], avg, t["longest_ms"] / 1000))
+    total = timing["match_ms"] // 1000
+    return "<table>%s</table><p>Match time %d:%02d:%02d.</p>" % (
+        "".join(rows), total // 3600, total // 60 % 60, total % 60)
+
+
+def render(match, report, sbn):
+    """The HTML page of a stored match (its row, its replay JSON, its journal text)."""
+    names = (match["side_a"], match["side_b"])
+    won = report["frames_won"]
+    winner = report["winner"]
+    title = "%s v %s" % names
+    result = "%s wins %d-%d" % (names["AB".index(winner)], won["A"], won["B"]) if winner else (
+        "%d-%d, %s" % (won["A"], won["B"], "in progress" if match["status"] == "unfinished"
+                       else "no winner"))
+    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+           "<title>%s</title><style>%s</style></head><body>" % (escape(title), _CSS),
+           '<h1><span class="a">%s</span> v <span class="b">%s</span></h1>' % (
+               escape(names[0]), escape(names[1])),
+           "<p>%s &middot; %s %s &middot; %s &middot; match %s &middot; stored as %s</p>" % (
+               escape(result), escape(match["game"]), escape(match["format"]),
+               escape(match["date"] or "no date"), escape(match["id"]),
+               escape(match["status"]))]
+    out.append("<h2>Score progression</h2>")
+    for label, points in progression(sbn):
+        out.append("<h3>%s</h3>%s" % (escape(label), chart(points, names, label)))
+    out.append("<h2>Frames and breaks</h2><table><tr><th>frame</th><th>breaker</th>"
+               "<th>score</th><th>winner</th><th>how</th><th>breaks %s</th>"
+               "<th>breaks %s</th></tr>" % (escape(names[0]), escape(names[1])))
+    high = [0, 0]
+    for f in report["frames"]:
+        score = "-" if f["score"] is None else "%d-%d" % (f["score"]["A"], f["score"]["B"])
+        brk = f["breaks"] or {"A": [], "B": []}
+        for s, side in enumerate("AB"):
+            high[s] = max([high[s]] + list(brk[side] or []))
+        out.append("<tr><td>%d</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                   "<td>%s</td></tr>" % (
+                       f["number"], escape(f["breaker"] or ""), score,
+                       escape(names["AB".index(f["winner"])]) if f["winner"] else "",
+                       escape(f["how"] or "in play"),
+                       ", ".join(str(b) for b in brk["A"] or []),
+                       ", ".join(str(b) for b in brk["B"] or [])))
+    out.append("</table>")
+    if report["game"] != "eightball" and report["frames"] and report["frames"][0]["breaks"]:
+        out.append("<p>High break: %s %d, %s %d.</p>" % (escape(names[0]), high[0],
+                                                        escape(names[1]), high[1]))
+    out.append("<h2>Shot times</h2>" + _shots(report.get("timing"), names))
+    out.append('<p class="note">From the journal pulled %s.</p></body></html>\n' % escape(
+        match["pulled_at"]))
+    return "".join(out)
+
+
+def add_parser(sub):
+    p = sub.add_parser("report", help="one match as a self-contained HTML page")
+    p.add_argument("match_id", metavar="MATCH_ID")
+    p.add_argument("--db", default=None, help="results database (default: the sync default)")
+    p.add_argument("-o", "--output", default=None, help="the HTML file (default: MATCH_ID.html)")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    try:
+        db = open_db(args.db, create=False)
+    except DbError as e:
+        print("report: %s" % e, file=sys.stderr)
+        return 2
+    try:
+        match = db.match(args.match_id)
+    except DbError as e:
+        print("report: %s" % e, file=sys.stderr)
+        return 2
+    finally:
+        db.close()
+    if match is None:
+        print("report: no match %s in %s" % (args.match_id, db.label), file=sys.stderr)
+        return 2
+    page = render(match, json.loads(match["report"]), match["sbn"])
+    path = args.output or "%s.html" % args.match_id
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(page)
+    except OSError as e:
+        print("report: cannot write %s: %s" % (path, e.strerror or e), file=sys.stderr)
+        return 2
+    print("report: %s" % path)
+    return 0
