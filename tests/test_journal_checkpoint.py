@@ -12,7 +12,6 @@ import pytest
 
 from host_tools.matchgen import generate, header
 from support import mpy
-from scoreboard.core.notation import Reader
 from scoreboard.journal import Journal
 
 sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
@@ -21,26 +20,9 @@ import journal_play as jp
 BOX = "PICO-3F2A"
 
 
-def stamped(lines, seed=5):
-    """The lines with `@MS` stamps 4 to 40 s apart (a small LCG, as the MicroPython
-    scripts use), header lines left alone."""
-    reader = Reader()
-    out = []
-    ms = 0
-    x = seed
-    for line in lines:
-        if reader.feed(line) is None:
-            out.append(line)
-            continue
-        x = (x * 1103515245 + 12345) & 0x7FFFFFFF
-        ms += 4000 + (x >> 8) % 36000
-        out.append("@%d %s" % (ms, line))
-    return out
-
-
 @pytest.fixture(scope="module")
 def long_match():
-    head, events = jp.split(stamped(generate(header("snooker", 35), seed=35)))
+    head, events = jp.split(jp.stamped(generate(header("snooker", 35), seed=35)))
     frames = [i for i, e in enumerate(events) if e.split()[1] == "frame"]
     assert len(frames) >= 18
     return head, events, frames
