@@ -1,0 +1,133 @@
+"""`scoreboard setup` and `scoreboard flash` on the virtual device with the real mpremote
+(issue 10, points 2 and 3): queued headers with the host's id and date that the box's
+journal offers; the firmware compiled, copied, only what changed copied again, checked.
+"""
+
+import time
+
+from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
+from support.vdev import VirtualDevice, scoreboard
+from host_tools.flash import build, flash as flash_firmware
+from host_tools.sync_board import Board, BoardError
+from scoreboard.core.notation import Reader
+from scoreboard.journal import Journal
+
+DRAW = ('Table,A,B,Game,Format,Clock\n'
+        '3,Ann,"Bob ""the Rocket""",snooker,best-of 5,shot=45 warn=10\n'
+        '4,Cy & Di,Ed & Flo,nineball,race-to 5,\n')
+
+
+def header_of(path):
+    reader = Reader()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        assert reader.feed(line) is None
+    reader.finish()
+    return reader.header
+
+
+def test_csv_draw_is_queued_with_ids_and_dates(flash, device, tmp_path):
+    draw = tmp_path / "draw.csv"
+    draw.write_text(DRAW, encoding="utf-8")
+    rc, out, err = scoreboard("setup", "--port", device.port, "--date", "2026-12-05T18:30",
+                              "--prefix", "CLUB", draw)
+    assert rc == 0, err
+    assert out.strip().splitlines()[-1] == "setup: 2 matches queued"
+    first = header_of(flash / "queue" / "t3-01.sbn")
+    assert first.id == "CLUB-2612051830-3-01" and first.date == "2026-12-05T18:30"
+    assert first.sides == [("Ann",), ('Bob "the Rocket"',)]
+    assert (first.game, first.kind, first.target) == ("snooker", "best-of", 5)
+    assert "shot=45" in first.clock
+    second = header_of(flash / "queue" / "t4-02.sbn")
+    assert second.sides == [("Cy", "Di"), ("Ed", "Flo")] and second.game == "nineball"
+    assert second.id != first.id
+    # The box's own journal reads them as its start screen will.
+    box = Journal(str(flash), "PICO-3F2A")
+    assert box.queued() == ["t3-01", "t4-02"]
+    assert box.header_of("t3-01").id == "CLUB-2612051830-3-01"
+    assert not list((flash / "queue").glob("*.new"))
+
+
+def test_one_sbn_header_gets_id_and_date(flash, device, tmp_path):
+    path = tmp_path / "final.sbn"
+    path.write_text('sbn 1\ngame snooker\nmatch best-of 9\nside A "Ann"\nside B "Bob"\n')
+    rc, _, err = scoreboard("setup", "--port", device.port, path,
+                              "--date", "2026-12-06T14:00")
+    assert rc == 0, err
+    h = header_of(flash / "queue" / "final.sbn")
+    assert h.id.startswith("DESK-2612061400-") and h.date == "2026-12-06T14:00"
+    assert h.kind == "best-of" and h.target == 9
+
+
+def test_setup_bad_input_one_line(flash, device, tmp_path):
+    bad = tmp_path / "bad.csv"
+    bad.write_text("table,a,b,game,format\n1,Ann,Bob,snooker,best-of 4\n")
+    events = tmp_path / "events.sbn"
+    events.write_text('sbn 1\ngame snooker\nmatch best-of 3\nside A "A"\nside B "B"\nframe\n')
+    cases = [
+        ((device.port, bad), "setup: bad.csv row 2: line 5:"),
+        ((device.port, tmp_path / "missing.csv"), "setup: cannot read"),
+        ((device.port, events), "setup: events.sbn line 6: only header lines"),
+        ((str(tmp_path / "ttyACM0"), tmp_path / "missing.csv"), "setup: cannot read"),
+    ]
+    for (port, path), start in cases:
+        rc, out, err = scoreboard("setup", "--port", port, path)
+        text = (out + err).strip()
+        assert rc != 0 and len(text.splitlines()) == 1 and text.startswith(start), text
+    good = tmp_path / "good.csv"
+    good.write_text("table,a,b,game,format\n1,Ann,Bob,snooker,best-of 3\n")
+    rc, out, err = scoreboard("setup", "--port", str(tmp_path / "ttyACM0"), good)
+    assert rc == 1 and (out + err).startswith("setup: cannot open")
+    assert not list((flash / "queue").glob("*.sbn"))
+
+
+def test_flash_copies_then_only_what_changed(tmp_path):
+    box = tmp_path / "pico"
+    with VirtualDevice(box, firmware=None) as dev:  # MicroPython alone, as from the UF2
+        rc, out, err = scoreboard("flash", "--port", dev.port)
+        assert rc == 0, err
+        files = build()
+        last = out.strip().splitlines()[-1]
+        assert last.startswith("flash: %d of %d files copied, 0 removed" % (
+            len(files), len(files)))
+        for path, data in files.items():
+            assert (box / path).read_bytes() == data
+        assert (box / "scoreboard" / "app.mpy").exists() and (box / "main.py").exists()
+        time.sleep(1.0)  # the app started from the flash: its journal folders exist
+        assert (box / "matches").is_dir()
+
+        rc, out, err = scoreboard("flash", "--port", dev.port)
+        assert rc == 0 and out.strip().startswith("flash: 0 of %d files copied" % len(files))
+
+        (box / "scoreboard" / "ui" / "led.mpy").write_bytes(b"stale")
+        (box / "scoreboard" / "app.py").write_text("raise SystemExit  # would shadow app.mpy")
+        (box / "matches" / "KEEP-0001.sbn").write_text("sbn 1 *6f6c9038\n")
+        rc, out, err = scoreboard("flash", "--port", dev.port)
+        assert rc == 0, err
+        lines = out.strip().splitlines()
+        assert lines[:2] == ["copied scoreboard/ui/led.mpy (%d bytes)" % len(
+            files["scoreboard/ui/led.mpy"]), "removed scoreboard/app.py"]
+        assert lines[-1].startswith("flash: 1 of %d files copied, 1 removed" % len(files))
+        assert (box / "matches" / "KEEP-0001.sbn").exists()
+
+
+def test_flash_checks_the_reported_version(tmp_path):
+    with VirtualDevice(tmp_path / "pico", firmware=None) as dev:
+        board = Board(dev.port)
+        try:
+            flash_firmware(board, build(), out=lambda _: None)
+            try:
+                flash_firmware(board, build(), version="99.0", out=lambda _: None)
+                raise AssertionError("a wrong version passed")
+            except BoardError as e:
+                assert "expected '99.0'" in str(e)
+        finally:
+            board.close()
+
+
+def test_flash_without_a_board_one_line(tmp_path):
+    for port in ("auto", str(tmp_path / "ttyACM0"), "/dev/null"):
+        rc, out, err = scoreboard("flash", "--port", port)
+        text = (out + err).strip()
+        assert rc == 1 and len(text.splitlines()) == 1 and text.startswith("flash: "), text
+    rc, _, err = scoreboard("flash", "--port", "auto")
+    assert "no board found" in err
