@@ -240,19 +240,5 @@ class Simulator:
 
     def current(self):
         """The current match's journal file, relative to the flash folder, or ''."""
-        j = self.app.journal
-        for attr in ("current_path", "path"):
-            p = getattr(j, attr, None)
-            if isinstance(p, str) and p:
-                return _relative(p, self.board.flash)
-        for attr in ("current", "match_id", "current_id", "id"):
-            mid = getattr(j, attr, None)
-            if isinstance(mid, str) and mid:
-                return "matches/%s.sbn" % mid
-        return ""
-
-
-def _relative(path, root):
-    if root and path.startswith(root):
-        path = path[len(root):]
-    return path.lstrip("/")
+        stem = getattr(self.app.journal, "stem", None)  # ID, or ID.N for a continuation
+        return "matches/%s.sbn" % stem if stem else ""

@@ -3,10 +3,11 @@
 // The page does not interpret keys: it only turns buttons and keyboard keys into the raw
 // bitmap that the board's keys() returns (bit i = key i, i = row * 4 + col), and the
 // firmware's own debouncer decides what a press, a long press or a repeat is. A click
-// lasts a few milliseconds, less than the debounce time, so each change of a key's
-// state is held for at least MIN_MS and MIN_PASSES passes before the next one is
-// passed on: a quick click still reaches the firmware as a short press, and holding a
-// button (or a key) is a long press.
+// lasts a few milliseconds, less than the debounce time, so the changes (key down, key
+// up) go through one queue, in the order the user made them, each held for at least
+// MIN_MS and MIN_PASSES passes before the next is passed on: a quick click still reaches
+// the firmware as a short press, quick presses of different keys keep their order, and
+// holding a button (or a key) is a long press.
 
 export const SHORTCUTS = [
   ["Digit1", "1"], ["Digit2", "2"], ["Digit3", "3"], ["Digit4", "4"],
@@ -21,13 +22,14 @@ export class Keypad {
   constructor(container) {
     this.container = container;
     this.buttons = [];
-    this.queue = []; // per key: pending states (true = down)
-    this.shown = []; // per key: the state the firmware sees
-    this.since = []; // per key: when that state started
-    this.passes = [];
+    this.queue = []; // pending changes, oldest first: [key, down]
+    this.state = 0; // the bitmap the firmware sees
+    this.since = -1e9; // when the last change was passed on
+    this.passes = MIN_PASSES; // passes since then
     this.held = new Set(); // keys held by the user now (pointer or keyboard)
     this.onpress = null; // (key, time) the user pressed a key
     this.onrelease = null; // (key, time) the user released it
+    this.onapply = null; // (key, down, time) a change reached the firmware
     for (let i = 0; i < 16; i++) {
       const b = document.createElement("button");
       b.type = "button";
@@ -39,10 +41,6 @@ export class Keypad {
       this._wire(b, i);
       container.appendChild(b);
       this.buttons.push(b);
-      this.queue.push([]);
-      this.shown.push(false);
-      this.since.push(0);
-      this.passes.push(MIN_PASSES);
     }
     this._wireKeyboard();
   }
@@ -63,7 +61,7 @@ export class Keypad {
   press(i) {
     if (this.held.has(i)) return;
     this.held.add(i);
-    this.queue[i].push(true);
+    this.queue.push([i, true]);
     this.buttons[i].classList.add("down");
     if (this.onpress) this.onpress(i, performance.now());
   }
@@ -71,7 +69,7 @@ export class Keypad {
   release(i) {
     if (!this.held.has(i)) return;
     this.held.delete(i);
-    this.queue[i].push(false);
+    this.queue.push([i, false]);
     this.buttons[i].classList.remove("down");
     if (this.onrelease) this.onrelease(i, performance.now());
   }
@@ -123,25 +121,20 @@ export class Keypad {
 
   // -- what the firmware sees -------------------------------------------------------------
   bits(now) {
-    // The raw key bitmap for this pass; each change held MIN_MS and MIN_PASSES.
-    let bits = 0;
-    for (let i = 0; i < 16; i++) {
-      const q = this.queue[i];
-      while (q.length && q[0] === this.shown[i]) q.shift();
-      if (q.length && now - this.since[i] >= MIN_MS && this.passes[i] >= MIN_PASSES) {
-        this.shown[i] = q.shift();
-        this.since[i] = now;
-        this.passes[i] = 0;
-      }
-      this.passes[i]++;
-      if (this.shown[i]) bits |= 1 << i;
+    // The raw key bitmap for this pass: at most one queued change, held long enough.
+    this.passes++;
+    if (this.queue.length && now - this.since >= MIN_MS && this.passes >= MIN_PASSES) {
+      const [i, down] = this.queue.shift();
+      this.state = down ? this.state | (1 << i) : this.state & ~(1 << i);
+      this.since = now;
+      this.passes = 0;
+      if (this.onapply) this.onapply(i, down, now);
     }
-    return bits;
+    return this.state;
   }
 
   idle() {
     // True when every key is up and nothing is waiting to be passed on.
-    return this.held.size === 0 && this.queue.every((q) => q.length === 0) &&
-      this.shown.every((s) => !s);
+    return this.held.size === 0 && this.queue.length === 0 && this.state === 0;
   }
 }

@@ -151,20 +151,28 @@ async function main() {
   const eink = new EinkPanel($("eink"), 400, 300);
   const led = new LedPanel($("led"), 32, 16, 25); // drawn at 2x, shown at 400x200
   const keypad = new Keypad($("keypad"));
-  let pending = null; // the latest key release whose effect is being timed
+  // Latency: from a key's release (as the user made it, and as the firmware saw it,
+  // which is later for a click shorter than the keypad's hold time) to the LED and the
+  // e-ink panel changing on the page.
+  let pending = null;
   keypad.onpress = (i, t) => {
     buzzer.unlock();
-    if (!pending || pending.done) pending = null;
     sim.lastDown = t;
   };
   keypad.onrelease = (i, t) => {
     if (pending && !pending.done) finishLatency();
-    pending = { key: i, down: sim.lastDown, up: t, led: null, eink: null, done: false };
+    pending = { key: i, down: sim.lastDown, up: t, seen: null, led: null, eink: null, done: false };
+  };
+  keypad.onapply = (i, down, t) => {
+    if (!down && pending && pending.key === i && pending.seen === null) pending.seen = t;
   };
   function finishLatency() {
-    pending.done = true;
-    sim.latency.push({ key: pending.key, held: pending.up - pending.down,
-      led: pending.led, eink: pending.eink });
+    const p = pending;
+    p.done = true;
+    const since = (t, from) => (t === null || from === null ? null : t - from);
+    sim.latency.push({ key: p.key, held: p.up - p.down,
+      led: since(p.led, p.up), eink: since(p.eink, p.up),
+      ledAfterScan: since(p.led, p.seen), einkAfterScan: since(p.eink, p.seen) });
     if (sim.latency.length > 200) sim.latency.shift();
   }
   const legend = () => {
@@ -323,7 +331,7 @@ async function main() {
       mark("firstFrame");
       const changed = !lastEink || bytes.some((b, i) => b !== lastEink[i]);
       lastEink = bytes.slice();
-      if (changed && pending && pending.eink === null) pending.eink = performance.now() - pending.up;
+      if (changed && pending && pending.seen !== null && pending.eink === null) pending.eink = performance.now();
     }
     if (st[ST.LED] !== seen.led || st[ST.LEVEL] !== seen.level) {
       seen.led = st[ST.LED];
@@ -334,7 +342,7 @@ async function main() {
         led.draw(bytes, st[ST.LEVEL]);
         lastLed = bytes.slice();
         mark("firstLed");
-        if (pending && pending.led === null) pending.led = performance.now() - pending.up;
+        if (pending && pending.seen !== null && pending.led === null) pending.led = performance.now();
       }
     }
     if (pending && !pending.done && ((pending.led !== null && pending.eink !== null) ||
@@ -362,6 +370,8 @@ async function main() {
     tones: () => buzzer.log.slice(),
     files: () => flash.list(),
     fileText: (p) => flash.readText(p),
+    fileBase64: (p) => b64(flash.read(p)),
+    uid: () => boxId(),
     journal: () => { showJournal(); return { path: sim.journalPath, text: sim.journalText }; },
     idle: () => keypad.idle(),
     download: () => {
