@@ -116,10 +116,10 @@ def decode(data):
     return width, height, kind == 2, rows
 
 
-def eink_bits_of_png(data):
-    """The 0/1 rows of an e-ink PNG written at scale 1 (black = 1)."""
+def eink_bits_of_png(data, scale=1):
+    """The 0/1 rows of an e-ink PNG written at `scale` (black = 1), one per panel pixel."""
     _, _, _, rows = decode(data)
-    return [[1 if v < 128 else 0 for v in row] for row in rows]
+    return [[1 if v < 128 else 0 for v in row[::scale]] for row in rows[::scale]]
 
 
 def main(argv=None):

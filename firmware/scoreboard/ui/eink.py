@@ -190,9 +190,9 @@ def _frame_end(canvas, screen):
             listed = r[5 + side]
             text = " ".join("%d" % b for b in listed[-6:]) if listed else "-"
             gfx.text_at(canvas, "BREAKS " + text, side * 200 + 8, 176, 184, LEFT, 1, 2)
-    if match.family != "straight":
+    if score is not None and match.family != "straight":
         canvas.hline(0, 204, W, 1)
-        gfx.text_at(canvas, "FRAMES" if score is not None else "RACKS", 0, 212, W, CENTRE, 1, 2)
+        gfx.text_at(canvas, "FRAMES", 0, 212, W, CENTRE, 1, 2)
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
@@ -245,11 +245,12 @@ def _frame_table(canvas, match, y0, bottom):
 
 
 def _error(canvas, screen):
-    _title(canvas, "ERROR", "the journal is kept")
+    _title(canvas, "ERROR")
     text = screen.error or screen.message or "unknown screen %s" % screen.kind
     lines = gfx.wrap(text, (W - 12) // 8)
     y = 40
-    for line in lines[:(_HINT_Y - 48) // 10]:
-        gfx.text(canvas, line, 6, y)
-        y += 10
-    _hint(canvas, screen, "the box restarts and recovers the match")
+    for line in lines[:(_HINT_Y - 44) // 18]:
+        gfx.text(canvas, line, 6, y, 1, 2)
+        y += 18
+    if screen.hint:
+        _hint(canvas, screen, "")

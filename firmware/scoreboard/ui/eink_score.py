@@ -30,7 +30,7 @@ _ROW1_Y = const(130)
 _ROW2_Y = const(160)
 _LINE_Y = const(184)
 _CELLS_Y = const(188)
-_PROMPT_Y = const(226)
+_PROMPT_Y = const(224)
 _PROMPT_H = const(19)
 _ENTRY_Y = const(266)
 _FOOT_Y = const(288)
@@ -39,11 +39,19 @@ _FOOT_Y = const(288)
 def _header(canvas, match, fig, side):
     x = side * COL
     striker = fig is not None and fig.striker == side
-    label = model.player(match, side) or model.name(match, side)
+    at_table = model.player(match, side)  # doubles: the player at the table
+    col = 0 if striker else 1
     if striker:
         canvas.fill_rect(x, 0, COL, _NAME_H, 1)
         draw.triangle(canvas, x + 6, 5, 17, True, 0)
-    draw.best(canvas, label, x + 24, 6, COL - 28, 0 if striker else 1)
+    if at_table is None:
+        draw.best(canvas, model.name(match, side), x + 24, 6, COL - 28, col)
+    else:
+        names = match.header.sides[side]
+        partner = "& " + names[1 - names.index(at_table)]
+        pw = min(draw.text_width(partner), 72)
+        draw.text_at(canvas, partner, x + COL - 4 - pw, 10, pw, LEFT, 1, 1, col)
+        draw.best(canvas, at_table, x + 24, 6, COL - 34 - pw, col)
     if not striker:
         canvas.hline(x, _NAME_H - 1, COL, 1)
 
@@ -90,8 +98,8 @@ def _prompts(canvas, match, fig, extra):
 
 def _entry(canvas, screen):
     if screen.message:
-        canvas.rect(0, _ENTRY_Y - 2, W, 20, 1)
-        canvas.rect(1, _ENTRY_Y - 1, W - 2, 18, 1)
+        canvas.rect(0, _ENTRY_Y - 2, W, 22, 1)
+        canvas.rect(1, _ENTRY_Y - 1, W - 2, 20, 1)
         draw.best(canvas, "NO: " + screen.message, 6, _ENTRY_Y + 1, W - 12)
     elif screen.entry:
         draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, W - 8)

@@ -181,7 +181,7 @@ def prompt_words(code, fig, match):
     if code == "snookers":
         return "SNOOKERS NEEDED - no miss"
     if code == "tie-only":
-        return "CAN ONLY TIE - respot if level"
+        return "CAN ONLY TIE - then respot"
     if code == "warn-miss":
         n = fig.misses[fig.striker] if fig.misses and fig.striker is not None else 0
         return "WARN: %d misses - next loses" % n

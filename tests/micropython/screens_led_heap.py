@@ -1,0 +1,84 @@
+"""The LED panel's drawing allocates nothing: run it under micropython.heap_lock().
+
+Replays a match with the shot clock on (a shot starts at 1000 ms: 45 s, warning at 10),
+then with the heap locked draws the LED panel every 7 ms of the whole shot: the seconds,
+the flashing warning and TIME at expiry; then the score path of a snooker frame (both
+scores and the break) many times. Any allocation raises MemoryError (exit 1). Prints
+the count of draws that lit something, the count of distinct pictures seen as a
+checksum, and OK.
+
+    micropython tests/micropython/screens_led_heap.py
+
+Under CPython the lock is a no-op (the compat module): there it only checks the logic.
+"""
+
+import sys
+
+import _paths
+
+_paths.setup(__file__)
+
+import framebuf  # noqa: E402
+import micropython  # noqa: E402
+
+from scoreboard.core.replay import replay  # noqa: E402
+from scoreboard.ui import led  # noqa: E402
+
+CLOCKED = ["sbn 1\n", "game snooker reds=15\n", "match best-of 7\n", 'side A "Ann"\n',
+           'side B "Bob"\n', "clock shot=45 warn=10\n", "@0 frame A\n", "@1000 pot red\n"]
+SCORES = ["sbn 1\n", "game snooker reds=15\n", "match best-of 7\n", 'side A "Ann"\n',
+          'side B "Bob"\n', "frame A\n", "pot red\n", "pot black\n", "end\n", "pot red\n"]
+
+
+def main():
+    clocked = replay(CLOCKED)
+    scores = replay(SCORES)
+    buf = bytearray(64)
+    fb = framebuf.FrameBuffer(buf, 32, 16, framebuf.MONO_HLSB)
+    led.draw(fb, clocked, 1000)  # warm up (first calls may intern names)
+    led.draw(fb, scores, 0)
+    micropython.heap_lock()
+    try:
+        proof = [1]
+        proof = None
+    except MemoryError:
+        proof = "locked"
+    micropython.heap_unlock()
+    if proof != "locked" and sys.implementation.name == "micropython":
+        print("heap_lock does not lock")
+        sys.exit(1)
+
+    lit = 0
+    dark = 0
+    times = 0
+    changes = 0
+    last = -2
+    micropython.heap_lock()
+    now = 1000
+    while now < 1000 + 47000:
+        nxt = led.draw(fb, clocked, now)
+        if nxt != last:
+            changes += 1
+            last = nxt
+        on = 0
+        i = 0
+        while i < 64:
+            on |= buf[i]
+            i += 1
+        if nxt < 0:
+            times += 1
+        elif on:
+            lit += 1
+        else:
+            dark += 1
+        now += 7
+    n = 0
+    while n < 500:
+        led.draw(fb, scores, n)
+        n += 1
+    micropython.heap_unlock()
+    print("lit", lit, "dark", dark, "time", times, "changes>0", changes > 0)
+    print("OK")
+
+
+main()

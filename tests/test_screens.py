@@ -1,0 +1,287 @@
+"""The screens: the same bytes on both interpreters, the expected files, the PNGs, and
+what the e-ink (and OLED) screens say.
+
+- tests/micropython/screens_catalogue.py draws every screen (e-ink 400x300, OLED
+  128x64, LED 32x16) from matches replayed from notation lines. Under MicroPython (the
+  real framebuf) and under CPython (host_tools/compat/framebuf.py) the bytes must be
+  identical, and equal to tests/screens/NAME.fb; tests/screens/NAME.png shows each one
+  (e-ink black on white, the OLED 3x, LED as red dots) and must show exactly those
+  bytes.
+- tests/micropython/screens_framebuf_ops.py checks the stand-in method by method
+  against the real framebuf, clipping included.
+- The rest reads the screens back like a person: the big digits of the scores (decoded
+  segment by segment, tests/support/screens.py), the striker's inverted name, the
+  prompts in words, the entry, the cells, on the canvas sizes of both boards.
+
+Regenerate the expected files and the PNGs after a deliberate change of a screen
+(then look at the PNGs before committing them):
+
+    UPDATE_SCREENS=1 .venv/bin/pytest -q tests/test_screens.py -k expected
+"""
+
+import os
+import sys
+
+import pytest
+
+from host_tools import png
+from support import mpy
+from support import screens as S
+
+sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
+
+import screens_catalogue as cat
+
+from scoreboard.ui import draw, eink, model
+
+SCREENS = mpy.REPO / "tests" / "screens"
+CATALOGUE = mpy.REPO / "tests" / "micropython" / "screens_catalogue.py"
+OPS = mpy.REPO / "tests" / "micropython" / "screens_framebuf_ops.py"
+UPDATE = os.environ.get("UPDATE_SCREENS") == "1"
+
+
+@pytest.fixture(scope="module")
+def rendered():
+    return cat.render()
+
+
+def _scale(w):
+    """PNG pixels per panel pixel: the small OLED panel is shown 3x."""
+    return 1 if w >= 400 else 3
+
+
+def _png(panel, w, h, data):
+    if panel == "eink":
+        return png.eink_png(data, w, h, _scale(w))
+    return png.led_png(data, w, h)
+
+
+# -- bytes ------------------------------------------------------------------------------
+def test_every_screen_is_byte_identical_under_micropython(rendered, tmp_path,
+                                                          micropython_bin):
+    rc, out = mpy.run_micropython(CATALOGUE, tmp_path)
+    assert rc == 0, out
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == [r[0] for r in rendered]
+    differ = [name for name, _, _, _, data in rendered
+              if (tmp_path / (name + ".fb")).read_bytes() != data]
+    assert not differ, "MicroPython and CPython drew different bytes: %s" % differ
+
+
+def test_framebuf_stand_in_matches_the_real_one(micropython_bin):
+    rc_mp, out_mp = mpy.run_micropython(OPS)
+    rc_cp, out_cp = mpy.run_tool([sys.executable, OPS])
+    assert rc_mp == 0, out_mp
+    assert rc_cp == 0, out_cp
+    assert len(out_mp.splitlines()) == 16
+    assert out_cp == out_mp
+
+
+def test_the_catalogue_covers_every_kind_and_panel(rendered):
+    kinds = {screen.kind for _, screen in cat.eink_screens()}
+    assert kinds == set(model.KINDS)
+    names = [r[0] for r in rendered]
+    assert len(names) == len(set(names))
+    for prefix in ("eink-", "oled-", "led-"):
+        assert any(n.startswith(prefix) for n in names)
+
+
+def test_expected_framebuffers(rendered):
+    """tests/screens/NAME.fb holds each screen's bytes (UPDATE_SCREENS=1 rewrites them)."""
+    if UPDATE:
+        for old in SCREENS.glob("*.fb"):
+            old.unlink()
+        for old in SCREENS.glob("*.png"):
+            old.unlink()
+        for name, panel, w, h, data in rendered:
+            (SCREENS / (name + ".fb")).write_bytes(data)
+            (SCREENS / (name + ".png")).write_bytes(_png(panel, w, h, data))
+    missing = [n for n, *_ in rendered if not (SCREENS / (n + ".fb")).exists()]
+    assert not missing, "no expected file (see the module docstring): %s" % missing
+    differ = [n for n, _, _, _, data in rendered if (SCREENS / (n + ".fb")).read_bytes() != data]
+    assert not differ, "screens changed (see the module docstring): %s" % differ
+    stale = {p.stem for p in SCREENS.glob("*.fb")} - {r[0] for r in rendered}
+    assert not stale, "expected files of screens that are gone: %s" % sorted(stale)
+
+
+def test_expected_pngs_show_the_framebuffers(rendered):
+    for name, panel, w, h, data in rendered:
+        path = SCREENS / (name + ".png")
+        assert path.exists(), name
+        shown = path.read_bytes()
+        if panel == "eink":
+            assert png.eink_bits_of_png(shown, _scale(w)) == png.bits(data, w, h), name
+        else:
+            assert shown == png.led_png(data, w, h), name
+    stale = {p.stem for p in SCREENS.glob("*.png")} - {r[0] for r in rendered}
+    assert not stale, sorted(stale)
+
+
+# -- what the e-ink score screen says -----------------------------------------------------
+def _draw(screen, w=400, h=300):
+    buf, fb = S.canvas(w, h)
+    eink.draw(fb, screen)
+    return buf
+
+
+def _score(text, **fields):
+    screen = model.Screen("score", cat.play(text))
+    for k, v in fields.items():
+        setattr(screen, k, v)
+    return _draw(screen)
+
+
+def _big(buf, side):
+    """The big figure of a side on the 400x300 score screen, read from its segments."""
+    return S.number_at(buf, 400, side * 200, 200, 36, 46, 86, 10, 10, draw.CENTRE)
+
+
+def test_big_digits_show_the_frame_score_and_follow_it():
+    # A: 23 (red black red pink red black), B: 6 (red blue), A: 9 so far (red black red).
+    buf = _score(cat.OPENING)
+    assert (_big(buf, 0), _big(buf, 1)) == ("32", "6")
+    after = _score(cat.OPENING + "pot black\n")
+    assert (_big(after, 0), _big(after, 1)) == ("39", "6")
+    # Only A's half of the big figures changed.
+    assert S.region(after, 400, 200, 36, 200, 86) == S.region(buf, 400, 200, 36, 200, 86)
+    assert S.region(after, 400, 0, 36, 200, 86) != S.region(buf, 400, 0, 36, 200, 86)
+
+
+def test_the_striker_is_marked_and_changes_with_the_visit():
+    buf = _score(cat.OPENING)
+    a, b = S.ink(buf, 400, 0, 0, 200, 27), S.ink(buf, 400, 200, 0, 200, 27)
+    assert a > 200 * 27 // 2 > b  # A's name bar is inverted (black), B's is not
+    assert S.find_text(buf, 400, 0, 0, 200, 28, "Ronnie O'Sullivan", 1, 2, col=0)
+    assert S.find_text(buf, 400, 200, 0, 200, 28, "Judd Trump", 2, 2, 7)
+    swapped = _score(cat.OPENING + "end\n")
+    a, b = S.ink(swapped, 400, 0, 0, 200, 27), S.ink(swapped, 400, 200, 0, 200, 27)
+    assert b > 200 * 27 // 2 > a
+
+
+def test_break_frames_and_cells():
+    buf = _score(cat.OPENING)
+    # A is at the table on a break of 9 (red black red): in A's inverted BREAK box.
+    assert S.find_text(buf, 400, 0, 126, 200, 26, "BREAK", 1, 2, col=0)
+    assert S.find_text(buf, 400, 0, 126, 200, 26, "9", 2, 2, col=0)
+    assert S.find_text(buf, 400, 200, 126, 200, 26, "BREAK", 1, 2, col=0) is None
+    assert S.find_text(buf, 400, 0, 126, 100, 26, "FRAMES", 1, 2)
+    # 6 reds potted: 9 left; on a colour: 7 + 8 * 9 + 27 = 106 remaining; no snookers.
+    row = (0, 186, 400, 38)
+    for text, cell in (("COLOUR", 0), ("9", 1), ("106", 2), ("0", 3)):
+        assert S.find_text(buf, 400, cell * 100, 200, 100, 22, text, 2, 2, 7), text
+    assert S.find_text(buf, 400, *row, "REMAINING")
+
+
+def test_last_three_breaks_of_each_side():
+    events = ("pot red\npot black\npot red\npot black\npot red\npot pink\nend\nend\n"  # 23
+              "pot red\npot black\npot red\npot pink\nend\nend\n"  # 15
+              "pot red\npot black\npot red\npot black\nend\nend\n"  # 16
+              "pot red\npot black\npot red\npot blue\nend\n"  # 14, B to the table
+              "pot red\npot black\npot red\npot black\npot red\n")  # B on 17
+    buf = _score(cat.HEAD + "frame A\n" + events)
+    assert S.find_text(buf, 400, 0, 158, 200, 22, "15 16 14", 2, 2)
+    assert S.find_text(buf, 400, 0, 158, 200, 22, "23", 2, 2) is None
+    # B's break of 17 is in progress: not listed yet, shown as the break.
+    assert S.find_text(buf, 400, 200, 126, 200, 26, "17", 2, 2, col=0)
+    assert (_big(buf, 0), _big(buf, 1)) == ("68", "17")
+
+
+def test_prompts_in_words():
+    buf = _score(cat.SNOOKERS, message="'again' only right after a foul")
+    assert S.find_text(buf, 400, 0, 224, 400, 22, "SNOOKERS NEEDED - no miss", 2, 2, 7, 0)
+    assert S.find_text(buf, 400, 0, 244, 400, 22, "WARN: 2 misses - next loses", 2, 2, 7, 0)
+    # 64 behind with 51 remaining, red on: (64 - 51) / 4 rounded up = 4 snookers.
+    assert S.find_text(buf, 400, 300, 200, 100, 22, "4", 2, 2, 7)
+    assert S.find_text(buf, 400, 0, 262, 400, 22, "NO: 'again' only right after a foul", 1, 2)
+    quiet = _score(cat.OPENING)
+    assert S.ink(quiet, 400, 0, 226, 400, 39) == 0  # no prompt, no bar
+    timed = _score(cat.TIMED)
+    assert S.find_text(timed, 400, 0, 224, 400, 22, "TIME: shot clock expired", 2, 2, 7, 0)
+    nine = _score(cat.NINE)
+    assert S.find_text(nine, 400, 0, 224, 400, 22, "WARN: 2 fouls", 2, 2, 7, 0)
+
+
+def test_every_prompt_code_has_words_that_fit_the_bar():
+    match = cat.play(cat.SNOOKERS)
+    fig = model.figures(match)
+    for code in ("snookers", "tie-only", "warn-miss", "warn-fouls", "frame-ball", "respot",
+                 "time"):
+        words = model.prompt_words(code, fig, match)
+        assert words != code.upper() and code not in words, code
+        assert len(words) * 14 <= 392, words  # 2x text, 7 columns a character
+    assert model.prompt_words("warn-fouls", fig, match) == "WARN: %d fouls" % fig.fouls[1]
+
+
+def test_entry_in_progress_and_footer():
+    buf = _score(cat.OPENING, entry="FOUL 6 - balls down? ok")
+    assert S.find_text(buf, 400, 0, 262, 400, 22, "> FOUL 6 - balls down? ok", 2, 2, 7)
+    assert S.find_text(buf, 400, 0, 286, 200, 14, "FRAME 1  BEST OF 7")
+    assert S.find_text(buf, 400, 200, 286, 200, 14, "NO CLOCK")
+    clocked = _score(cat.CLOCK_RUN)
+    assert S.find_text(clocked, 400, 200, 286, 200, 14, "CLOCK 45s/10 ext A1 B1")
+
+
+def test_pool_and_straight_variants():
+    nine = _score(cat.NINE)
+    assert (_big(nine, 0), _big(nine, 1)) == ("1", "1")  # racks won
+    assert S.find_text(nine, 400, 0, 186, 200, 12, "BALLS ON THE TABLE")
+    for i, ball in enumerate((4, 5, 6, 7, 8, 9)):
+        col = 0 if ball == 9 else 1  # the game ball inverted
+        assert S.find_text(nine, 400, 4 + 26 * i, 201, 24, 22, "%d" % ball, 1, 2, col=col), ball
+    # B has two fouls in a row: two of the three boxes filled.
+    assert S.ink(nine, 400, 200, 128, 200, 20) > S.ink(nine, 400, 0, 128, 200, 20)
+    straight = _score(cat.STRAIGHT)
+    assert (_big(straight, 0), _big(straight, 1)) == ("1", "24")
+    assert S.find_text(straight, 400, 200, 158, 200, 22, "24", 2, 2)  # B's run of 24
+    assert S.find_text(straight, 400, 320, 200, 80, 22, "76", 2, 2, 7)  # B needs 76
+
+
+def test_end_screens_say_who_won():
+    frame = _draw(model.Screen("frame_end", cat.play(cat.FRAME_OVER)))
+    assert S.number_at(frame, 400, 0, 200, 64, 40, 72, 9, 9, draw.CENTRE) == "23"
+    assert S.number_at(frame, 400, 200, 200, 64, 40, 72, 9, 9, draw.CENTRE) == "6"
+    assert S.find_text(frame, 400, 0, 140, 400, 26, "Judd Trump wins (conceded)", 2, 2, 7)
+    match = _draw(model.Screen("match_end", cat.play(cat.MATCH_OVER)))
+    assert S.number_at(match, 400, 0, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "0"
+    assert S.number_at(match, 400, 200, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "2"
+    assert S.find_text(match, 400, 0, 136, 400, 26, "Judd Trump wins", 2, 2, 7)
+
+
+def test_start_menu_and_error_screens():
+    start = _draw(cat.eink_screens()[7][1])
+    assert S.find_text(start, 400, 0, 100, 400, 30, "Higgins v Robertson", 1, 2)
+    assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", 1, 2, col=0)
+    screen = model.Screen("menu")
+    screen.menu_items = cat.MENU
+    screen.menu_cursor = 11  # past the rows that fit: the list scrolls
+    menu = _draw(screen)
+    assert S.find_text(menu, 400, 0, 30, 400, 260, "sound", 2, 2, 7, 0)
+    assert S.find_text(menu, 400, 0, 30, 400, 260, "respot", 2, 2, 7) is None
+    error = _draw(model.Screen("error"))
+    assert S.find_text(error, 400, 0, 0, 400, 30, "ERROR", 2, 2, col=0)
+
+
+# -- canvases ---------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(400, 300), (128, 64), (296, 128), (29, 13), (640, 384)])
+def test_canvas_size_is_found_through_pixel_alone(size):
+    _, fb = S.canvas(*size)
+    assert eink.size(S.OnlyFramebuf(fb)) == size
+
+
+def test_oled_gets_the_compact_score_screen():
+    screen = model.Screen("score", cat.play(cat.OPENING))
+    buf = _draw(screen, 128, 64)
+    assert S.number_at(buf, 128, 0, 64, 11, 14, 26, 4, 3, draw.CENTRE) == "32"
+    assert S.number_at(buf, 128, 64, 64, 11, 14, 26, 4, 3, draw.CENTRE) == "6"
+    assert S.find_text(buf, 128, 0, 0, 64, 9, "O'Sulli.", 1, 1, 7, 0)  # the striker
+    assert S.find_text(buf, 128, 0, 45, 128, 12, "COLOUR R9 P106 S0", 1, 1, 7)
+
+
+def test_screens_use_only_the_framebuf_api():
+    for name, screen in cat.eink_screens():
+        for size in ((400, 300), (128, 64)):
+            _, fb = S.canvas(*size)
+            only = S.OnlyFramebuf(fb)
+            eink.draw(only, screen)
+            assert set(only.calls) <= {"fill", "fill_rect", "pixel", "hline", "vline",
+                                       "rect", "text"}, name
