@@ -8,7 +8,6 @@ replay of the whole lines left (NOTATION.md: a last line without `\\n` or with a
 checksum is dropped; a bad line before the end is damage).
 """
 
-import shutil
 import sys
 
 import pytest
@@ -53,8 +52,10 @@ def _ckpt_at(ckpt, size):
 
 def _flash(tmp_path, recorded, data, ckpt):
     """A flash folder with the recorded match's files replaced by `data` and `ckpt`."""
-    shutil.rmtree(tmp_path, ignore_errors=True)
-    (tmp_path / "matches").mkdir(parents=True)
+    (tmp_path / "matches").mkdir(parents=True, exist_ok=True)
+    for old in (tmp_path / "matches").iterdir():  # a continuation of the previous run
+        if old.name not in (MID + ".sbn", MID + ".ckpt"):
+            old.unlink()
     (tmp_path / "current").write_text(MID + "\n")
     (tmp_path / "matches" / (MID + ".sbn")).write_bytes(data)
     (tmp_path / "matches" / (MID + ".ckpt")).write_bytes(ckpt)

@@ -39,7 +39,7 @@ from micropython import const
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import strip_checksum, with_checksum
-from scoreboard.recovery import FrameLog, read_checkpoints, recover_match
+from scoreboard.recovery import FrameLog, first_line, recover_match
 
 RESERVE = const(160 * 1024)  # free bytes needed to start a match (see space_ok)
 _ENOENT = const(2)
@@ -359,7 +359,7 @@ class Journal:
                 mid = n[:-7]
                 if mid == self.id or mid == current:
                     continue
-                seq, _, _ = read_checkpoints(self._m(mid + ".ckpt"))
+                seq, _ = first_line(self._m(mid + ".ckpt"))
                 found.append((-1 if seq is None else seq, mid))
         found.sort()
         return [mid for _, mid in found]

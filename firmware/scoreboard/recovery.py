@@ -120,16 +120,25 @@ def groups(path, limit=-1):
             pending = []
 
 
-def read_checkpoints(path):
-    """(sequence number or None, end of the `s` line, [Checkpoint...])."""
-    seq = None
-    s_end = 0
+def first_line(path):
+    """(sequence number or None, end of the `s` line) of a .ckpt file."""
     for kind, text, end in _ckpt_lines(path):
         if kind == "s" and text.isdigit():
-            seq = int(text)
-            s_end = end
+            return int(text), end
         break
-    return seq, s_end, [c for c, _ in groups(path)]
+    return None, 0
+
+
+def last_checkpoint(path, limit):
+    """(the last usable Checkpoint at or before journal offset `limit` or None, the
+    .ckpt bytes up to the last usable one of all). Only one is kept in RAM."""
+    best = None
+    last_end = 0
+    for c, _ in groups(path):
+        last_end = c.kend
+        if c.offset <= limit:
+            best = c
+    return best, last_end
 
 
 class FrameLog:
@@ -207,24 +216,16 @@ def prefix_crc(path, length):
     return crc & 0xFFFFFFFF
 
 
-def first_bad(path, stops):
-    """Scan a journal line by line: (line number, byte offset) of its first bad line or
-    None, and the offsets in `stops` whose prefix CRC is what they say (a dict O: CRC)."""
-    good = []
-    crc = 0
+def first_bad(path):
+    """The byte offset of a journal's first bad line (a line by line scan), or -1."""
     pos = 0
-    line = 0
     with open(path, "rb") as f:
         while True:
-            if pos in stops and stops[pos] == crc & 0xFFFFFFFF:
-                good.append(pos)
             b = f.readline()
             if not b:
-                return None, good
-            line += 1
+                return -1
             if not line_ok(b):
-                return (line, pos), good
-            crc = binascii.crc32(b, crc)
+                return pos
             pos += len(b)
 
 
@@ -286,22 +287,15 @@ def recover_match(j):
         size = _size(jpath)
     except OSError:
         return None, Damage(stem, stem + ".sbn", 1, "is missing")
-    _, s_end, cks = read_checkpoints(kpath)
-    last_end = cks[-1].kend if cks else s_end
-    usable = [c for c in cks if c.offset <= size]
-    start = None
-    if usable:
-        c = usable[-1]
-        if prefix_crc(jpath, c.offset) == c.crc:
-            start = c
-        else:  # damage before the checkpoint: the last one before the damage
-            stops = {}
-            for c in usable:
-                stops[c.offset] = c.crc
-            _, good = first_bad(jpath, stops)
-            for c in usable:
-                if c.offset in good:
-                    start = c
+    _, s_end = first_line(kpath)
+    start, last_end = last_checkpoint(kpath, size)
+    last_end = max(last_end, s_end)
+    if start is not None and prefix_crc(jpath, start.offset) != start.crc:
+        # Damage before the checkpoint: find it, and take the last checkpoint before it.
+        bad = first_bad(jpath)
+        start, _ = last_checkpoint(kpath, bad if bad >= 0 else size)
+        if start is not None and prefix_crc(jpath, start.offset) != start.crc:
+            start = None
     kend = start.kend if start is not None else s_end
     store = FrameLog(kpath, 0 if start is None else start.nrec, kend, 0)
     reader, match, pos, line, crc = _resume(jpath, start, store)
