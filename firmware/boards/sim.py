@@ -94,7 +94,7 @@ class SimBoard:
     name = "sim"
 
     def __init__(self, bridge=None, flash="/flash", uid=b"\x51\x4d\x00\x01",
-                 flash_bytes=_FLASH_BYTES):
+                 flash_bytes=_FLASH_BYTES, ticks=None):
         from array import array
 
         self.eink_size = (EINK_W, EINK_H)
@@ -112,6 +112,8 @@ class SimBoard:
         self.raw = 0
         self.freq = 0
         self._uid = uid
+        if ticks is not None:  # a clock of the caller's (tests); else the port's
+            self.ticks_ms = ticks
 
     # -- keys and time ---------------------------------------------------------------
     def keys(self):
@@ -187,10 +189,10 @@ def build(bridge=None, **kw):
 class Simulator:
     """The box as the page drives it: boot, one pass per step, reset."""
 
-    def __init__(self, uid_hex="514d0001", bridge=None, flash="/flash"):
+    def __init__(self, uid_hex="514d0001", bridge=None, flash="/flash", ticks=None):
         import binascii
 
-        self.board = build(bridge, flash=flash, uid=binascii.unhexlify(uid_hex))
+        self.board = build(bridge, flash=flash, uid=binascii.unhexlify(uid_hex), ticks=ticks)
         self.app = None
         self._family = None
         self.boot()
