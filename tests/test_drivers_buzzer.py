@@ -111,3 +111,16 @@ def test_deinit_releases_the_pwm():
     bz.tone(1000)
     bz.deinit()
     assert pwm.deinited and pwm.duty_u16() == 0
+
+
+@pytest.mark.parametrize("name, hz", [("A4", 440), ("A5", 880), ("C4", 262), ("C6", 1047),
+                                      ("F#5", 740), ("Bb4", 466), ("G#7", 3322)])
+def test_note_names_equal_temperament(name, hz):
+    assert buzzer.note_hz(name) == hz
+
+
+def test_melody_and_its_errors():
+    assert buzzer.melody("C6:100 -:50 G6:200") == ((1047, 100), (0, 50), (1568, 200))
+    for bad in ("H4:100", "C:100", "C6", "C6:x"):
+        with pytest.raises(ValueError):
+            buzzer.melody(bad)

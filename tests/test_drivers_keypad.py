@@ -82,3 +82,26 @@ def test_other_matrix_sizes_and_limits():
     big = fakes.KeyMatrix(bus, nrows=6, ncols=6)
     with pytest.raises(ValueError):
         keypad.Keypad(big.rows, big.cols)
+
+
+def test_extra_buttons_follow_the_matrix():
+    bus = fakes.Bus()
+    km = fakes.KeyMatrix(bus)
+    button = fakes.Pin(bus, "shot", level=1)
+    pad = keypad.Keypad(km.rows, km.cols, extra=[button])
+    assert pad.count() == 17 and pad.scan() == 0
+    button.level = 0
+    km.press(2)
+    assert keypad.pressed(pad.scan(), 17) == [2, 16]
+
+
+def test_check_reports_wiring_faults():
+    _, km, pad = make()
+    assert pad.check() == []
+    km.press(9)
+    assert pad.check() == ["key 9 (row 3, column 2) reads down"]
+    km.release(9)
+    km.cols[3].reader = lambda: 0  # column 4 shorted to GND
+    problems = pad.check()
+    assert problems[0] == "column 4 reads low with no row driven"
+    assert len(problems) == 5  # and every key of that column reads down

@@ -133,3 +133,36 @@ def pattern_ms(pattern):
     for _freq, ms in pattern:
         total += ms
     return total
+
+
+_NOTE_STEPS = {"C": -9, "D": -7, "E": -5, "F": -4, "G": -2, "A": 0, "B": 2}
+
+
+def note_hz(name):
+    """The frequency of a note name, equal temperament, A4 = 440 Hz: "A4" 440, "C6"
+    1047, "F#5" 740, "Bb4" 466 (rounded to whole hertz, as PWM.freq() takes)."""
+    if not name or name[0].upper() not in _NOTE_STEPS:
+        raise ValueError("not a note: %r" % name)
+    steps = _NOTE_STEPS[name[0].upper()]
+    rest = name[1:]
+    while rest and rest[0] in "#b":
+        steps += 1 if rest[0] == "#" else -1
+        rest = rest[1:]
+    if not rest or not (rest.isdigit() or (rest[0] == "-" and rest[1:].isdigit())):
+        raise ValueError("no octave in %r" % name)
+    steps += (int(rest) - 4) * 12
+    return int(440 * 2 ** (steps / 12) + 0.5)
+
+
+def melody(text):
+    """A pattern from a short score: "C6:100 E6:100 G6:200 -:50 C7:300" is
+    ((1047, 100), (1319, 100), (1568, 200), (0, 50), (2093, 300)); "-" is a rest.
+    For settings files and tests; the built-in patterns above are plain tuples."""
+    steps = []
+    for word in text.split():
+        note, sep, ms = word.partition(":")
+        if not sep or not ms.isdigit():
+            raise ValueError("want NOTE:MS, got %r" % word)
+        steps.append((0 if note == "-" else note_hz(note), int(ms)))
+    return tuple(steps)
+

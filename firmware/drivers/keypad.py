@@ -40,14 +40,20 @@ _SETTLE_US = const(5)  # ~50 kOhm pull-up into a few tens of pF: well under 5 us
 
 
 class Keypad:
-    """A row/column key matrix. `rows` are driven (0 = active), `cols` are read."""
+    """A row/column key matrix. `rows` are driven (0 = active), `cols` are read.
 
-    def __init__(self, rows, cols, settle_us=_SETTLE_US):
+    `extra`: optional direct buttons (each an input with pull-up, pressed = 0), such as
+    the big shot-clock push button; they follow the matrix in the bitmap, bit
+    nrows * ncols + i for extra[i] (bit 16 for the first one on a 4x4 pad).
+    """
+
+    def __init__(self, rows, cols, extra=(), settle_us=_SETTLE_US):
         self.rows = tuple(rows)
         self.cols = tuple(cols)
+        self.extra = tuple(extra)
         self.nrows = len(self.rows)
         self.ncols = len(self.cols)
-        if self.nrows * self.ncols > 30:
+        if self.nrows * self.ncols + len(self.extra) > 30:
             raise ValueError("at most 30 keys (the bitmap stays a small int)")
         self.settle_us = settle_us
         self.release_all()
@@ -75,11 +81,40 @@ class Keypad:
                 c += 1
             row.value(1)
             key += ncols
+        for button in self.extra:
+            if not button.value():
+                bits |= 1 << key
+            key += 1
         return bits
 
     def count(self):
-        """How many keys the pad has (rows x columns)."""
-        return self.nrows * self.ncols
+        """How many keys the pad has (matrix plus extra buttons)."""
+        return self.nrows * self.ncols + len(self.extra)
+
+    def check(self):
+        """Look for wiring faults, with no key held; returns a list of problems (text).
+
+        - a column that reads 0 with every row released is shorted to GND (or a key
+          is stuck down and its row line shorted to GND);
+        - a key that reads down with nobody touching the pad: a stuck key, or two lines
+          touching in the ribbon;
+        - an extra button that reads pressed.
+        For the assembly's bench test (hardware/README.md); not for the hot path.
+        """
+        problems = []
+        self.release_all()
+        for c in range(self.ncols):
+            if not self.cols[c].value():
+                problems.append("column %d reads low with no row driven" % (c + 1))
+        bits = self.scan()
+        n = self.nrows * self.ncols
+        for k in pressed(bits, n):
+            problems.append("key %d (row %d, column %d) reads down"
+                            % (k, k // self.ncols + 1, k % self.ncols + 1))
+        for i in range(len(self.extra)):
+            if bits >> (n + i) & 1:
+                problems.append("extra button %d reads pressed" % (i + 1))
+        return problems
 
 
 def pressed(bits, count=16):

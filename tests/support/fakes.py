@@ -66,8 +66,6 @@ class Pin:
     OPEN_DRAIN = 2
     PULL_UP = 1
     PULL_DOWN = 2
-    IRQ_FALLING = 4
-    IRQ_RISING = 8
 
     def __init__(self, bus, name, level=1, script=None, reader=None):
         self.bus = bus
@@ -102,9 +100,6 @@ class Pin:
     def off(self):
         self.value(0)
 
-    def init(self, *args, **kwargs):
-        pass
-
 
 class SPI:
     """An SPI bus: write() is logged as ("spi", name, bytes) and counted."""
@@ -119,10 +114,6 @@ class SPI:
         self.bus.spi_writes += 1
         if self.bus.record:
             self.bus.log.append(("spi", self.name, bytes(buf)))
-
-    def init(self, *args, **kwargs):
-        if "baudrate" in kwargs:
-            self.baudrate = kwargs["baudrate"]
 
 
 class I2C:
@@ -144,9 +135,6 @@ class I2C:
         self.bus.spi_bytes += len(data)
         self.bus.add(("i2c", addr, bytes(data)))
         return 1
-
-    def scan(self):
-        return [0x3C]
 
 
 class PWM:
