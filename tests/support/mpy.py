@@ -29,14 +29,15 @@ def normalise(text):
     return text.replace("\r\n", "\n")
 
 
-def run_micropython(script_path, *args, heapsize=None, cwd=None, timeout=120):
+def run_micropython(script_path, *args, heapsize=None, cwd=None, timeout=120,
+                    interpreter=None):
     """Run `script_path` under MicroPython; return (returncode, output).
 
     `output` is stdout and stderr together (MicroPython prints tracebacks on stdout
     anyway), decoded as UTF-8, with line ends normalised to `\\n`. `heapsize` caps the
     heap like on a board, for example "192K".
     """
-    cmd = [str(tool(MICROPYTHON))]
+    cmd = [str(tool(interpreter or MICROPYTHON))]
     if heapsize is not None:
         cmd += ["-X", f"heapsize={heapsize}"]
     cmd += [str(script_path), *(str(a) for a in args)]
