@@ -34,128 +34,14 @@ stand for keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels. Every 
 game, short and long: hardware/keypad.md (from legends.py).
 """
 
+from . import menus
+from .entries import CONFIRM, FOUL, MENU, NUMBER, POT, SIDES, Entries, Result
 
-from . import keymaps, menus
-
-from .entries import (CONFIRM, FOUL, IDLE, MENU, NUMBER, POT, SIDES, Entries, field)
-
-
-class Result:
-    """What one key press gave: a line to apply, or a refusal, and what to show."""
-
-    def __init__(self, line, refusal, entry, menu):
-        self.line = line
-        self.refusal = refusal
-        self.entry = entry
-        self.menu = menu
-
-    def __repr__(self):
-        return "Result(line=%r, refusal=%r, entry=%r)" % (self.line, self.refusal,
-                                                          self.entry)
+__all__ = ("Grammar", "Result")
 
 
 class Grammar(Entries):
-    def __init__(self, match):
-        self.match = match
-        self.family = keymaps.family_of(match.header.game)
-        self.names = keymaps.keymap(self.family)
-        self.first_breaker = 0  # who breaks frame 1: 0 (A) or 1 (B)
-        self._walker = None
-        self._clear()
-
-    def _clear(self):
-        self.mode = IDLE
-        self._walker = None
-        self._value = 0  # foul: the value asked for with `foul` presses (0: none)
-        self._named = 0  # foul: bit c set when colour value c was named
-        self._balls = []  # foul: balls down; pot: balls potted; pool pot: numbers
-        self._miss = False
-        self._time = False
-        self._free = False  # pot entry: the free ball is among them
-        self._prefix = None  # number entry: the line before the number(s)
-        self._multi = False  # number entry: several (pool pot), ended by `ok`
-        self._limit = 15
-        self._confirm = None  # (text, line)
-
-    # -- what the screens read -----------------------------------------------------------
-    @property
-    def menu_title(self):
-        return self._walker.top()[0] if self._walker else None
-
-    @property
-    def menu_items(self):
-        return [item[0] for item in self._walker.top()[1]] if self._walker else []
-
-    @property
-    def menu_cursor(self):
-        return self._walker.top()[2] if self._walker else 0
-
-    def menu(self):
-        if not self._walker:
-            return None
-        return (self.menu_title, self.menu_items, self.menu_cursor)
-
-    def entry(self):
-        """The entry in progress (or what `ok` does now) as text, or None."""
-        m = self.mode
-        if m == FOUL or m == POT or m == NUMBER:
-            return self._entry_text(m)
-        if m == CONFIRM:
-            return self._confirm[0]
-        if m == MENU:
-            return None
-        state = self._state()
-        if state == "start":
-            return "FRAME 1 - %s breaks? ok (%s switches)" % (
-                SIDES[self.first_breaker], "end" if self.family == "snooker" else "side")
-        if state == "between":
-            return "FRAME %d - %s breaks? ok" % (self.match.number + 1,
-                                                 SIDES[self._next_breaker()])
-        if state == "play" and "respot" in self._prompts():
-            return "RESPOTTED BLACK - ok: who plays first?"
-        return None
-
-    # -- results -------------------------------------------------------------------------
-    def _result(self, line=None, refusal=None):
-        return Result(line, refusal, self.entry(), self.menu())
-
-    def _done(self, line):
-        self._clear()
-        return self._result(line)
-
-    def _refuse(self, why):
-        return self._result(None, why)
-
-    def _shown(self):
-        return self._result()
-
-    # -- reading the match ---------------------------------------------------------------
-    def _state(self):
-        m = self.match
-        if m.finished():
-            return "over"
-        if not m.number:
-            return "start"
-        if m.frame is None or m.frame.ended:
-            return "between"
-        return "play"
-
-    def _view(self):
-        return self.match.view()
-
-    def _prompts(self):
-        return field(self._view(), "prompts", 11) or ()
-
-    def _striker(self):
-        return SIDES[field(self._view(), "striker", 0) or 0]
-
-    def _next_breaker(self):
-        """Who breaks the next frame (the match's break policy, as Match applies it)."""
-        last = self.match.frame
-        policy = self.match.header.breaks
-        if policy == "alternate" or last.winner is None:
-            return 1 - last.breaker
-        return last.winner if policy == "winner" else 1 - last.winner
+    """Key names to notation lines: see the module docstring."""
 
     # -- the key press -------------------------------------------------------------------
     def press(self, name, long=False):
@@ -232,29 +118,7 @@ class Grammar(Entries):
             return self._done("hit" if clock.active else "go")
         return self._refuse("nothing to confirm")
 
-    def _time_flag(self, long):
-        """A time foul: asked for, or the shot clock has run out."""
-        clock = self.match.clock
-        if long or (clock.enabled and clock.active and getattr(clock, "expired", False)):
-            return True
-        return "time" in self._prompts()
-
     # -- menus ---------------------------------------------------------------------------
-    def _open_menu(self, state):
-        m = self.match
-        if state == "over":
-            return self._refuse("the match is over")
-        if state == "start":
-            tree = menus.start_menu(m)
-        elif state == "between":
-            tree = menus.between_menu(m)
-        else:
-            tree = menus.play_menu(m, self.family, self._prompts())
-        self._clear()
-        self._walker = menus.Walker(tree)
-        self.mode = MENU
-        return self._shown()
-
     def _menu_key(self, name, long):
         w = self._walker
         if name == "menu":

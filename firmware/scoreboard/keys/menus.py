@@ -68,15 +68,18 @@ def respot_menu(match):
                   lambda letter: (LINE, "respot " + letter))
 
 
+def _snooker_penalty(letter):
+    items = [(str(n), LINE, "penalty %s %d" % (letter, n)) for n in (4, 5, 6, 7)]
+    return SUB, ("PENALTY %s - points?" % letter, items)
+
+
+def _points_penalty(letter):
+    return NUMBER, "penalty " + letter
+
+
 def penalty_menu(match, family):
     """Snooker: 4 to 7 points to the other side; straight pool: a number taken off."""
-    if family == "snooker":
-        def make(letter):
-            items = [(str(n), LINE, "penalty %s %d" % (letter, n)) for n in (4, 5, 6, 7)]
-            return SUB, ("PENALTY %s - points?" % letter, items)
-    else:
-        def make(letter):
-            return NUMBER, "penalty " + letter
+    make = _snooker_penalty if family == "snooker" else _points_penalty
     return _sides(match, "PENALTY: WHO IS PENALISED?", make)
 
 
