@@ -28,7 +28,7 @@ OUTPUT = REPO / "test-output" / "sim"
 FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--disable-dev-shm-usage", "--autoplay-policy=no-user-gesture-required",
-         "--window-size=1280,1000")
+         "--window-size=1280,1120")
 # The keyboard shortcut of each key (row-major), as the page shows them.
 SHORTCUTS = "1234qwerasdfzxcv"
 
