@@ -85,7 +85,7 @@ def test_full_refresh_writes_both_rams_then_updates_with_mode_1():
 
 def test_partial_refresh_of_a_window_rounds_x_to_bytes():
     bus, panel = make()
-    run(panel.init())
+    run(panel.show_full(canvas(3)))
     bus.clear()
     buf = canvas(7)
     run(panel.show_partial(buf, 13, 10, 20, 5))  # x 13..32 -> bytes 1..4 (x 8..39)
@@ -114,12 +114,31 @@ def test_clip_keeps_windows_on_the_panel():
     assert panel.clip(0, 0, 400, 300) == (0, 0, 400, 300)
 
 
-def test_show_on_a_sleeping_panel_resets_and_inits_first():
+def test_first_show_resets_inits_and_refreshes_in_full():
     bus, panel = make()
     run(panel.show(canvas(), full=False))  # first use: asleep until init
-    cmds = [c for c, _ in fakes.dc_commands(bus)]
-    assert cmds[:len(INIT)] == [c for c, _ in INIT]
+    cmds = fakes.dc_commands(bus)
+    assert [c for c, _ in cmds][:len(INIT)] == [c for c, _ in INIT]
     assert bus.pin_values("rst")[:3] == [1, 0, 1]
+    # the RED RAM is unknown after power-up: the partial request became a full one
+    assert (0x22, bytes([0xF7])) in cmds and (0x22, bytes([0xFF])) not in cmds
+    bus.clear()
+    run(panel.show(canvas(), full=False))
+    assert (0x22, bytes([0xFF])) in fakes.dc_commands(bus)
+
+
+def test_refreshes_never_overlap():
+    bus, panel = make(busy_script=[0, 0] + [1] * 3 + [0] + [1] * 3 + [0], poll_ms=1)
+    run(panel.init())
+
+    async def two():
+        await asyncio.gather(panel.show_full(canvas(1)), panel.show_partial(canvas(2)))
+
+    run(two())
+    order = [c for c, _ in fakes.dc_commands(bus) if c in (0x20, 0x24, 0x26)]
+    # the partial's RAM writes only start after the full update's activation finished
+    assert order[:3] == [0x24, 0x26, 0x20] and order[3:] == [0x24, 0x20, 0x26]
+    assert panel.refreshes == 2 and not panel.updating
 
 
 def test_deep_sleep_and_wake():

@@ -34,7 +34,9 @@ updates with mode 2, then the same bytes go to 0x26 so the next partial update c
 against what the panel now shows (the way GxEPD2 keeps the two RAMs in step). X is
 rounded out to whole bytes (8 pixels). The canvas is the caller's MONO_HLSB bytearray
 (400 x 300 / 8 = 15,000 bytes); the driver never copies it, and sends each window row as
-a memoryview slice.
+a memoryview slice. The first refresh after power-up or a wake is always a full one
+(a partial request then becomes full): only that puts both RAMs in step with the panel.
+Refreshes never overlap: a second one waits for the first to end.
 """
 
 import asyncio
@@ -102,6 +104,8 @@ class SSD1683:
         self._arg = bytearray(4)
         self._args = memoryview(self._arg)
         self.asleep = True  # until init(): the state after power-up is unknown
+        self.synced = False  # both RAMs hold what the panel shows (after a full refresh)
+        self.updating = False  # a refresh is under way (one at a time)
         self.refreshes = 0  # full and partial updates done (for tests and reports)
         self.waited_ms = 0  # the last wait on BUSY, in poll steps x poll_ms
         cs.value(1)
@@ -172,6 +176,7 @@ class SSD1683:
         self._command_args(_DATA_ENTRY, 0x03)
         self.window(0, 0, self.width, self.height)
         self.asleep = False
+        self.synced = False
 
     def window(self, x, y, w, h):
         """Set the RAM window to x..x+w-1, y..y+h-1 (x and w multiples of 8) and put
@@ -209,8 +214,21 @@ class SSD1683:
         self.cs.value(1)
 
     # -- refreshes -----------------------------------------------------------------
+    async def _claim(self):
+        """Wait for a refresh under way to end, then own the panel."""
+        while self.updating:
+            await _sleep_ms(self.poll_ms if self.poll_ms > 0 else 1)
+        self.updating = True
+
     async def show_full(self, buf):
         """Full refresh from the whole canvas: both RAMs, waveform mode 1 (flashes)."""
+        await self._claim()
+        try:
+            await self._full(buf)
+        finally:
+            self.updating = False
+
+    async def _full(self, buf):
         if self.asleep:
             await self.init()
         self._write_ram(_WRITE_BW, buf, 0, 0, self.width, self.height)
@@ -220,6 +238,7 @@ class SSD1683:
         self._command_args(_UPDATE_CTRL2, _SEQ_FULL)
         self.command(_MASTER_ACTIVATE)
         await self.wait(FULL_TIMEOUT_MS)
+        self.synced = True
         self.refreshes += 1
 
     async def show_partial(self, buf, x=0, y=0, w=None, h=None):
@@ -231,16 +250,23 @@ class SSD1683:
         x, y, w, h = self.clip(x, y, w, h)
         if w <= 0 or h <= 0:
             return
-        if self.asleep:
-            await self.init()
-        self._write_ram(_WRITE_BW, buf, x, y, w, h)
-        self._command_args(_BORDER, 0x80)
-        self._command_args(_UPDATE_CTRL1, _OPT_PARTIAL, 0x00)
-        self._command_args(_UPDATE_CTRL2, _SEQ_PARTIAL)
-        self.command(_MASTER_ACTIVATE)
-        await self.wait(PARTIAL_TIMEOUT_MS)
-        self._write_ram(_WRITE_RED, buf, x, y, w, h)
-        self.refreshes += 1
+        await self._claim()
+        try:
+            if self.asleep or not self.synced:
+                # after power-up or a wake the RED RAM is not what the panel shows:
+                # a differential update needs a full one first
+                await self._full(buf)
+                return
+            self._write_ram(_WRITE_BW, buf, x, y, w, h)
+            self._command_args(_BORDER, 0x80)
+            self._command_args(_UPDATE_CTRL1, _OPT_PARTIAL, 0x00)
+            self._command_args(_UPDATE_CTRL2, _SEQ_PARTIAL)
+            self.command(_MASTER_ACTIVATE)
+            await self.wait(PARTIAL_TIMEOUT_MS)
+            self._write_ram(_WRITE_RED, buf, x, y, w, h)
+            self.refreshes += 1
+        finally:
+            self.updating = False
 
     def clip(self, x, y, w, h):
         """The window clipped to the panel, with x and w rounded out to whole bytes."""
