@@ -246,3 +246,13 @@ def test_concede_asks_for_ok():
     assert d.grammar.press("foul").refusal == "ok confirms, undo cancels"
     assert d.play("undo") == []
     assert d.play("concede ok") == ["concede"]
+
+
+def test_cancel_drops_the_entry_and_the_menu():
+    d = Desk(SNOOKER, A)
+    d.play("foul pink")
+    d.grammar.cancel()
+    assert d.grammar.entry() is None
+    d.play("menu")
+    d.grammar.cancel()
+    assert d.grammar.menu() is None and d.lines == A

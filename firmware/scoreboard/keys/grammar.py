@@ -11,12 +11,15 @@ clock, whether a frame is over; the app applies the lines. Interface:
     r.entry     # g.entry() after the press: the entry in progress as text, or None
     r.menu      # (title, items, cursor) while a menu is open, else None
     g.menu_title, g.menu_items, g.menu_cursor   # the same, for the screens
+    g.cancel()  # drop the entry in progress and close the menu
 
 The app: for a PRESS event call `press(name)`, for a LONG `press(name, long=True)`
 (REPEAT events are not needed); when `line` is set, parse it, apply it to the Match
 (a ValueError there is a refusal too: show its text) and journal it; then redraw with
-`entry()` and the menu. A key held long where it has no long meaning counts as a
-short press. After the Match changes by other means (recovery), make a new Grammar.
+`entry()` and the menu (`r.entry` was read before the line was applied). In a number
+entry the key names "1".."15" are taken too (key scripts, the simulator). A key held
+long where it has no long meaning counts as a short press. After the Match changes by
+other means (recovery), make a new Grammar.
 
 States: before the first frame `ok` gives `frame A` (the side key, snooker `end`, pool
 and straight `side`, switches to `frame B`); with a frame over `ok` gives `frame` (the
@@ -42,6 +45,10 @@ __all__ = ("Grammar", "Result")
 
 class Grammar(Entries):
     """Key names to notation lines: see the module docstring."""
+
+    def cancel(self):
+        """Drop the entry in progress and close the menu (an idle timeout, a new screen)."""
+        self._clear()
 
     # -- the key press -------------------------------------------------------------------
     def press(self, name, long=False):
