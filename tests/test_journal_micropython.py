@@ -7,6 +7,9 @@ import sys
 
 from support import mpy
 
+sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
+import journal_play as jp
+
 SCRIPT = mpy.REPO / "tests" / "micropython" / "journal_scenario.py"
 
 
@@ -25,7 +28,9 @@ def test_recovery_scenario_is_the_same_under_micropython(tmp_path):
     assert mp_out == cp_out
     lines = cp_out.splitlines()
     assert lines[0] == "start PICO-3F2A-0007 events 31"
-    assert lines[2] == "recovered True None"
+    assert lines[2] == "recovered True None replayed 12"  # the third frame's lines
+    assert lines[-2] == "reset in frame 1 after 6 events: replayed 4 ok"
+    assert lines[-1] == "reset in frame 3 after 25 events: replayed 6 ok"
     cuts = [x for x in lines if x.startswith("cut ")]
     flips = [x for x in lines if x.startswith("flip ")]
     assert len(cuts) > 15 and len(flips) == 40
@@ -35,3 +40,23 @@ def test_recovery_scenario_is_the_same_under_micropython(tmp_path):
         n = x.split()[2]
         assert x == "flip line %s damage %s ok" % (n, n)
     assert flips[-1] == "flip line 40 damage None ok"
+
+
+def test_a_best_of_35_recovers_alike_and_replays_only_the_last_frame(tmp_path):
+    from host_tools.matchgen import generate, header
+
+    match = tmp_path / "best-of-35.sbn"
+    match.write_text("\n".join(jp.stamped(generate(header("snooker", 35), seed=35))) + "\n")
+    mp_rc, mp_out = mpy.run_micropython(SCRIPT, match, tmp_path / "mp", 2999, 97)
+    cp_rc, cp_out = _cpython(match, tmp_path / "cp", 2999, 97)
+    assert cp_rc == 0, cp_out
+    assert mp_rc == 0, mp_out
+    assert mp_out == cp_out
+    lines = cp_out.splitlines()
+    assert lines[2].startswith("recovered True None replayed ")
+    assert int(lines[2].split()[-1]) < 120  # the last frame only, not the 1176 events
+    assert lines[-2].startswith("reset in frame 1 after ") and lines[-2].endswith(" ok")
+    assert lines[-1].startswith("reset in frame 23 after ") and lines[-1].endswith(" ok")
+    marks = [x for x in lines if x.startswith(("cut ", "flip "))]
+    assert len(marks) > 20
+    assert all(x.endswith((" ok", " ok None", "no match True True")) for x in marks), marks

@@ -1,11 +1,13 @@
 """The journal's main recovery scenario, printed line by line under either interpreter.
 
-    micropython tests/micropython/journal_scenario.py MATCH.sbn FLASH_DIR [STEP]
+    micropython tests/micropython/journal_scenario.py MATCH.sbn FLASH_DIR [STEP [EVERY]]
 
 Plays the match through a Journal on FLASH_DIR (a fresh folder), resets (a new Journal
-on the same folder) and recovers; then cuts the journal every STEP bytes (default 97)
-and recovers each cut, and flips one byte in every line; prints what it sees. The test
-compares the output with CPython's (the oracle) and checks the `ok` marks.
+on the same folder) and recovers; resets in the middle of the first and of the last
+frame (only that frame's lines may be replayed); then cuts the journal every STEP bytes
+(default 97) and recovers each cut, and flips one byte in every EVERY-th line (default
+1); prints what it sees. The test compares the output with CPython's (the oracle) and
+checks the `ok` marks.
 """
 
 import sys
@@ -30,9 +32,27 @@ def fresh(flash):
     return Journal(flash, BOX)
 
 
+def resets(flash, head, events):
+    """A reset in the middle of the first and of the last frame."""
+    frames = [i for i, e in enumerate(events) if e.split()[e[:1] == "@"] == "frame"]
+    for start, end in ((frames[0], frames[1] if len(frames) > 1 else len(events)),
+                       (frames[-1], len(events))):
+        n = (start + 1 + end) // 2
+        j = fresh(flash)
+        j.start(head)
+        jp.play(j, events[:n])
+        live = jp.report(j.match)
+        j = Journal(flash, BOX)
+        match, damage = j.recover()
+        ok = jp.report(match) == live and damage is None and j.replayed == n - start - 1
+        print("reset in frame", match.number, "after", n, "events: replayed", j.replayed,
+              "ok" if ok else "WRONG")
+
+
 def main():
     src, flash = sys.argv[1], sys.argv[2]
     step = int(sys.argv[3]) if len(sys.argv) > 3 else 97
+    every = int(sys.argv[4]) if len(sys.argv) > 4 else 1
     head, events = jp.split(lines_of_file(src))
     j = fresh(flash)
     j.start(head)
@@ -41,8 +61,9 @@ def main():
     mid = j.id
     print("start", mid, "events", len(events))
     print("live", live)
-    match, damage = Journal(flash, BOX).recover()
-    print("recovered", jp.report(match) == live, damage)
+    j = Journal(flash, BOX)
+    match, damage = j.recover()
+    print("recovered", jp.report(match) == live, damage, "replayed", j.replayed)
     jpath = flash + "/matches/" + mid + ".sbn"
     kpath = flash + "/matches/" + mid + ".ckpt"
     data = jp.read(jpath)
@@ -63,6 +84,9 @@ def main():
     lines = jp.lines_of(data)
     at = 0
     for n, line in enumerate(lines):
+        if n % every and n + 1 < len(lines):
+            at += len(line)
+            continue
         j = fresh(flash)
         j.start(head)
         flipped = bytearray(data)
@@ -76,6 +100,7 @@ def main():
         got = None if j.damage is None else j.damage.line
         same = match is None or jp.report(match) == jp.replay_lines(lines[:n])
         print("flip line", n + 1, "damage", got, "ok" if got == want and same else "WRONG")
+    resets(flash, head, events)
 
 
 main()
