@@ -195,13 +195,17 @@ class Journal:
         out = []
         for name in self.queued():
             try:
-                out.append((name, summary(self._parse(self.read_queued(name)))))
+                out.append((name, summary(self.header_of(name))))
             except (OSError, JournalError) as e:
                 out.append((name, "unreadable: %s" % e))
         return out
 
     def header_of(self, name):
         """The Header of queue/NAME.sbn (JournalError when it does not read)."""
+        return self._parse(self.read_queued(name))
+
+    def header_of(self, name):
+        """The Header of queue/NAME.sbn; JournalError (with the line) if it is not one."""
         return self._parse(self.read_queued(name))
 
     def read_queued(self, name):
