@@ -204,10 +204,6 @@ class Journal:
         """The Header of queue/NAME.sbn (JournalError when it does not read)."""
         return self._parse(self.read_queued(name))
 
-    def header_of(self, name):
-        """The Header of queue/NAME.sbn; JournalError (with the line) if it is not one."""
-        return self._parse(self.read_queued(name))
-
     def read_queued(self, name):
         """The lines (without line ends) of queue/NAME.sbn."""
         with open(self._path("queue/" + name + ".sbn")) as f:
