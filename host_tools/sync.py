@@ -216,6 +216,10 @@ def run(args):
         print("sync: %s; what was stored is kept and marked, run sync again" % e,
               file=sys.stderr)
         return 1
+    except KeyboardInterrupt:
+        print("sync: interrupted; what was stored is kept and marked, run sync again",
+              file=sys.stderr)
+        return 130
     finally:
         board.close()
         db.close()

@@ -12,6 +12,7 @@ import binascii
 import contextlib
 import hashlib
 import io
+import os
 import sys
 
 import serial
@@ -71,6 +72,9 @@ class Board:
 
     def __init__(self, port, soft_reset=True, timeout=5):
         self.port = find_port(port)
+        if self.port.startswith("/dev/") and not os.path.exists(self.port):
+            raise BoardError("no port %s: is the box plugged in? (`mpremote connect list` "
+                             "shows the ports)" % self.port)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t = SerialTransport(self.port, baudrate=115200)
@@ -101,8 +105,11 @@ class Board:
     def listdir(self, folder):
         """[(name, is_dir, size)] in `folder`, [] when it does not exist."""
         out = []
-        for line in self.exec(_LIST % folder).decode().splitlines():
-            name, kind, size = ast.literal_eval(line)
+        for line in self.exec(_LIST % folder).decode("utf-8", "replace").splitlines():
+            try:
+                name, kind, size = ast.literal_eval(line)
+            except (ValueError, SyntaxError, TypeError):
+                continue  # not a listing line
             out.append((name, kind == 0x4000, size))
         return out
 
