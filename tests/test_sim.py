@@ -110,6 +110,19 @@ def test_the_page_runs_the_firmware_from_localhost_only(page):
     assert demo.count('side A "') == 1 and demo.count('side B "') == 1
     assert_panels_are_the_firmwares(page)
     page.screenshot("1-start-screen")
+    # a key the start screen refuses: the firmware's low beep through WebAudio, then quiet
+    page.click("red")
+    page.settle()
+    tones = page.js("return sim.tones()")
+    assert tones and tones[0][1] > 0 and tones[0][3] > 0 and tones[-1][1] == 0, tones
+    assert page.js("return sim.buzzer.ctx !== null && sim.buzzer.ctx.state") == "running"
+    # muted: the same beep asked for, at no gain
+    page.driver.find_element("id", "mute").click()
+    page.click("red")
+    page.settle()
+    muted = page.js("return sim.tones()")[len(tones):]
+    assert muted and muted[0][1] == tones[0][1] and all(t[3] == 0 for t in muted), muted
+    page.driver.find_element("id", "mute").click()
 
 
 def test_a_snooker_frame_by_clicks_and_keys_survives_a_reload(page):

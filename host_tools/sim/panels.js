@@ -82,7 +82,8 @@ export class Buzzer {
     this.ctx = null;
     this.osc = null;
     this.gain = null;
-    this.log = []; // [time ms, freq, volume]: what the firmware asked for (tests read it)
+    this.log = []; // [time ms, freq, volume, gain]: what the firmware asked for, and the
+    // loudness the page gave it (0 when muted)
     this.freq = 0;
   }
 
@@ -106,7 +107,7 @@ export class Buzzer {
   tone(freq, volume) {
     this.freq = freq;
     this.volume = volume;
-    this.log.push([Math.round(performance.now()), freq, volume]);
+    this.log.push([Math.round(performance.now()), freq, volume, this.level()]);
     if (this.log.length > 500) this.log.splice(0, this.log.length - 500);
     this._apply();
   }
@@ -120,12 +121,16 @@ export class Buzzer {
     this._apply();
   }
 
+  level() {
+    // the gain for the tone asked for: a square wave is loud, 0.25 at full volume
+    if (this.muted || this.freq <= 0) return 0;
+    return 0.25 * Math.max(0, Math.min(100, this.volume)) / 100;
+  }
+
   _apply() {
     if (!this.ctx) return;
     const t = this.ctx.currentTime;
     if (this.freq > 0) this.osc.frequency.setValueAtTime(this.freq, t);
-    // a square wave is loud: 0.25 at full volume is plenty on a laptop
-    const level = this.muted || this.freq <= 0 ? 0 : 0.25 * Math.max(0, Math.min(100, this.volume)) / 100;
-    this.gain.gain.setTargetAtTime(level, t, 0.003);
+    this.gain.gain.setTargetAtTime(this.level(), t, 0.003);
   }
 }
