@@ -92,3 +92,8 @@ def test_the_grammar_does_not_load_the_legend_texts():
             if isinstance(node, ast.ImportFrom):
                 assert "legends" not in [a.name for a in node.names], module
                 assert node.module != "legends", module
+
+
+def test_only_pool_and_straight_legends_print_numbers():
+    assert not keymaps.numbered("snooker")
+    assert keymaps.numbered("pool") and keymaps.numbered("straight")

@@ -6,10 +6,11 @@ numbering as `board.keys()` bits. The names are the contract shared by the key g
 (`grammar.py`), the simulator's buttons, the printed legends (drawn from this table)
 and key scripts; `hardware/keypad.md` says what each key does, short and long.
 
-Number entry (pool `pot`, straight pool `score`, penalties and other counts): while
-the grammar asks for a number, the first 15 keys stand for 1..15 in reading order
-(`NUMBERS`), printed small in a corner of each key; `ok` (always the last key) ends the
-entry. `number(family, name)` and `number_key(family, n)` translate.
+Number entry (pool `pot`, straight pool `score` and penalties): while the grammar asks
+for a number, the first 15 keys stand for 1..15 in reading order (`NUMBERS`), printed
+small in a corner of each key on the pool and straight-pool legends (`numbered`); `ok`
+(always the last key) ends the entry. `number(family, name)` and `number_key(family,
+n)` translate. Snooker has no number entry.
 
 The snooker names are DESIGN.md's: red yellow green brown blue pink black foul miss
 free again replace end undo menu ok. Every family keeps `undo menu ok` on the bottom
@@ -43,6 +44,12 @@ NUMBERS = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0)
 
 ROWS = 4
 COLS = 4
+NUMBERED = ("pool", "straight")  # the legends that print the numbers
+
+
+def numbered(family):
+    """True when the family's legend prints the small numbers of the number entry."""
+    return family in NUMBERED
 
 
 def keymap(family):

@@ -95,14 +95,16 @@ def legend(family):
 
 
 def grid(family):
-    """The keypad as a markdown table of key names, 4 rows of 4, top row first."""
+    """The keypad as a markdown table of key names, 4 rows of 4, top row first; the
+    small numbers of the number entry in brackets where the legend prints them."""
     names = keymaps.keymap(family)
+    numbers = keymaps.NUMBERS if keymaps.numbered(family) else (0,) * 16
     out = ["| | col 0 | col 1 | col 2 | col 3 |", "|---|---|---|---|---|"]
     for row in range(keymaps.ROWS):
         cells = []
         for col in range(keymaps.COLS):
             i = row * keymaps.COLS + col
-            n = keymaps.NUMBERS[i]
+            n = numbers[i]
             cells.append("`%s`%s" % (names[i], " (%d)" % n if n else ""))
         out.append("| row %d | %s |" % (row, " | ".join(cells)))
     return out
