@@ -11,7 +11,7 @@ It has the board interface the app uses (the reference is `boards.pico`):
     keys()                     raw key bitmap, bit i = row * 4 + col pressed
     tone(freq, volume), quiet()
     flash                      the folder that holds matches/ and queue/
-    unique_id(), ticks_ms(), errno(e), free_bytes()
+    unique_id(), ticks_ms(), errno(e), free_bytes(), sync()
 
 Here the canvases are plain framebuffers over bytearrays, the keys are what the runner
 sets in `raw`, the flash is a folder of the computer, and the buzzer records what it
@@ -120,6 +120,9 @@ class HostBoard:
 
     def errno(self, e):
         return e.errno if hasattr(e, "errno") and e.errno else (e.args[0] if e.args else 0)
+
+    def sync(self):
+        """Nothing to do: what a flush gave the computer survives the process."""
 
     def free_bytes(self):
         return self.flash_bytes - _dir_bytes(self.flash)

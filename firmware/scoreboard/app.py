@@ -49,7 +49,8 @@ class App:
     def __init__(self, board):
         self.board = board
         self.journal = Journal(board.flash, box_id(board), errno_of=board.errno,
-                               free=getattr(board, "free_bytes", None))
+                               free=getattr(board, "free_bytes", None),
+                               sync=getattr(board, "sync", None))
         self.keys = Debouncer()
         self.buzzer = Sounds(board)
         self.screen = Screen()
@@ -144,6 +145,8 @@ class App:
         self.screen.message = None
         if self.menu is not None:
             self._menu_key(name, long, now)
+        elif name == "ok" and self.match.finished():
+            self._close_match(now)
         else:
             result = self.grammar.press(name, long)
             if result.refusal:
@@ -175,6 +178,13 @@ class App:
             return
         self._take_match(self.journal.match, now, 0)
         self._enter("frame %s" % breaker, now)
+        self._dirty(now, full=True)
+
+    def _close_match(self, now):
+        """`ok` on the end-of-match screen: the match is done on the box (its files stay
+        until the host has pulled them); the start screen lists what is queued."""
+        self.journal.finish()
+        self._show_start()
         self._dirty(now, full=True)
 
     def _enter(self, line, now):

@@ -100,8 +100,7 @@ class Runner:
 
         self.app.stop()
         t = time.ticks_ms()
-        self.app = App(self.board)
-        self.app.boot(self.board.now)
+        self.power_cut()
         ms = time.ticks_diff(time.ticks_ms(), t)
         print("R %d %d" % (self.app.journal.replayed, ms))
 
@@ -111,12 +110,20 @@ class Runner:
             raise ValueError("no key '%s' on the %s legend" % (name, self.app.family))
         return 1 << i
 
-    def press(self, name, hold):
+    def press(self, name, hold, gap=GAP_MS):
         bit = self._bit(name)
         self.board.raw |= bit
         self.wait(hold)
         self.board.raw &= ~bit
-        self.wait(GAP_MS)
+        self.wait(gap)
+
+    press_for = press
+
+    def power_cut(self):
+        """The power goes: the app is dropped as it is, and a new one boots."""
+        self.board.raw = 0
+        self.app = App(self.board)
+        self.app.boot(self.board.now)
 
     def command(self, line):
         words = line.split()
