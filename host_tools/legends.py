@@ -6,11 +6,13 @@ at the keypad's real size (the common 4x4 membrane keypad: 69 x 77 mm face, keys
 17 mm pitch): print at 100 % (no "fit to page"), cut along the outline, and lay it
 under a clear self-adhesive film over the keypad, the ribbon tail at the bottom.
 
-Each key shows its name (the names are the contract: the key grammar, the simulator's
-buttons and key scripts use the same words), the number it stands for during a number
-entry (`keymaps.NUMBERS`, small, top left), and for the snooker colours a band in the
-ball's colour. Key 0 is top left, row-major, as `board.keys()` numbers them; what each
-key does is in hardware/keypad.md.
+Each key shows its printed label (`scoreboard.keys.legends`, e.g. "A WINS"), its name
+underneath, small (the names are the contract: the key grammar, the simulator's buttons
+and key scripts use the same words), "hold" in the corner when a long press does
+something else, the number it stands for during a number entry on the families that
+print them (`keymaps.numbered`, small, top left), and for the snooker colours a band in
+the ball's colour. Key 0 is top left, row-major, as `board.keys()` numbers them; what
+each key does, short and long, is in hardware/keypad.md.
 
 tests/test_hardware_docs.py regenerates the files and checks they are up to date, at
 the stated size, and name every key of their keymap.
@@ -22,6 +24,7 @@ from pathlib import Path
 
 import host_tools  # noqa: F401  (sys.path: firmware/)
 from scoreboard.keys import keymaps
+from scoreboard.keys import legends as key_legends
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,19 +55,21 @@ def key_centre(index):
     return FIRST_X_MM + col * PITCH_X_MM, FIRST_Y_MM + row * PITCH_Y_MM
 
 
-def _font_size(name):
-    """Name text height in mm: long names get smaller so they fit the 14 mm key."""
-    n = len(name)
+def _font_size(label):
+    """Label text height in mm: long labels get smaller so they fit the 14 mm key."""
+    n = len(label)
     if n <= 4:
-        return 3.6
+        return 3.4
     if n <= 6:
-        return 3.0
-    return 2.4
+        return 2.8
+    return 2.3
 
 
 def legend_svg(family):
     """The SVG text of one family's legend."""
     names = keymaps.keymap(family)
+    labels = key_legends.legend(family)
+    numbered = keymaps.numbered(family)
     w, h = WIDTH_MM, HEIGHT_MM
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
@@ -86,17 +91,24 @@ def legend_svg(family):
         out.append('<g id="key%d">' % i)
         out.append('<rect x="%g" y="%g" width="%g" height="%g" rx="1.5" fill="white" '
                    'stroke="black" stroke-width="0.3"/>' % (x, y, KEY_MM, KEY_MM))
+        label, _short, long_press = labels[i]
         colour = BALL_COLOURS.get(name) if family == "snooker" else None
         if colour:
-            out.append('<rect x="%g" y="%g" width="%g" height="3" fill="%s"/>'
-                       % (x + 0.6, y + KEY_MM - 3.6, KEY_MM - 1.2, colour))
-        num = keymaps.NUMBERS[i]
+            out.append('<rect x="%g" y="%g" width="%g" height="3.2" fill="%s"/>'
+                       % (x + 0.6, y + KEY_MM - 3.8, KEY_MM - 1.2, colour))
+        num = keymaps.NUMBERS[i] if numbered else 0
         if num:
             out.append('<text x="%g" y="%g" font-size="2.2" fill="#555">%d</text>'
                        % (x + 1.0, y + 2.8, num))
-        size = _font_size(name)
+        if long_press:
+            out.append('<text x="%g" y="%g" font-size="1.6" fill="#555" '
+                       'text-anchor="end">hold</text>' % (x + KEY_MM - 0.8, y + 2.4))
+        size = _font_size(label)
         out.append('<text x="%g" y="%g" font-size="%g" font-weight="bold" '
-                   'text-anchor="middle">%s</text>' % (cx, cy + size / 3, size, _esc(name)))
+                   'text-anchor="middle">%s</text>' % (cx, cy + size / 3, size, _esc(label)))
+        ink = "white" if colour and name != "yellow" and name != "pink" else "#444"
+        out.append('<text x="%g" y="%g" font-size="1.9" fill="%s" text-anchor="middle">%s'
+                   "</text>" % (cx, y + KEY_MM - 1.3, ink, _esc(name)))
         out.append("</g>")
     out.append('<text x="%g" y="%g" font-size="1.8" fill="#777" text-anchor="middle">'
                "what each key does, short and long: hardware/keypad.md</text>"

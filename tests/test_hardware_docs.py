@@ -13,6 +13,7 @@ from boards import pico, pico2_oled
 from drivers import max7219
 from host_tools import legends
 from scoreboard.keys import keymaps
+from scoreboard.keys import legends as key_legends
 from support import fakes, mpy
 
 HW = mpy.REPO / "hardware"
@@ -159,6 +160,11 @@ def test_legend_names_every_key_at_real_size(family):
         assert group is not None, (family, i)
         texts = [t.text for t in group.iter(SVG_NS + "text")]
         assert name in texts, (family, i, name)
+        label, _short, long_press = key_legends.legend(family)[i]
+        assert label in texts, (family, i, label)
+        assert ("hold" in texts) == bool(long_press), (family, i)
+        number = str(keymaps.NUMBERS[i])
+        assert (number in texts) == (keymaps.numbered(family) and number != "0")
         # the key sits where board.keys() numbers it: row-major, on the pitch
         rect = group.find(SVG_NS + "rect")
         row, col = divmod(i, 4)
