@@ -1,5 +1,12 @@
-"""`scoreboard replay FILE [--json]`: replay a match file and show where it stands."""
+"""`scoreboard replay FILE [--json]`: replay a match file and show where it stands.
 
+The file (or standard input, `-`) is read as bytes and split on `\\n` only, as on the
+device: the core checks each line is UTF-8 (`line N: not UTF-8`, exit 2). The summary is
+written with replacements where the terminal's encoding lacks a character, and a closed
+pipe (`scoreboard replay FILE | head`) ends the command quietly.
+"""
+
+import os
 import sys
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
@@ -18,21 +25,33 @@ def add_parser(sub):
 def run(args):
     try:
         if args.file == "-":
-            match = replay(sys.stdin)
+            match = replay(sys.stdin.buffer)
         else:
-            with open(args.file, encoding="utf-8", newline="") as f:
+            with open(args.file, "rb") as f:
                 match = replay(f)
     except NotationError as e:
-        print(str(e), file=sys.stderr)
+        _write(sys.stderr, str(e) + "\n")
         return 2
-    except (OSError, UnicodeDecodeError) as e:
-        print("%s: %s" % (args.file, e), file=sys.stderr)
+    except OSError as e:
+        _write(sys.stderr, "%s: %s\n" % (args.file, e.strerror or e))
         return 2
-    if args.json:
-        print(to_json(match))
-    else:
-        print(summary(match))
+    text = to_json(match) if args.json else summary(match)
+    try:
+        _write(sys.stdout, text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (`| head`): say nothing, and keep Python's exit-time
+        # flush of stdout from complaining.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
     return 0
+
+
+def _write(stream, text):
+    """Write text, with `?` for what the stream's encoding cannot show (cp1252...)."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    stream.write(text.encode(encoding, "replace").decode(encoding))
 
 
 def _names(match, side):
@@ -65,31 +84,62 @@ def _timing(timing):
     return out
 
 
+# How a frame ended, as a referee says it: {0} the winner, {1} the loser.
+_HOW = {
+    "potted": "{0} won on the black",
+    "fouled": "{1} fouled the black",
+    "conceded": "{1} conceded",
+    "claimed": "{0} claimed the frame",
+    "awarded": "awarded to {0}",
+    "won": "{0} won the rack",
+    "fouls": "{1} lost on three fouls",
+    "restarted": "restarted",
+    "drawn": "drawn",
+    "forfeited": "not finished: forfeited",
+    "abandoned": "not finished: abandoned",
+}
+
+
+def _how(match, how, winner):
+    if how is None:
+        return "in play"
+    phrase = _HOW.get(how, how)
+    if match.family == "straight" and how == "won":
+        phrase = "{0} reached %d points" % match.header.target
+    if winner is None:
+        return phrase if "{" not in phrase else how
+    return phrase.format(SIDES[winner], SIDES[1 - winner])
+
+
 def summary(match):
-    """A referee's reading of the match: frames, breaks, and the frame in play."""
+    """A referee's reading of the match: frames (racks in pool, the game in straight
+    pool), breaks (runs), and the frame in play."""
     h = match.header
     out = []
     finished, winner = match.outcome()
     won = match.frames_won()
+    fam = match.family
     title = "%s v %s" % (_names(match, 0), _names(match, 1))
     out.append(title)
     out.append("%s, %s %d%s" % (h.game, h.kind, h.target, " by points" if h.by_points else ""))
-    if match.family == "straight":
+    if fam == "straight":
         out.append("Points %d-%d" % tuple(match.aggregate()))
+    elif fam == "pool":
+        out.append("Racks %d-%d" % (won[0], won[1]))
     else:
         out.append("Frames %d-%d" % (won[0], won[1]))
+        if h.by_points:
+            out.append("Aggregate points %d-%d" % tuple(match.aggregate()))
+    unit = {"pool": "rack", "straight": "game"}.get(fam, "frame")
+    runs = "runs" if fam == "straight" else "breaks"
     for number, breaker, score, fwinner, how, breaks_a, breaks_b in match.frames():
-        line = "  frame %2d  (%s breaks)" % (number, SIDES[breaker])
+        line = "  %s %2d  (%s breaks)" % (unit, number, SIDES[breaker])
         if score is not None:
             line += "  %3d-%-3d" % score
-        if how is not None:
-            line += "  %s" % ("won by %s (%s)" % (SIDES[fwinner], how) if fwinner is not None
-                              else how)
-        else:
-            line += "  in play"
+        line += "  " + _how(match, how, fwinner)
         for s, breaks in ((0, breaks_a), (1, breaks_b)):
-            if breaks:
-                line += "  %s breaks %s" % (SIDES[s], ", ".join(str(b) for b in breaks))
+            if breaks and fam != "pool":
+                line += "  %s %s %s" % (SIDES[s], runs, ", ".join(str(b) for b in breaks))
         out.append(line)
     if match.family != "pool":
         high = match.high_breaks()

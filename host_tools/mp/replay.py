@@ -53,11 +53,11 @@ def _timed(path, repeat):
     events = 0
     t0 = time.ticks_ms()
     for _ in range(repeat):
-        with open(path) as f:
+        with open(path, "rb") as f:
             replay(f)
     ms = time.ticks_diff(time.ticks_ms(), t0)
     reader = Reader()
-    with open(path) as f:
+    with open(path, "rb") as f:
         for line in f:
             if reader.feed(line) is not None:
                 events += 1
@@ -75,7 +75,7 @@ def _live(path, store):
         gc.collect()
         top[0] = max(top[0], gc.mem_alloc())
 
-    with open(path) as f:
+    with open(path, "rb") as f:
         replay(f, store, on_event=measure)
     print("base", base, "live", top[0])
 
@@ -109,7 +109,7 @@ def main():
         if "--live" in sys.argv:
             _live(path, _store())
             return 0
-        with open(path) as f:
+        with open(path, "rb") as f:
             if "--checkpoints" in sys.argv:
                 match = _via_checkpoints(f)
             else:

@@ -97,6 +97,6 @@ def straight_current(striker, score, run, fouls=(0, 0), prompts=()):
 
 
 def rack(number, breaker, winner=None, how=None):
-    """A pool rack record (`score` null, no breaks in pool)."""
+    """A pool rack record (`score` and `breaks` null: no points or breaks in pool)."""
     return {"number": number, "breaker": breaker, "score": None, "winner": winner,
-            "how": how, "breaks": {"A": [], "B": []}}
+            "how": how, "breaks": None}

@@ -346,6 +346,8 @@ class Match:
             return how, why, None
         if self.family == "straight":
             return "played", None, tuple(self.frame.score)
+        if self.header.by_points:  # decided on aggregate points: the points are the score
+            return "played", None, tuple(self.aggregate())
         return "played", None, tuple(self.frames_won())
 
     def timing(self):

@@ -16,7 +16,7 @@ from .vocab import (ARG_CLOCK, ARG_COUNT, ARG_FOUL, ARG_NONE, ARG_PENALTY, ARG_P
                     ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY)
 from .timekeeper import MAX_MS
 from .words import (COLOURS, SIDES, choice, clock_settings, count, digits, family, number,
-                    shown, side, strip_checksum, tokenize, with_checksum)
+                    escaped, shown, side, strip_checksum, tokenize, utf8, with_checksum)
 
 # What other modules take from here, the words' names included.
 __all__ = ("COLOURS", "SIDES", "Header", "NotationError", "Reader",
@@ -32,7 +32,7 @@ class NotationError(Exception):
         self.why = why
 
     def __str__(self):
-        return "line %d: %s" % (self.line, self.why)
+        return "line %d: %s" % (self.line, escaped(self.why))
 
 def parse_args(fam, word, args):
     """Check and convert one event's words for a game family; returns the args tuple.
@@ -155,12 +155,19 @@ class Reader:
         self.in_header = True
 
     def feed(self, text):
+        """One physical line, str or bytes (bytes are checked to be UTF-8), with or
+        without its `\\n` (a `\\r` before it goes too; a lone `\\r` is no line end).
+        A UTF-8 byte-order mark may open the first line."""
         self.line += 1
-        if text.endswith("\n"):
-            text = text[:-1]
-        if text.endswith("\r"):
-            text = text[:-1]
         try:
+            if not isinstance(text, str):
+                text = utf8(text)
+            if self.line == 1 and text[:1] == "\ufeff":
+                text = text[1:]
+            if text.endswith("\n"):
+                text = text[:-1]
+            if text.endswith("\r"):
+                text = text[:-1]
             text = strip_checksum(text, self.journal)
             tokens, quoted = tokenize(text)
             if not tokens:

@@ -50,10 +50,12 @@ def _ints(values):
 
 def _frame(record):
     number, breaker, score, winner, how, breaks_a, breaks_b = record
+    # A pool rack (no score) has no breaks either: both null.
     return ('{"number": %d, "breaker": %s, "score": %s, "winner": %s, "how": %s, '
-            '"breaks": {"A": %s, "B": %s}}' % (
+            '"breaks": %s}' % (
                 number, _side(breaker), "null" if score is None else _pair(score[0], score[1]),
-                _side(winner), _str(how), _ints(breaks_a), _ints(breaks_b)))
+                _side(winner), _str(how), "null" if score is None else
+                '{"A": %s, "B": %s}' % (_ints(breaks_a), _ints(breaks_b))))
 
 
 def _current(v):

@@ -43,6 +43,68 @@ def strip_checksum(text, required):
         raise ValueError("missing checksum")
     return text
 
+def utf8(raw):
+    """The text of a line's bytes; ValueError("not UTF-8") unless they are strict UTF-8
+    (no overlong forms, no surrogates, nothing past U+10FFFF, no cut sequence), checked
+    here because MicroPython's own decoder lets some of those through."""
+    try:
+        text = raw.decode()
+    except UnicodeError:
+        raise ValueError("not UTF-8") from None
+    if len(text) != len(raw) and not _strict_utf8(raw):
+        raise ValueError("not UTF-8")
+    return text
+
+
+def _strict_utf8(b):
+    i = 0
+    n = len(b)
+    while i < n:
+        c = b[i]
+        if c < 0x80:
+            i += 1
+            continue
+        lo, hi = 0x80, 0xBF
+        if 0xC2 <= c <= 0xDF:
+            k = 1
+        elif c == 0xE0:
+            k, lo = 2, 0xA0
+        elif c == 0xED:
+            k, hi = 2, 0x9F
+        elif 0xE1 <= c <= 0xEF:
+            k = 2
+        elif c == 0xF0:
+            k, lo = 3, 0x90
+        elif 0xF1 <= c <= 0xF3:
+            k = 3
+        elif c == 0xF4:
+            k, hi = 3, 0x8F
+        else:
+            return False
+        if i + k >= n:  # the sequence is cut off
+            return False
+        if not lo <= b[i + 1] <= hi:
+            return False
+        for j in range(i + 2, i + k + 1):
+            if not 0x80 <= b[j] <= 0xBF:
+                return False
+        i += k + 1
+    return True
+
+
+def escaped(text):
+    """Text for a message: control characters as `\\xNN`, so none reaches a terminal."""
+    for c in text:
+        if c < " " or c == "\x7f":
+            break
+    else:
+        return text
+    out = []
+    for c in text:
+        out.append("\\x%02x" % ord(c) if c < " " or c == "\x7f" else c)
+    return "".join(out)
+
+
 def tokenize(text):
     """Words and quoted names of a line, comments dropped.
 
