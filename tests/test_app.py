@@ -238,3 +238,23 @@ def test_journal_is_in_the_flash_folder(tmp_path):
     r = rig(tmp_path)
     r.press("ok", 80)
     assert Path(device.journal_files(tmp_path)[-1]).parent == tmp_path / "matches"
+
+
+def test_after_the_match_ok_goes_back_to_the_start_screen(tmp_path):
+    race = ["sbn 1", "game nineball", "match race-to 1", 'side A "Cy"', 'side B "Di"']
+    device.queue(tmp_path, "m1", race)
+    device.queue(tmp_path, "m2", HEADER)
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    for k in ["ok", "rackA"]:
+        r.press(k, 80)
+    assert r.app.screen.kind == "match_end"
+    r.press("undo", 80)  # the last event can still be taken back...
+    assert r.app.screen.kind == "score"
+    r.press("rackA", 80)
+    r.press("ok", 80)  # ...until ok closes the match
+    assert r.app.screen.kind == "start"
+    assert [name for name, _ in r.app.screen.queue] == ["m2"]
+    assert r.app.journal.stem is None, "no match in play"
+    first = device.events(device.journal_files(tmp_path)[0])
+    assert first == ["frame A", "rack A", "undo", "rack A"]
