@@ -201,6 +201,21 @@ def test_prompts_in_words():
     assert S.find_text(nine, 400, 0, 224, 400, 22, "WARN: 2 fouls", 2, 2, 7, 0)
 
 
+def test_respot_frame_ball_and_free_ball():
+    respot = _score(cat.RESPOT)  # 27-27 after the last black: nobody at the table yet
+    assert S.find_text(respot, 400, 0, 224, 400, 22, "RE-SPOTTED BLACK: who plays?", 2, 2, 7, 0)
+    for side in (0, 1):
+        assert S.ink(respot, 400, side * 200, 0, 200, 27) < 200 * 27 // 4  # no name inverted
+    assert (_big(respot, 0), _big(respot, 1)) == ("27", "27")
+    # 36-29, only the black left (7): B can only tie, and the black is A's frame ball.
+    ball = _score(cat.COLOURS + "pot blue\npot pink\n")
+    assert S.find_text(ball, 400, 0, 224, 400, 22, "Judd Trump CAN ONLY TIE", 2, 2, 7, 0)
+    assert S.find_text(ball, 400, 0, 244, 400, 22, "FRAME BALL", 2, 2, 7, 0)
+    free = _score(cat.FREE)
+    assert S.find_text(free, 400, 0, 224, 400, 22, "FREE BALL - nominate", 2, 2, 7, 0)
+    assert S.find_text(free, 400, 200, 200, 100, 22, "107", 2, 2, 7)  # 8 * 9 + 27 + 8
+
+
 def test_every_prompt_code_has_words_that_fit_the_bar():
     match = cat.play(cat.SNOOKERS)
     fig = model.figures(match)
@@ -248,7 +263,7 @@ def test_end_screens_say_who_won():
 
 
 def test_start_menu_and_error_screens():
-    start = _draw(cat.eink_screens()[7][1])
+    start = _draw(dict(cat.eink_screens())["start"])
     assert S.find_text(start, 400, 0, 100, 400, 30, "Higgins v Robertson", 1, 2)
     assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", 1, 2, col=0)
     screen = model.Screen("menu")

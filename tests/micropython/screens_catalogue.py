@@ -83,6 +83,26 @@ pot green
 pot brown
 """
 
+# Level after the last black (seed RULES): the board waits for `respot A` or `respot B`.
+RESPOT = HEAD.replace('"Ronnie O\'Sullivan"', '"Ann"').replace('"Judd Trump"', '"Bob"') + """\
+frame A
+end
+foul 5
+pot red red red red red red red
+pot black
+pot red red red red red red red red
+end
+pot yellow
+pot green
+pot brown
+pot blue
+pot pink
+pot black
+"""
+
+# B fouls, A takes a free ball.
+FREE = OPENING + "end\nfoul 4\nfree\n"
+
 # Stamped lines, the clock on: A's shot started at 1000 ms (45 s), then a ruling at 50 s.
 TIMED = CLOCKED + """@0 frame A
 @1000 pot red
@@ -206,6 +226,9 @@ def eink_screens():
         ("score-snookers", _screen("score", play(SNOOKERS),
                                    message="'again' only right after a foul")),
         ("score-colours", _screen("score", play(COLOURS))),
+        ("score-frame-ball", _screen("score", play(COLOURS + "pot blue\npot pink\n"))),
+        ("score-respot", _screen("score", play(RESPOT))),
+        ("score-free-ball", _screen("score", play(FREE))),
         ("score-clock", _screen("score", timed, clock_s=0)),
         ("score-doubles", _screen("score", play(DOUBLES))),
         ("score-nineball", _screen("score", play(NINE), entry="FOUL - ball in hand? ok")),

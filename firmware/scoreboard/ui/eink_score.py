@@ -146,10 +146,9 @@ def _snooker(canvas, screen, match, fig):
         extra.append("FRAME OVER")
         _cell(canvas, 0, "BALL ON", "-")
         return extra
-    on = fig.ball_on or "-"
+    _cell(canvas, 0, "BALL ON", (fig.ball_on or "-").upper())
     if fig.free_ball:
-        on = "FREE " + on
-    _cell(canvas, 0, "BALL ON", on.upper())
+        extra.append("FREE BALL - nominate")
     _cell(canvas, 1, "REDS", "%d" % fig.reds)
     _cell(canvas, 2, "REMAINING", "%d" % fig.remaining)
     k = fig.snookers_required

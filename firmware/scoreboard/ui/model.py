@@ -28,7 +28,7 @@ class Screen:
     queue        [(name, summary), ...]: the prepared matches, for the start screen.
     clock_s      seconds left on the shot clock as the app last saw them, or None (the
                  e-ink panel is never refreshed per second: this is a still).
-    error        the error text (the error screen); several lines with "\\n".
+    error        the error text (the error screen; str or None), lines split at "\\n".
     Also:
     setup        [(label, value), ...]: the set-up screen's fields (game, reds, format,
                  clock...), `menu_cursor` on the one being changed.
@@ -38,20 +38,21 @@ class Screen:
     """
 
     def __init__(self, kind="start", match=None):
-        self.kind = kind
+        # The `# type:` comments are for pyright; MicroPython does not read them.
+        self.kind = kind  # type: str
         self.match = match
-        self.entry = None
-        self.message = None
-        self.menu_title = ""
-        self.menu_items = []
-        self.menu_cursor = 0
-        self.queue = []
-        self.clock_s = None
-        self.error = ""
-        self.setup = []
-        self.breaker = None
-        self.title = None
-        self.hint = None
+        self.entry = None  # type: str | None
+        self.message = None  # type: str | None
+        self.menu_title = ""  # type: str | None
+        self.menu_items = []  # type: list
+        self.menu_cursor = 0  # type: int
+        self.queue = []  # type: list
+        self.clock_s = None  # type: int | None
+        self.error = None  # type: str | None
+        self.setup = []  # type: list
+        self.breaker = None  # type: int | None
+        self.title = None  # type: str | None
+        self.hint = None  # type: str | None
 
 
 class _Figures:
@@ -180,8 +181,10 @@ def prompt_words(code, fig, match):
     """A prompt code of the core (NOTATION.md) in words for the referee."""
     if code == "snookers":
         return "SNOOKERS NEEDED - no miss"
-    if code == "tie-only":
-        return "CAN ONLY TIE - then respot"
+    if code == "tie-only":  # the side behind: its most is a tie (and a re-spotted black)
+        score = fig.score
+        behind = 0 if score[0] < score[1] else 1
+        return "%s CAN ONLY TIE" % short_name(match, behind, 14)
     if code == "warn-miss":
         n = fig.misses[fig.striker] if fig.misses and fig.striker is not None else 0
         return "WARN: %d misses - next loses" % n
