@@ -17,7 +17,7 @@ class _File:
     def __init__(self, rec, path, mode):
         self._rec = rec
         self._path = path
-        self._f = open(path, mode)  # noqa: SIM115 - closed through close()/__exit__
+        self._f = open(path, mode)
 
     def write(self, data):
         if isinstance(data, str):
@@ -58,7 +58,7 @@ class Recorder:
             if "w" in mode:
                 self.log(("truncate", path, b""))
             return _File(self, path, mode)
-        return open(path, mode, *args, **kw)  # noqa: SIM115
+        return open(path, mode, *args, **kw)
 
     # the `os` functions the journal uses
     def rename(self, a, b):
