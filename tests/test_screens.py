@@ -266,6 +266,7 @@ def test_start_menu_and_error_screens():
     start = _draw(dict(cat.eink_screens())["start"])
     assert S.find_text(start, 400, 0, 100, 400, 30, "Higgins v Robertson", 1, 2)
     assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", 1, 2, col=0)
+    assert S.find_text(start, 400, 0, 140, 400, 40, "Muller v Sanchez", 1, 2)  # accents off
     screen = model.Screen("menu")
     screen.menu_items = cat.MENU
     screen.menu_cursor = 11  # past the rows that fit: the list scrolls
@@ -274,6 +275,25 @@ def test_start_menu_and_error_screens():
     assert S.find_text(menu, 400, 0, 30, 400, 260, "respot", 2, 2, 7) is None
     error = _draw(model.Screen("error"))
     assert S.find_text(error, 400, 0, 0, 400, 30, "ERROR", 2, 2, col=0)
+
+
+def test_names_outside_ascii_are_drawn_without_accents():
+    assert draw.plain("M\u00fcller S\u00e1nchez Zo\u00eb \u00c5ngstr\u00f6m") == \
+        "Muller Sanchez Zoe Angstrom"
+    assert draw.plain("\u0141ukasz") == "?ukasz"
+    plain = "Ronnie O'Sullivan"
+    assert draw.plain(plain) is plain
+    assert draw.fit("S\u00e1nchez-Rodr\u00edguez", 8) == "Sanchez."
+    assert draw.text_width("Zo\u00eb", 2) == 48
+
+
+def test_screens_before_the_first_frame():
+    before = _draw(model.Screen("frame_end", cat.play(cat.HEAD + "called\n")))
+    assert S.find_text(before, 400, 0, 224, 400, 22, "FIRST FRAME TO START", 2, 2, 7, 0)
+    assert (_big(before, 0), _big(before, 1)) == ("0", "0")
+    forfeit = _draw(model.Screen("match_end", cat.play(cat.HEAD + "forfeit B late\n")))
+    assert S.find_text(forfeit, 400, 0, 136, 400, 26, "Ronnie O'Sullivan wins", 2, 2, 7)
+    assert S.find_text(forfeit, 400, 0, 160, 400, 20, "forfeited late", 1, 2)
 
 
 # -- canvases ---------------------------------------------------------------------------

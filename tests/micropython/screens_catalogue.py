@@ -209,7 +209,7 @@ def _screen(kind, match=None, **fields):
 
 QUEUE = [("final-table1", "O'Sullivan v Trump  best of 7"),
          ("semi-2", "Higgins v Robertson  best of 5, clock 45s"),
-         ("pool-9", "Van Boening v Shaw  9-ball race to 5")]
+         ("pool-9", "M\u00fcller v S\u00e1nchez  10-ball race to 7")]
 SETUP = [("game", "snooker"), ("reds", "15"), ("format", "best of 7"), ("clock", "off"),
          ("side A", "Player A"), ("side B", "Player B"), ("breaks", "A")]
 MENU = ["respot", "claim", "concede", "award", "penalty", "restart", "clock on",
@@ -244,6 +244,8 @@ def eink_screens():
         ("match-end-nineball", _screen("match_end", play(NINE_OVER))),
         ("match-end-straight", _screen("match_end", play(STRAIGHT_OVER))),
         ("error", _screen("error", error=ERROR)),
+        ("score-forfeit-before-play", _screen("match_end", play(HEAD + "forfeit B late\n"))),
+        ("score-before-play", _screen("frame_end", play(HEAD + "called\n"))),
     ]
 
 

@@ -41,10 +41,13 @@ def draw(canvas, screen, w, h):
         _list(canvas, "NEW MATCH", items, screen.menu_cursor, w, h)
     elif kind == "menu":
         _list(canvas, screen.menu_title or "MENU", screen.menu_items, screen.menu_cursor, w, h)
-    elif kind in ("frame_end", "match_end") and match is not None:
+    elif kind in ("frame_end", "match_end") and match is not None and match.frame is not None:
         _end(canvas, screen, match, w, h)
+    elif kind in ("frame_end", "match_end") and match is not None:
+        _score(canvas, screen, match, w, h)
     else:
-        text = screen.error or screen.message or "unknown screen %s" % kind
+        text = screen.error or screen.message or (
+            "an error" if kind == "error" else "unknown screen %s" % kind)
         _list(canvas, "ERROR", gfx.wrap(text, w // _ADV), -1, w, h)
         return
     if kind != "score" and screen.message:
@@ -139,7 +142,8 @@ def _score(canvas, screen, match, w, h):
     elif screen.entry:
         _bottom(canvas, "> " + screen.entry, False, w, h)
     elif fig is None:
-        _bottom(canvas, "MATCH OVER" if match.finished() else "FRAME OVER", True, w, h)
+        over = "MATCH OVER" if match.finished() else "FRAME OVER"
+        _bottom(canvas, over if match.frame is not None else "TO START", True, w, h)
 
 
 def _end(canvas, screen, match, w, h):

@@ -3,8 +3,8 @@
 - Text: MicroPython's 8x8 font. At scale 1 through `canvas.text` (the C code on the
   device); scaled (`sx` wide, `sy` tall per font pixel, e.g. 2x2, 3x3 or a tall 1x2)
   from the same glyphs (`font8.FONT`), one `fill_rect` per vertical run of a glyph
-  column. Like `framebuf.text`, the UTF-8 bytes are drawn, and a byte outside 32..127
-  draws glyph 127, so scaled and unscaled text agree.
+  column. The font is ASCII: accented Latin-1 letters are drawn without their accents
+  (`plain`), so both ways agree and a name never shows as blocks.
 - Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
   crisp on the 32x16 LED panel and readable across a room on the e-ink panel. They are
   drawn from integers by arithmetic alone: no string, no allocation (the LED's clock
@@ -25,21 +25,47 @@ CENTRE = const(2)
 
 
 # -- text ---------------------------------------------------------------------------------
+# U+00C0..U+00FF as the ASCII letters they are drawn as (names such as Muller, Sanchez).
+_LATIN1 = "AAAAAAACEEEEIIIIDNOOOOOxOUUUUYPsaaaaaaaceeeeiiiidnooooo/ouuuuypy"
+
+
+def plain(s):
+    """`s` in the font's ASCII: Latin-1 letters without their accents, anything else
+    outside ASCII as '?'. ASCII text comes back as it is (no allocation)."""
+    for c in s:
+        if ord(c) > 126:
+            break
+    else:
+        return s
+    out = []
+    for c in s:
+        o = ord(c)
+        if o < 127:
+            out.append(c)
+        elif 0xC0 <= o <= 0xFF:
+            out.append(_LATIN1[o - 0xC0])
+        else:
+            out.append("?")
+    return "".join(out)
+
+
 def text_width(s, sx=1, adv=8):
     """Width in pixels of `s` drawn with `text` at horizontal scale `sx`."""
-    return len(s.encode()) * adv * sx
+    return len(plain(s)) * adv * sx
 
 
 def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
     """Draw `s` with its top left at (x, y); `sy` 0 means the same as `sx`; `adv` is the
-    advance per character in font columns (8, or 7 for tight lines). Returns the x just
-    after the text."""
+    advance per character in font columns (8, or 7 for tight lines). Text outside ASCII
+    is drawn `plain`. Returns the x just after the text."""
+    s = plain(s)
     if sy == 0:
         sy = sx
     if sx == 1 and sy == 1 and adv == 8:
         canvas.text(s, x, y, col)
-        return x + 8 * len(s.encode())
-    for code in s.encode():
+        return x + 8 * len(s)
+    for ch in s:
+        code = ord(ch)
         if code < FIRST or code > LAST:
             code = LAST
         base = (code - FIRST) * 8
@@ -63,7 +89,8 @@ def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
 
 
 def fit(s, chars):
-    """`s` cut to at most `chars` characters (the last one a '.' when cut)."""
+    """`s` (made `plain`) cut to at most `chars` characters, a '.' last when cut."""
+    s = plain(s)
     if len(s) <= chars:
         return s
     return s[:chars - 1] + "."
@@ -84,7 +111,7 @@ def text_at(canvas, s, x, y, width, align, sx=1, sy=0, col=1, adv=8):
 def best(canvas, s, x, y, width, col=1, align=LEFT):
     """`s` in 2x2 text (7 columns a character) if it fits in `width`, else in tall 1x2
     text (cut to fit): 16 pixels high either way."""
-    if len(s.encode()) * 14 <= width:
+    if len(plain(s)) * 14 <= width:
         return text_at(canvas, s, x, y, width, align, 2, 2, col, 7)
     return text_at(canvas, s, x, y, width, align, 1, 2, col)
 

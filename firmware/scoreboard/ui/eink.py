@@ -56,7 +56,10 @@ def draw(canvas, screen):
     elif kind == "menu":
         _menu(canvas, screen)
     elif kind == "frame_end" and screen.match is not None:
-        _frame_end(canvas, screen)
+        if screen.match.frame is None:  # no frame played yet: the score screen
+            eink_score.draw_score(canvas, screen)
+        else:
+            _frame_end(canvas, screen)
     elif kind == "match_end" and screen.match is not None:
         _match_end(canvas, screen)
     else:
@@ -246,7 +249,9 @@ def _frame_table(canvas, match, y0, bottom):
 
 def _error(canvas, screen):
     _title(canvas, "ERROR")
-    text = screen.error or screen.message or "unknown screen %s" % screen.kind
+    text = screen.error or screen.message
+    if not text:
+        text = "an error" if screen.kind == "error" else "unknown screen %s" % screen.kind
     lines = gfx.wrap(text, (W - 12) // 8)
     y = 40
     for line in lines[:(_HINT_Y - 44) // 18]:

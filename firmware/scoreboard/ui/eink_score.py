@@ -111,7 +111,8 @@ def _footer(canvas, screen, match):
     left = model.match_format(match.header)
     if match.family != "straight":
         kind = "RACK" if match.family == "pool" else "FRAME"
-        left = "%s %d  %s" % (kind, f.number if f is not None else 0, left)
+        if f is not None:
+            left = "%s %d  %s" % (kind, f.number, left)
     t = model.elapsed(match)
     if t is not None:
         left += "  " + t
@@ -143,7 +144,7 @@ def _snooker(canvas, screen, match, fig):
         _breaks_row(canvas, match, side, "BREAKS")
     extra = []
     if fig is None:
-        extra.append("FRAME OVER")
+        extra.append("FRAME OVER" if r is not None else "FIRST FRAME TO START")
         _cell(canvas, 0, "BALL ON", "-")
         return extra
     _cell(canvas, 0, "BALL ON", (fig.ball_on or "-").upper())
@@ -182,7 +183,7 @@ def _pool(canvas, screen, match, fig):
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
         draw.text(canvas, "RACKS WON", x, _ROW2_Y + 1, 1, 2)
     if fig is None:
-        return ["RACK OVER"]
+        return ["RACK OVER" if match.frame is not None else "FIRST RACK TO START"]
     left = model.balls_left(match) or ()
     draw.text(canvas, "BALLS ON THE TABLE", 4, _CELLS_Y + 2, 1, 1)
     game_ball = f.game_ball
@@ -210,7 +211,7 @@ def _straight(canvas, screen, match, fig):
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
         _breaks_row(canvas, match, side, "RUNS")
     if fig is None:
-        return ["GAME OVER"]
+        return ["GAME OVER" if match.frame is not None else "GAME TO START"]
     balls = getattr(f, "balls", None)
     _cell(canvas, 0, "RUN (%s)" % "AB"[fig.striker], "%d" % fig.brk, 5)
     _cell(canvas, 1, "TARGET", "%d" % target, 5)
