@@ -14,7 +14,9 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
   keys while running code): the app gets its KeyboardInterrupt and the REPL follows;
 - the unix port exits at a soft reset (Ctrl-D); the bridge prints `soft reboot` as a
   board does and starts the interpreter again: back in the raw REPL when the reset came
-  from there (as a board's raw REPL does), else running `main.py` again.
+  from there (as a board's raw REPL does), else running `main.py` again;
+- `machine.reset()` (mpremote's `reset`) is a hard reset: the interpreter starts again
+  running `main.py`.
 
 `cut_after=N` pulls the cable after N bytes from the host (the interpreter is killed and
 the bridge ends): the tests cut transfers with it. `python -m host_tools.vdev` runs it.
@@ -32,9 +34,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
+HARD_RESET = 99  # the exit status of machine.reset() on the virtual device
 
 _BOOT = r'''
 import os, sys, vfs
+import machine as _machine
 
 class HostFolder:
     """A host folder as a device filesystem: VfsPosix with littlefs's ilistdir/statvfs."""
@@ -108,7 +112,18 @@ class HostFolder:
         self.v.rmdir(path)
 
 
+class _Machine:
+    """The unix port's machine module, plus reset(): a hard reset (main.py runs again)."""
+
+    def __getattr__(self, name):
+        return getattr(_machine, name)
+
+    def reset(self):
+        sys.exit(HARD_RESET)
+
+
 def _boot():
+    sys.modules["machine"] = _Machine()
     vfs.umount("/")
     vfs.mount(HostFolder(FLASH, False), "/")
     path = ["", ".frozen", "/lib"]
@@ -143,9 +158,9 @@ del _boot, HostFolder
 
 def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352):
     """The MicroPython boot script for one start of the interpreter."""
-    head = "FLASH = %r\nROM = %r\nRUN_MAIN = %r\nFLASH_BLOCKS = %d\n" % (
+    head = "FLASH = %r\nROM = %r\nRUN_MAIN = %r\nFLASH_BLOCKS = %d\nHARD_RESET = %d\n" % (
         str(Path(flash_dir).resolve()), str(Path(firmware).resolve()) if firmware else "",
-        bool(run_main), flash_blocks)
+        bool(run_main), flash_blocks, HARD_RESET)
     return head + _BOOT
 
 
@@ -209,7 +224,10 @@ class Bridge:
             pass
 
     def _restart(self):
-        self.proc.wait()
+        if self.proc.wait() == HARD_RESET:
+            self.raw = False  # a board comes back from a hard reset running main.py
+            self._start(True)
+            return
         self._to_host(b"soft reboot\r\n")
         if self.raw:
             self._start(False)

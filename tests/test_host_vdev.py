@@ -113,3 +113,14 @@ def test_cut_after_pulls_the_cable(flash):
     rc, _, _ = mpremote(dev.port, "exec", "print('x' * 10)", "+", "fs", "ls", ":")
     assert rc != 0
     assert dev.wait(10) == 0 and not dev.alive()
+
+
+def test_mpremote_reset_is_a_hard_reset_that_runs_the_app(flash, device):
+    rc, _, err = mpremote(device.port, "reset")
+    assert rc == 0, err
+    time.sleep(1.0)
+    board = Board(device.port, soft_reset=False)
+    try:
+        assert board.eval("'scoreboard.app' in __import__('sys').modules") is True
+    finally:
+        board.close()
