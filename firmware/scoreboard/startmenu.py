@@ -17,6 +17,8 @@ from scoreboard.keys.keymaps import family_of
 
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",
          "tenball", "straight")
+GAME_NAMES = ("snooker, 15 reds", "snooker, 10 reds", "snooker, 6 reds", "eight-ball",
+              "nine-ball", "ten-ball", "straight pool")
 # Formats per game family, the first the default.
 FORMATS = {
     "snooker": ("best-of 3", "best-of 5", "best-of 7", "best-of 9", "best-of 1",
@@ -48,7 +50,7 @@ class StartMenu:
     def fields(self):
         g, f, c = self.setup
         fam = family_of(GAMES[g].split(" ")[0])
-        return [("Game", GAMES[g]), ("Match", FORMATS[fam][f]), ("Shot clock", CLOCKS[c]),
+        return [("Game", GAME_NAMES[g]), ("Match", FORMATS[fam][f]), ("Shot clock", CLOCKS[c]),
                 ("Start", "ok")]
 
     def family(self):
@@ -70,7 +72,7 @@ class StartMenu:
         screen.queue = [(name, text) for name, text, _ in self.queue]
         screen.setup = self.fields() if self.setup is not None else []
         screen.hint = None if self.setup is not None else (
-            "ok: start (%s breaks)  undo: next  %s: breaker  menu: set up"
+            "ok:start (%s breaks) undo:next %s:swap menu:new"
             % (self.breaker, "end" if self.family() == "snooker" else "side"))
         if self.bad and screen.message is None:
             screen.message = "unreadable in queue: " + ", ".join(self.bad)
