@@ -10,6 +10,7 @@ to test-output/sim/.
 
 import base64
 import json
+import shutil
 import subprocess
 import time
 import zipfile
@@ -17,7 +18,7 @@ import zipfile
 import pytest
 
 from scoreboard.keys.keymaps import KEYMAPS
-from support.mpy import BIN
+from support.mpy import BIN, FIRMWARE
 from support.simpage import OUTPUT, Page, Server, chrome, host_panels, quit_chrome
 
 NINEBALL = """sbn 1
@@ -236,6 +237,24 @@ def test_a_nineball_rack_from_a_queued_file_by_key_strokes(page, tmp_path):
                     "breaks": None}],
         "current": None, "result": None,
     }
+
+
+def test_a_broken_firmware_shows_its_traceback(page, tmp_path):
+    """A developer's mistake in a firmware file: the page says where, it does not hang."""
+    firmware = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, firmware, ignore=shutil.ignore_patterns("__pycache__"))
+    app = firmware / "scoreboard" / "app.py"
+    app.write_text(app.read_text() + "\ndef broken(:\n")
+    server = Server(firmware)
+    try:
+        page.driver.get(server.url)
+        page.wait("return window.sim && window.sim.phase === 'error'", what="the error")
+        console = "\n".join(page.console())
+        assert "SyntaxError" in console and "app.py" in console, console
+        status = page.driver.find_element("id", "status")
+        assert "SyntaxError" in status.text and "error" in status.get_attribute("class")
+    finally:
+        server.stop()
 
 
 def test_measurements(page):

@@ -47,7 +47,13 @@ function fail(what, e) {
   sim.errors.push(text);
   sim.phase = "error";
   log(text, true);
-  setStatus(text.split("\n").slice(0, 3).join(" "), true);
+  // the status line: the error itself, and where (a traceback's last lines)
+  const lines = (e && e.message ? e.message : String(e)).split("\n").map((l) => l.trim())
+    .filter(Boolean);
+  const where = lines.filter((l) => l.startsWith("File ")).pop();
+  const last = lines.length ? lines[lines.length - 1] : "unknown error";
+  setStatus(what + ": " + last + (where ? " (" + where + ")" : ""), true);
+  $("console").parentElement.open = true; // the traceback, for whoever broke the firmware
 }
 
 function mark(name) {

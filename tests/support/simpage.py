@@ -36,9 +36,10 @@ SHORTCUTS = "1234qwerasdfzxcv"
 class Server:
     """`python -m host_tools.sim --port 0` in the background; `url` is what it printed."""
 
-    def __init__(self):
+    def __init__(self, firmware=None):
+        more = [] if firmware is None else ["--firmware", str(firmware)]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "host_tools.sim", "--port", "0"], cwd=str(REPO),
+            [sys.executable, "-m", "host_tools.sim", "--port", "0", *more], cwd=str(REPO),
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True)
         self.url = self.proc.stdout.readline().strip()
