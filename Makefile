@@ -23,10 +23,10 @@ NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 MPREMOTE := $(BIN)/mpremote connect $(PORT)
 
-.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 test bench lint typecheck flash sync sim \
+.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu test bench lint typecheck flash sync sim \
 	clean-pycache
 
-deps: deps-system deps-python deps-node deps-typings deps-mp32
+deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu
 
 # Debian packages: each is installed only when dpkg does not know it yet (CI runs as root).
 # gcc-multilib: the 32-bit unix port.
@@ -35,6 +35,8 @@ DEB_PACKAGES := gcc-multilib
 DEB_PACKAGES += postgresql
 # chromium, chromium-driver: the browser tests of the simulator (Selenium drives them).
 DEB_PACKAGES += chromium chromium-driver
+# The Cortex-M3 build of MicroPython and QEMU to run it: the firmware's ARM Thumb path.
+DEB_PACKAGES += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -66,6 +68,22 @@ $(MP32): $(MP_TREE)/mpy-cross/build/mpy-cross $(MP32_MANIFEST) $(FIRMWARE_PY) | 
 		MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 \
 		FROZEN_MANIFEST=$(abspath $(MP32_MANIFEST))
 	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/unix/build-standard/micropython $@
+
+# The firmware and the key runner frozen into MicroPython for a Cortex-M3 board under QEMU
+# (MPS2-AN385) with a Pico-sized heap and littlefs for a RAM flash. littlefs stamps files
+# with mp_hal_time_ns(), which that board lacks (no clock): the copy gets one that says 0.
+QEMU_ELF := build/qemu/firmware.elf
+QEMU_MANIFEST := host_tools/mp/manifest_qemu.py
+QEMU_HAL := $(MP_TREE)/ports/qemu/mphalport.c
+
+deps-qemu: $(QEMU_ELF)
+
+$(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY) \
+		host_tools/mp/device.py | deps-system
+	grep -q mp_hal_time_ns $(QEMU_HAL) || printf '\nuint64_t mp_hal_time_ns(void) {\n    return 0;\n}\n' >> $(QEMU_HAL)
+	$(MAKE) -s -C $(MP_TREE)/ports/qemu -j2 BOARD=MPS2_AN385 MICROPY_HEAP_SIZE=196608 \
+		MICROPY_VFS_LFS2=1 FROZEN_MANIFEST=$(abspath $(QEMU_MANIFEST))
+	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/qemu/build-MPS2_AN385/firmware.elf $@
 
 deps-python: $(PY_STAMP)
 deps-node: $(NODE_STAMP)

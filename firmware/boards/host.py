@@ -125,7 +125,7 @@ class HostBoard:
         """Nothing to do: what a flush gave the computer survives the process."""
 
     def free_bytes(self):
-        return self.flash_bytes - _dir_bytes(self.flash)
+        return self.flash_bytes - _dir_bytes(self.flash or ".")
 
 
 def build(flash="", real_time=True, **kw):
