@@ -245,8 +245,8 @@ class Journal:
         if self._exists(self._m(mid + ".sbn")):
             raise JournalError("match %s is already on this box" % mid)
         if header.id is None:
-            header.id = mid
             body.insert(1, "id " + mid)
+            header = self._parse(body)
         self._write_small("counter", "%d" % number)
         data = "".join(with_checksum(t) + "\n" for t in body).encode()
         with open(self._m(mid + ".sbn"), "wb") as f:

@@ -43,12 +43,12 @@ class Damage:
     `file`'s continuation (when one was written) is `continued`.
     """
 
-    def __init__(self, match_id, file, line, why):
+    def __init__(self, match_id, file, line, why, continued=None):
         self.match_id = match_id
         self.file = file
         self.line = line
         self.why = why
-        self.continued = None
+        self.continued = continued
 
     def __str__(self):
         return "match %s: line %d of %s %s; recovered to line %d, file kept" % (
@@ -342,7 +342,7 @@ def recover_match(j):
             return None, Damage(stem, stem + ".sbn", bad[0] if bad else reader.line,
                                 bad[1] if bad else str(e))
     mid = match.header.id
-    damage = None if bad is None else Damage(mid, stem + ".sbn", bad[0], bad[1])
+    damaged = stem
     if bad is not None or torn or kend < last_end:
         new = next_stem(stem)
         njpath = j._m(new + ".sbn")
@@ -360,8 +360,6 @@ def recover_match(j):
         copy_prefix(store.path, kpath, kend)
         store.path = kpath
         j._write_small("current", new)
-        if damage is not None:
-            damage.continued = new
         stem = new
     ksize = _size(kpath)
     if ksize > kend:  # a torn or orphan tail: the next group starts on a line of its own
@@ -378,6 +376,9 @@ def recover_match(j):
             f.write(store.commit_text(boundary[0], boundary[1], boundary[2], state))
             f.flush()
     store.committed(_size(kpath))
+    damage = None
+    if bad is not None:
+        damage = Damage(mid, damaged + ".sbn", bad[0], bad[1], stem)
     j.store = store
     j.match = match
     j.replayed = replayed

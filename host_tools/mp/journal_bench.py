@@ -16,11 +16,13 @@ Printed, per interpreter:
   the erases a day. (littlefs copies a file's last, partly filled block to a fresh
   one on every synced append: about one block erase per event, whatever its size.)
 - `recover`: lines replayed and milliseconds for a reset in the middle of the first and
-  of the last frame (the mean of a few runs), on the host folder and, under
+  of the last frame (the mean of a few runs; under MicroPython also the heap that the
+  recovered match holds after a collection), on the host folder and, under
   MicroPython, on the littlefs image; and, for comparison, a full replay of the
   whole journal.
 """
 
+import gc
 import sys
 import time
 
@@ -147,17 +149,24 @@ def measure_recovery(flash, head, events, label):
         _play(flash, head, events[:n])
         total = 0
         replayed = 0
+        held = ""
         for _ in range(REPEAT):
+            gc.collect()
+            base = gc.mem_alloc() if MICRO else 0
             t0 = _us()
             j = Journal(flash, BOX, free=lambda: 1 << 30)
             match, damage = j.recover()
             total += _elapsed_us(t0)
+            if MICRO:
+                gc.collect()
+                held = ", %d B of heap held by the recovered match" % (gc.mem_alloc() - base)
             replayed = j.replayed
             j.close()
             assert damage is None and match.number == (1 if which == "first" else len(frames))
+            j = match = None
         print("recover %s: reset in the %s frame (%d of %d events played): %d lines "
-              "replayed, %.1f ms" % (label, which, n, len(events), replayed,
-                                     total / REPEAT / 1000))
+              "replayed, %.1f ms%s" % (label, which, n, len(events), replayed,
+                                       total / REPEAT / 1000, held))
 
 
 def measure_full_replay(flash, head, events):
