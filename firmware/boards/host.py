@@ -62,7 +62,7 @@ class HostBoard:
         # What the panels and the buzzer were asked to do, for tests and runners.
         self.refreshes = [0, 0]  # partial, full
         self.led_frames = 0
-        self.tones = [None] * _TONES_KEPT  # ring of (ms, freq, volume)
+        self.tones = [(0, 0, 0)] * _TONES_KEPT  # ring of (ms, freq, volume)
         self.tone_count = 0
         self.freq = 0
         self.on_eink = None  # callbacks: the device runner prints the panels
@@ -77,7 +77,7 @@ class HostBoard:
             return self.now
         ticks = getattr(time, "ticks_ms", None)
         if ticks is None:  # CPython
-            return int(time.monotonic() * 1000) & MASK
+            return int(getattr(time, "monotonic")() * 1000) & MASK
         return ticks() & MASK
 
     # -- panels ----------------------------------------------------------------------

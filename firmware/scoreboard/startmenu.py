@@ -45,7 +45,8 @@ class StartMenu:
             self.queue.append((name, summary(header), header))
         self.breaker = "A"
         self.cursor = 0
-        self.setup = None  # [game, format, clock] indexes while setting up
+        self.setup = [0, 0, 0]  # game, format, clock: indexes into the lists
+        self.setting_up = False
 
     def fields(self):
         g, f, c = self.setup
@@ -55,7 +56,7 @@ class StartMenu:
 
     def family(self):
         """The legend the referee should have on: the chosen game's."""
-        if self.setup is not None:
+        if self.setting_up:
             return family_of(GAMES[self.setup[0]].split(" ")[0])
         if self.cursor < len(self.queue):
             return family_of(self.queue[self.cursor][2].game)
@@ -64,14 +65,14 @@ class StartMenu:
         return "snooker"
 
     def fill(self, screen):
-        screen.kind = "setup" if self.setup is not None else "start"
+        screen.kind = "setup" if self.setting_up else "start"
         screen.match = None
         screen.entry = None
         screen.menu_cursor = self.cursor
         screen.breaker = 0 if self.breaker == "A" else 1
         screen.queue = [(name, text) for name, text, _ in self.queue]
-        screen.setup = self.fields() if self.setup is not None else []
-        screen.hint = None if self.setup is not None else (
+        screen.setup = self.fields() if self.setting_up else []
+        screen.hint = None if self.setting_up else (
             "ok:start (%s breaks) undo:next %s:swap menu:new"
             % (self.breaker, "end" if self.family() == "snooker" else "side"))
         if self.bad and screen.message is None:
@@ -79,7 +80,7 @@ class StartMenu:
 
     # -- keys --------------------------------------------------------------------------
     def press(self, name, long):
-        if self.setup is not None:
+        if self.setting_up:
             return self._setup_key(name)
         if name == "ok":
             if not self.queue:
@@ -92,6 +93,7 @@ class StartMenu:
             self.breaker = "B" if self.breaker == "A" else "A"
         elif name == "menu":
             self.setup = [0, 0, 0]
+            self.setting_up = True
             self.cursor = 0
         else:
             return ("refuse", "ok starts a match, menu sets one up")
@@ -112,7 +114,7 @@ class StartMenu:
             elif self.cursor == 2:
                 self.setup[2] = (c + 1) % len(CLOCKS)
         elif name == "undo":
-            self.setup = None
+            self.setting_up = False
             self.cursor = 0
         elif name in _SIDE_KEYS:
             self.breaker = "B" if self.breaker == "A" else "A"
