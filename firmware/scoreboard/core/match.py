@@ -4,8 +4,9 @@ Event-sourced: the state is the fold of the events. RAM holds only what the curr
 frame needs: the events since the last `frame` line (its *segment*) and a few running
 totals. A finished frame leaves a small record in a *store*: a list on the host, a file
 on the device's flash (`store.py`), so memory does not grow with the match.
-`undo` drops the last event still in effect and folds the segment again from its start;
-it cannot reach past the last `frame` line.
+`undo` drops the last event still in effect and folds the segment again from the
+nearest snapshot before it (`snapshot.py`), so it costs what it withdraws, not the
+whole frame; it cannot reach past the last `frame` line.
 """
 
 from . import vocab
@@ -15,6 +16,7 @@ from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
 from .rules.straight import StraightFrame
 from .segment import Segment
+from .snapshot import Snapshots, load
 from .store import ListStore
 from .timekeeper import Timekeeper
 from .views import View
@@ -22,7 +24,9 @@ from .views import View
 
 class Match:
     # Attributes that are caches, not state: undo need not give them back.
-    SCRATCH = ("_view",)
+    SCRATCH = ("_view", "_snaps")
+    # What a snapshot inside a segment saves (snapshot.py).
+    _STATE = ("frame", "voided", "result_how", "suspended", "strokes", "time")
 
     def __init__(self, header, store=None):
         header.check()
@@ -42,6 +46,7 @@ class Match:
         self.time = Timekeeper(clock_settings(header.clock) if header.clock else None,
                                60 * header.rule("late", 15))
         self._view = View()
+        self._snaps = Snapshots()
         self._clear_segment()
 
     # -- the segment ---------------------------------------------------------------------
@@ -64,13 +69,24 @@ class Match:
             return PoolFrame(number, breaker, self.players, h.game)
         return StraightFrame(number, breaker, self.players, h.target)
 
-    def _refold(self):
+    def _rewind(self):
+        """After `undo` dropped the last event: the state of the events that remain,
+        folded again from the nearest snapshot (or the segment's start), leaving fine
+        snapshots on the way for the undos that may follow."""
         events = self.events
-        self.events = Segment(self.family)
-        self._clear_segment()
-        for e in events:
+        n = len(events)
+        snaps = self._snaps
+        near = snaps.nearest(n)
+        if near is None:
+            self._clear_segment()
+            count, offset = 0, 0
+        else:
+            count, offset, saved = near
+            load(saved)
+        for e, end in events.entries(count, offset):
             self._apply(e)
-            self.events.append(e)
+            count += 1
+            snaps.fine(self, count, end, n)
 
     # The clock and the shot times, read by the app, the screens and the report.
     @property
@@ -95,13 +111,15 @@ class Match:
             if not self.events:
                 raise ValueError("nothing to undo after the last 'frame' line")
             self.events.pop()
-            self._refold()
+            self._rewind()
             return
         if word == "frame":
             self._start_frame(event[0], event[2])
             return
         self._apply(event)
-        self.events.append(event)
+        events = self.events
+        events.append(event)
+        self._snaps.appended(self, events.count, events.used)
 
     def _apply(self, event):
         ms, word, args = event
@@ -234,6 +252,7 @@ class Match:
         self.breaker = breaker
         self._base_records = len(self.store)
         self.events = Segment(self.family)
+        self._snaps.clear()
         self.time.new_segment(ms, stamped)
         self._clear_segment()
 

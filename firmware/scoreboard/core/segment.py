@@ -1,38 +1,122 @@
 """The events of the current segment (since the last `frame` line), packed as notation
 text in one buffer: about 15 bytes an event instead of a tuple of fresh strings, so a
 long frame (a straight pool game is one frame) costs little RAM. Events are decoded
-again only when `undo` folds the segment from its start.
+again only when `undo` folds part of the segment again.
+
+`append` writes the event's text straight into the buffer, which grows geometrically
+(doubling), so an event allocates nothing but, now and then, a bigger buffer: the words
+of the notation are kept encoded once (`_BYTES`), and numbers are written digit by digit.
 """
 
-from .notation import format_event, parse_event
+from micropython import const
+
+from .notation import parse_event
+from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, SIDES, TABLE
+
+_FIRST = const(64)  # bytes of a new segment's buffer
+_NL = const(10)
+_SPACE = const(32)
+_AT = const(64)
+_ZERO = const(48)
+_INT_MAX = const(11)  # bytes a number may take in the text (9 digits and some spare)
+
+
+def _encoded():
+    words = [row[0] for row in TABLE]
+    words += list(SIDES) + list(COLOURS) + list(AWARD_WHY) + list(FORFEIT_WHY)
+    words += ["red", "free", "miss", "time", "break", "run", "golden", "on", "off"]
+    return {w: w.encode() for w in words}
+
+
+_BYTES = _encoded()
 
 
 class Segment:
-    def __init__(self, fam):
+    def __init__(self, fam, size=_FIRST):
         self.family = fam
-        self.buf = bytearray()
+        self.buf = bytearray(size)  # `size`: bytes to start with (it grows as needed)
+        self.used = 0  # bytes of the buffer in use
         self.count = 0
 
+    def _room(self, need):
+        buf = self.buf
+        if self.used + need <= len(buf):
+            return buf
+        size = len(buf) * 2
+        while size < self.used + need:
+            size *= 2
+        grown = bytearray(size)
+        grown[0:self.used] = memoryview(buf)[0:self.used]
+        self.buf = grown
+        return grown
+
     def append(self, event):
-        self.buf.extend(format_event(event).encode())
-        self.buf.append(10)
+        ms, word, args = event
+        wb = _BYTES.get(word)
+        if wb is None:
+            wb = word.encode()
+        need = _INT_MAX + 2 + len(wb)
+        for a in args:
+            need += 1 + (_INT_MAX if isinstance(a, int) else len(a))
+        buf = self._room(need)
+        i = self.used
+        if ms is not None:
+            buf[i] = _AT
+            i = _write_int(buf, i + 1, ms)
+            buf[i] = _SPACE
+            i += 1
+        buf[i:i + len(wb)] = wb
+        i += len(wb)
+        for a in args:
+            buf[i] = _SPACE
+            i += 1
+            if isinstance(a, int):
+                i = _write_int(buf, i, a)
+            else:
+                ab = _BYTES.get(a)
+                if ab is None:
+                    ab = a.encode()  # a clock setting: `shot=45`
+                buf[i:i + len(ab)] = ab
+                i += len(ab)
+        buf[i] = _NL
+        self.used = i + 1
         self.count += 1
 
     def pop(self):
         """Drop the last event."""
-        buf = self.buf
-        start = buf.rfind(b"\n", 0, len(buf) - 1) + 1
-        buf[start:] = b""
+        self.used = self.buf.rfind(b"\n", 0, self.used - 1) + 1
         self.count -= 1
 
     def __len__(self):
         return self.count
 
     def __iter__(self):
+        for e, _ in self.entries(0, 0):
+            yield e
+
+    def entries(self, start, offset):
+        """(event, byte offset after it) from event number `start` on, the first of them
+        at byte `offset`."""
         buf = self.buf
         view = memoryview(buf)
-        start = 0
-        for _ in range(self.count):
-            end = buf.find(b"\n", start)
-            yield parse_event(self.family, str(view[start:end], "utf-8"))
-            start = end + 1
+        used = self.used
+        for _ in range(self.count - start):
+            end = buf.find(b"\n", offset, used)
+            yield parse_event(self.family, str(view[offset:end], "utf-8")), end + 1
+            offset = end + 1
+
+
+def _write_int(buf, i, v):
+    """Write v (an int >= 0) in decimal at buf[i:]; returns the index after it."""
+    n = 1
+    top = 10
+    while v >= top:
+        top *= 10
+        n += 1
+    end = i + n
+    j = end
+    while j > i:
+        j -= 1
+        buf[j] = _ZERO + v % 10
+        v //= 10
+    return end

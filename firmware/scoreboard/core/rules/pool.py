@@ -14,6 +14,8 @@ _BALLS = {"eightball": 15, "nineball": 9, "tenball": 10}
 
 class PoolFrame(Frame):
     """One rack of eight-, nine- or ten-ball."""
+    _STATE = Frame._STATE + ("left", "strokes")
+
 
     def __init__(self, number, breaker, players, game):
         super().__init__(number, breaker, players)

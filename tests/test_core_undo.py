@@ -1,0 +1,156 @@
+"""`undo` costs what it withdraws (issue 6, point 5) and the segment's buffer does not
+reallocate on every event (point 12).
+
+Long runs of undos cross the snapshots that the match keeps inside a segment: after
+each, the state must be exactly that of replaying the lines that remain (JSON and every
+internal field), in long frames of every game. The cost is measured in events folded,
+not in seconds (timing belongs to `make bench`).
+"""
+
+import random
+
+import host_tools  # noqa: F401
+import pytest
+from host_tools.matchgen import generate, header
+from support import mpy
+from test_properties import deep
+
+from scoreboard.core.match import Match
+from scoreboard.core.notation import Reader
+from scoreboard.core.report import to_json
+from scoreboard.core.segment import Segment
+from scoreboard.core.snapshot import Snapshots
+
+LONG = {"end": 60, "foul": 10, "claim": 0, "concede": 0, "rack": 0, "score": 0.2}
+UNDO = (None, "undo", ())
+
+
+def _events(kind, target, seed, boost=LONG):
+    lines = generate(header(kind, target), frames=1, seed=seed, boost=boost, max_events=900)
+    reader = Reader()
+    events = [e for e in (reader.feed(t) for t in lines) if e is not None]
+    return reader.header, [e for e in events if e[1] != "undo"]
+
+
+def _state(match):
+    return to_json(match), deep(match)
+
+
+def _fresh(head, events):
+    m = Match(head)
+    for e in events:
+        m.apply(e)
+    return m
+
+
+class Counting(Match):
+    """A match that counts the events it folds (applied or folded again)."""
+
+    folded = 0
+
+    def _apply(self, event):
+        Counting.folded += 1
+        return super()._apply(event)
+
+
+@pytest.mark.parametrize("kind, target", [("snooker", 3), ("nineball", 5), ("straight", 150)])
+def test_runs_of_undos_give_back_the_state_of_the_lines_that_remain(kind, target):
+    head, events = _events(kind, target, seed=4)
+    rng = random.Random(7)
+    m = Match(head)
+    kept = []
+    checks = 0
+    for e in events:
+        try:
+            m.apply(e)
+        except ValueError:
+            continue  # an `undo` earlier changed what is legal; skip this line
+        kept.append(e)
+        if rng.random() < 0.04 and kept[-1][1] != "frame":
+            k = rng.choice((1, 2, 5, 9, 33, 70))
+            frame_at = max(i for i, x in enumerate(kept) if x[1] == "frame")
+            k = min(k, len(kept) - 1 - frame_at)
+            for _ in range(k):
+                m.apply(UNDO)
+                kept.pop()
+            assert _state(m) == _state(_fresh(head, kept)), (len(kept), k)
+            checks += 1
+    assert checks >= 3
+
+
+def test_undo_all_the_way_back_to_the_frame_line():
+    head, events = _events("snooker", 3, seed=5)
+    first_frame = next(i for i, e in enumerate(events) if e[1] == "frame")
+    second = [i for i, e in enumerate(events) if e[1] == "frame"]
+    end = second[1] if len(second) > 1 else len(events)
+    m = Match(head)
+    for e in events[:end]:
+        m.apply(e)
+    n = end - first_frame - 1
+    assert n > 100
+    for _ in range(n):
+        m.apply(UNDO)
+    assert _state(m) == _state(_fresh(head, events[:first_frame + 1]))
+    with pytest.raises(ValueError, match="nothing to undo"):
+        m.apply(UNDO)
+
+
+def test_undo_costs_what_it_withdraws():
+    """2,000 visits then 2,000 undos fold a small multiple of the events, not 2,000**2."""
+    text = ('sbn 1\ngame snooker\nmatch best-of 7\nside A "Ann"\nside B "Bob"\n'
+            "frame A\n")
+    reader = Reader()
+    for line in text.split("\n"):
+        reader.feed(line)
+    end = (None, "end", ())
+    Counting.folded = 0
+    m = Counting(reader.header)
+    m.apply((None, "frame", ("A",)))
+    for _ in range(2000):
+        m.apply(end)
+    plain = Counting.folded
+    for _ in range(2000):
+        m.apply(UNDO)
+    undo = Counting.folded - plain
+    assert plain == 2000
+    # Each undo folds again at most 8 events from a fine snapshot, plus one longer
+    # stretch from a coarse snapshot per stretch: far below the 2,000,000 of refolding.
+    assert undo < 8 * 2000 + 2 * 2000, undo
+    assert len(m.events) == 0 and m.current().striker == 0
+
+
+def test_snapshots_stay_few_in_a_long_frame():
+    snaps = Snapshots()
+
+    class Thing:
+        _STATE = ("n",)
+        n = 0
+
+    t = Thing()
+    for count in range(1, 20001):
+        snaps.appended(t, count, count)
+    assert len(snaps.items) <= 16 and snaps.every >= 1024
+
+
+# -- point 12: Segment.append ------------------------------------------------------------------
+def test_segment_buffer_grows_geometrically():
+    seg = Segment("snooker")
+    sizes = set()
+    for i in range(3000):
+        seg.append((1000 * i, "foul", (4, "red", "miss")))
+        sizes.add(len(seg.buf))
+    assert len(sizes) <= 12  # doubling: 64 bytes to 128 KB in 11 steps
+    assert list(seg)[-1] == (2999000, "foul", (4, "red", "miss"))
+    assert len(seg) == 3000
+
+
+def test_segment_append_allocates_nothing_under_heap_lock_once_sized():
+    """The MicroPython check: with its buffer sized once, appending every event of a long
+    frame runs with the heap locked; and the bytes per event allocated while it grows."""
+    rc, out = mpy.run_micropython(mpy.REPO / "tests" / "micropython" / "core_segment_heap.py")
+    assert rc == 0, out
+    words = out.split()
+    assert words[0] == "locked" and words[1] == words[2], out  # all appended, locked
+    # Bytes per event, growth included: a doubling buffer allocates under 4 times the text
+    # a fresh buffer and bytes object per event made it about 105 on this frame).
+    assert float(words[4]) < 4 * float(words[6]) < 80, out
