@@ -305,3 +305,37 @@ def test_damage_before_the_end_is_reported_and_the_match_recovered_up_to_it(tmp_
     cont = (tmp_path / "matches" / "PICO-3F2A-0007.2.sbn").read_bytes()
     assert cont.startswith(b"".join(lines[:15]) + b"# continued from PICO-3F2A-0007.sbn: "
                                                   b"line 16 has a bad checksum *")
+
+
+def test_a_new_match_after_a_finished_one_needs_no_finish_call(tmp_path):
+    j = started(tmp_path, HEAD[:2] + ["match best-of 1"] + HEAD[3:])
+    jp.play(j, ["frame A", "pot red"])
+    with pytest.raises(JournalError, match="PICO-3F2A-0001 is in progress"):
+        j.start(HEAD)
+    jp.play(j, ["concede"])
+    assert j.match.finished()
+    j.start(HEAD)
+    assert j.id == "PICO-3F2A-0002"
+    assert (tmp_path / "current").read_text() == "PICO-3F2A-0002\n"
+
+
+class _FullFile:
+    """A journal file on a flash that has just filled up."""
+
+    def write(self, data):
+        raise OSError(28, "ENOSPC")
+
+    def flush(self):
+        pass
+
+    def close(self):
+        pass
+
+
+def test_a_flash_that_fills_up_during_a_match_says_so(tmp_path):
+    j = started(tmp_path)
+    jp.play(j, ["frame A"])
+    j._f = _FullFile()
+    with pytest.raises(JournalError, match="Flash full: '@5 pot red' was not saved"):
+        j.append("@5 pot red")
+    assert j.lines == len(HEAD) + 2  # nothing counted

@@ -41,8 +41,12 @@ from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import strip_checksum, with_checksum
 from scoreboard.recovery import FrameLog, first_line, recover_match
 
-RESERVE = const(160 * 1024)  # free bytes needed to start a match (see space_ok)
+# Free bytes a new match needs: a best-of-35 journal with its checkpoints is about 60 KB
+# (1.6 KB a frame, host_tools/mp/journal_bench.py), and littlefs wants spare blocks for
+# its copy-on-write (a fresh 4 KB block for every synced append): 160 KB, 40 blocks.
+RESERVE = const(160 * 1024)
 _ENOENT = const(2)
+_ENOSPC = const(28)
 _ID_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
 
@@ -228,11 +232,15 @@ class Journal:
     # -- starting, appending, finishing ----------------------------------------------
     def start(self, header_lines, name=None):
         """Begin a match from header lines (a queued file's or the box's own setup) and
-        return its id: the header's `id` line if the host set one, else
-        BOARDID-NNNN from the counter. `name`: the queue entry, deleted once the match
-        has started. The Match to apply events to is then `self.match`."""
+        return its Match (also `self.match`): the app applies the events to it, then
+        appends them. Its id (`self.id`) is the header's `id` if the host set one, else
+        BOARDID-NNNN from the counter, written into the header. `name`: the queue entry,
+        deleted once the match has started. A finished current match is finished here
+        (`finish()`); one still in play is refused (end it with `abandon` first)."""
         if self.stem is not None:
-            raise JournalError("match %s is in progress" % self.id)
+            if self.match is None or not self.match.finished():
+                raise JournalError("match %s is in progress" % self.id)
+            self.finish()
         body = []
         header = self._parse(header_lines, body)
         if not self.space_ok():
@@ -290,10 +298,16 @@ class Journal:
         if self._f is None:
             raise JournalError("no match in progress")
         data = (with_checksum(line) + "\n").encode()
-        self._f.write(data)
-        self._f.flush()
-        if self._sync:
-            self._sync()
+        try:
+            self._f.write(data)
+            self._f.flush()
+            if self._sync:
+                self._sync()
+        except OSError as e:
+            if self.errno_of(e) == _ENOSPC:
+                raise JournalError("Flash full: '%s' was not saved. Pull matches to the "
+                                   "host." % line) from None
+            raise
         self.pos += len(data)
         self.lines += 1
         self.crc = binascii.crc32(data, self.crc) & 0xFFFFFFFF
