@@ -21,6 +21,7 @@ from micropython import const
 from scoreboard.core.clock import EV_BEEP, EV_TIME, EV_WARN
 from scoreboard.core.notation import parse_event
 from scoreboard.core.ticks import ticks_add, ticks_diff
+from scoreboard.core.timekeeper import MatchTime
 from scoreboard.journal import Journal, JournalError
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
@@ -60,8 +61,7 @@ class App:
         self.family = _FAMILY_DEFAULT
         self.names = keymap(self.family)
         self.passes = 0
-        self._base_ms = 0  # match milliseconds at `_t0` (continues after a reset)
-        self._t0 = 0
+        self.time = MatchTime()  # match milliseconds (continue after a reset)
         self._eink_dirty = False
         self._eink_full = True
         self._changed_at = 0
@@ -97,8 +97,7 @@ class App:
         self.family = family_of(match.header.game)
         self.names = keymap(self.family)
         self.grammar = Grammar(match)
-        self._base_ms = base_ms
-        self._t0 = now
+        self.time.resume(base_ms, now)
         self._update_screen()
 
     def _show_start(self):
@@ -112,7 +111,7 @@ class App:
     # -- time ------------------------------------------------------------------------
     def match_ms(self, now):
         """Milliseconds since the match started: what `@MS` stamps and the clock use."""
-        return self._base_ms + ticks_diff(now, self._t0)
+        return self.time.ms(now)
 
     # -- one pass --------------------------------------------------------------------
     def step(self, now):
