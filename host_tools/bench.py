@@ -9,6 +9,10 @@
 - the live heap of the same replays: the most in use after a collection at any event,
   above the heap that the imported code itself takes (on a Pico the code is frozen in
   flash and takes no heap; on this 64-bit port objects are about twice their Pico size);
+- `undo`: 2,000 visits then 2,000 undos against 4,000 visits, on both interpreters (each
+  undo folds again only the events since the nearest snapshot);
+- the bytes that Segment.append allocates per event on MicroPython (its buffer doubles),
+  and whether it appends with the heap locked once the buffer is sized;
 - the total size of the firmware compiled by mpy-cross;
 - the shot clock's error after a simulated hour of a jittery loop, against a naive clock
   that counts a second per loop.
@@ -99,6 +103,51 @@ def count_events(lines):
     return sum(1 for line in lines if reader.feed(line) is not None)
 
 
+UNDO_HEAD = 'sbn 1\ngame snooker\nmatch best-of 7\nside A "Ann"\nside B "Bob"\nframe A\n'
+
+
+def undo_files(tmp):
+    """(4,000 visits, 2,000 visits + 2,000 undos): paths of the two files."""
+    out = []
+    for name, body in (("visits", "end\n" * 4000), ("undo", "end\n" * 2000 + "undo\n" * 2000)):
+        path = os.path.join(tmp, name + ".sbn")
+        with open(path, "w") as f:
+            f.write(UNDO_HEAD + body)
+        out.append(path)
+    return out
+
+
+def seconds_cpython(path, repeat=3):
+    with open(path, "rb") as f:
+        lines = f.readlines()
+    best = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        replay(lines)
+        t = time.perf_counter() - t0
+        best = t if best is None or t < best else best
+    return best
+
+
+def seconds_micropython(path, mpy, repeat=3):
+    best = None
+    for _ in range(repeat):
+        rc, out = run_mp([path, "--path", mpy, "--repeat", "1"])
+        if rc != 0:
+            raise RuntimeError("timed run failed: %s" % out)
+        t = int(out[0].split()[3]) / 1000
+        best = t if best is None or t < best else best
+    return best
+
+
+def segment_bytes(path, mpy):
+    rc, out = run_mp([path, "--path", mpy, "--segment"])
+    if rc != 0:
+        raise RuntimeError("segment run failed: %s" % out)
+    w = out[0].split()
+    return "%s B (heap-locked appends: %s of %s)" % (w[5], w[1], w[2])
+
+
 def workloads():
     return [
         ("snooker, one frame", generate(header("snooker", 35), frames=1, seed=3)),
@@ -126,6 +175,13 @@ def main():
                      "%.0f" % events_per_second_cpython(long_frame, 50)))
         rows.append(("events/s, long frame (%d events), MicroPython" % n,
                      "%.0f" % events_per_second_micropython(path, mpy, 50)))
+        rows.append(("Segment.append bytes/event, long frame, MicroPython",
+                     segment_bytes(path, mpy)))
+        visits, undos = undo_files(tmp)
+        for interp, timer in (("CPython", seconds_cpython),
+                              ("MicroPython", lambda p: seconds_micropython(p, mpy))):
+            rows.append(("4,000 visits / 2,000 visits + 2,000 undos, %s" % interp,
+                         "%.3f s / %.3f s" % (timer(visits), timer(undos))))
         base = None
         for name, lines in workloads():
             path = os.path.join(tmp, "w.sbn")

@@ -4,7 +4,9 @@
   the heap locked, across warnings, beeps, TIME and the 2**30 wrap: no allocation.
 - tests/micropython/clock_scenario.py: one scenario prints the same under MicroPython
   and CPython.
-- mpy-cross compiles the clock's firmware files, also for a 31-bit small-int target.
+- mpy-cross compiles the clock's firmware files for a 31-bit small-int target (the
+  Pico's, and mpy-cross's default) and for a 63-bit one (the 64-bit unix port): two
+  settings that really differ, since the tick path's constants must be small ints on both.
 """
 
 import sys
@@ -44,15 +46,27 @@ def test_scenario_prints_the_same_under_both_interpreters(micropython_bin):
     assert "TIME" in out_cp and "beep" in out_cp and out_cp.endswith("done\n")
 
 
-@pytest.mark.parametrize("small_int_bits", [None, 31])
+def _compile(tmp_path, name, bits):
+    src = mpy.FIRMWARE / "scoreboard" / "core" / name
+    out = tmp_path / ("%s-%s.mpy" % (name, bits))
+    cmd = [mpy.tool(mpy.MPY_CROSS), "-o", out]
+    if bits is not None:
+        cmd.append("-msmall-int-bits=%d" % bits)
+    rc, text = mpy.run_tool([*cmd, src])
+    assert rc == 0, text
+    assert out.stat().st_size > 0
+    return out.read_bytes()
+
+
+@pytest.mark.parametrize("small_int_bits", [31, 63])
 def test_mpy_cross_compiles_the_clock(tmp_path, small_int_bits):
-    mpy_cross = mpy.tool(mpy.MPY_CROSS)
     for name in CLOCK_FILES:
-        src = mpy.FIRMWARE / "scoreboard" / "core" / name
-        out = tmp_path / (name + ".mpy")
-        cmd = [mpy_cross, "-o", out]
-        if small_int_bits:
-            cmd.append("-msmall-int-bits=%d" % small_int_bits)
-        rc, text = mpy.run_tool([*cmd, src])
-        assert rc == 0, text
-        assert out.stat().st_size > 0
+        _compile(tmp_path, name, small_int_bits)
+
+
+def test_the_two_compiler_settings_differ_and_the_default_is_the_picos(tmp_path):
+    for name in CLOCK_FILES:
+        assert _compile(tmp_path, name, None) == _compile(tmp_path, name, 31)
+    # The header of an .mpy records the small-int width: the two runs above compile
+    # for two different targets, not the same one twice.
+    assert _compile(tmp_path, "clock.py", 31) != _compile(tmp_path, "clock.py", 63)

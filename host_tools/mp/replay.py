@@ -9,9 +9,12 @@ instead of the sources; `--store PATH` keeps finished frames in a file as the de
 does on flash, so the heap holds only the current frame; `--repeat N` replays N times
 and prints `events E ms T` (for events per second) instead of the JSON; `--live` prints
 `base B live L`: the heap in use after the imports, and the most in use (after a
-collection) at any event of the replay; `--checkpoints` rebuilds the match from its
-`Match.checkpoint()` after every `frame` line (as the device's recovery does) and goes on
-from the rebuilt one: the JSON must be that of a plain replay.
+collection) at any event of the replay; `--segment` prints `locked N M bytes B`: the
+file's events appended to a Segment sized once with the heap locked (N of M went in),
+and the bytes allocated per event by Segment.append from its first size;
+`--checkpoints` rebuilds the match from its `Match.checkpoint()` after every `frame`
+line (as the device's recovery does) and goes on from the rebuilt one: the JSON must be
+that of a plain replay.
 """
 
 import gc
@@ -80,6 +83,39 @@ def _live(path, store):
     print("base", base, "live", top[0])
 
 
+def _segment(path):
+    import micropython
+
+    from scoreboard.core.segment import Segment
+
+    reader = Reader()
+    events = []
+    with open(path, "rb") as f:
+        for line in f:
+            e = reader.feed(line)
+            if e is not None and e[1] != "frame":
+                events.append(e)
+    seg = Segment("snooker", 64 * 1024)
+    done = 0
+    micropython.heap_lock()
+    try:
+        for e in events:
+            seg.append(e)
+            done += 1
+    except MemoryError:
+        pass
+    micropython.heap_unlock()
+    seg = Segment("snooker")
+    gc.collect()
+    gc.disable()
+    before = gc.mem_alloc()
+    for e in events:
+        seg.append(e)
+    after = gc.mem_alloc()
+    gc.enable()
+    print("locked", done, len(events), "bytes", "%.1f" % ((after - before) / len(events)))
+
+
 def _via_checkpoints(f):
     """Replay, rebuilding the match from its checkpoint after every `frame` line."""
     reader = Reader()
@@ -108,6 +144,9 @@ def main():
             return 0
         if "--live" in sys.argv:
             _live(path, _store())
+            return 0
+        if "--segment" in sys.argv:
+            _segment(path)
             return 0
         with open(path, "rb") as f:
             if "--checkpoints" in sys.argv:
