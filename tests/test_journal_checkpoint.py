@@ -112,3 +112,24 @@ def test_damage_in_an_early_frame_is_found_line_by_line(long_match, tmp_path):
     assert jp.report(match) == jp.replay_lines(lines[:bad])
     assert j2.replayed == 3  # from the third frame's checkpoint to the damage
     assert match.number == 3
+
+
+def test_a_checkpoint_the_core_refuses_means_a_full_replay(long_match, tmp_path):
+    from scoreboard.core.words import with_checksum
+
+    head, events, frames = long_match
+    n = frames[5] + 4
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    jp.play(j, events[:n])
+    live = jp.report(j.match)
+    kpath = tmp_path / "matches" / (j.id + ".ckpt")
+    lines = kpath.read_bytes().splitlines(True)
+    words = lines[-1].decode().rsplit(" *", 1)[0].split(" ")
+    words[-1] = words[-1].replace("won=", "won=x")  # checksummed, but no checkpoint
+    lines[-1] = (with_checksum(" ".join(words)) + "\n").encode()
+    kpath.write_bytes(b"".join(lines))
+    j2 = Journal(str(tmp_path), BOX)
+    match, damage = j2.recover()
+    assert damage is None and jp.report(match) == live
+    assert j2.replayed == n + len(head) + 1  # every line, the header too

@@ -298,7 +298,13 @@ def recover_match(j):
             start = None
     kend = start.kend if start is not None else s_end
     store = FrameLog(kpath, 0 if start is None else start.nrec, kend, 0)
-    reader, match, pos, line, crc = _resume(jpath, start, store)
+    try:
+        reader, match, pos, line, crc = _resume(jpath, start, store)
+    except (ValueError, NotationError):  # a checkpoint the core will not take: replay all
+        start = None
+        kend = s_end
+        store = FrameLog(kpath, 0, kend, 0)
+        reader, match, pos, line, crc = _resume(jpath, start, store)
     begin = pos
     bad = None  # (line, why) of damage
     torn = False
