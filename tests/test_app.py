@@ -258,3 +258,17 @@ def test_after_the_match_ok_goes_back_to_the_start_screen(tmp_path):
     assert r.app.journal.stem is None, "no match in play"
     first = device.events(device.journal_files(tmp_path)[0])
     assert first == ["frame A", "rack A", "undo", "rack A"]
+
+
+def test_a_full_flash_refuses_a_new_match_and_deletes_nothing(tmp_path):
+    device.queue(tmp_path, "m1", HEADER)
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    r.board.flash_bytes = 100 * 1024  # a flash with less room than a match needs
+    queued = sorted((tmp_path / "queue").iterdir())
+    r.press("ok", 80)
+    assert r.app.screen.kind == "start"
+    assert "Flash full" in r.app.screen.message and "Pull matches" in r.app.screen.message
+    assert tones(r)[-1] == PATTERNS["refuse"][0]
+    assert sorted((tmp_path / "queue").iterdir()) == queued
+    assert not device.journal_files(tmp_path)

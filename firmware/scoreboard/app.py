@@ -168,7 +168,7 @@ class App:
         # ("start", header_lines, breaker, queued name or None)
         _, lines, breaker, queued = action
         if not self.journal.space_ok():
-            self._refuse("flash full: pull the matches to the host first", now)
+            self._refuse(self.journal.space_message(), now)
             return
         try:
             self.journal.start(lines, queued)
