@@ -121,10 +121,11 @@ def record(stem, lines, match, source=None, in_play=True):
     return rec, frames
 
 
-def pull(board, db, files=None, progress=False, out=print, err=None):
+def pull(board, db, files=None, progress=False, out=print, err=None, again=False):
     """Pull what the box holds; returns the counts (pulled, skipped, refused, unfinished).
 
     BoardError escapes when the link goes: what was committed (and marked) stays so.
+    `again`: take the matches already marked pulled too (into a new database, say).
     """
     err = err or (lambda text: print(text, file=sys.stderr))
     entries = board.listdir(MATCHES)
@@ -137,7 +138,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None):
                 latest[mid] = (n, stem, size)
     marked = {n[:-7] for n, is_dir, _ in entries if not is_dir and n.endswith(".pulled")}
     current = board.current()
-    todo = [mid for mid in sorted(latest) if mid not in marked]
+    todo = [mid for mid in sorted(latest) if again or mid not in marked]
     sizes = {mid: latest[mid][2] for mid in todo}
     counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0}
     total = sum(sizes[s] for s in todo)
@@ -161,11 +162,13 @@ def pull(board, db, files=None, progress=False, out=print, err=None):
         if note:
             err("%s: %s" % (path, note))
         rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
-        db.store(rec, frames)
+        stored = db.store(rec, frames)
         if files is not None:
             Path(files).mkdir(parents=True, exist_ok=True)
             (Path(files) / ("%s.sbn" % rec["id"])).write_text(rec["sbn"], encoding="utf-8")
-        if rec["status"] in FINAL:
+        if mid in marked:
+            counts["pulled" if stored != "same" else "skipped"] += 1
+        elif rec["status"] in FINAL:
             board.write("%s/%s.pulled" % (MATCHES, mid), (
                 "pulled %s sha256 %s\n" % (rec["pulled_at"], rec["sha256"])).encode())
             counts["pulled"] += 1
@@ -192,6 +195,8 @@ def add_parser(sub):
                         "(default: results.sqlite in the user's data directory)")
     p.add_argument("--files", default=None, metavar="DIR",
                    help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")
+    p.add_argument("--all", action="store_true",
+                   help="also take the matches the box has marked pulled (a new database)")
     p.add_argument("--progress", action="store_true",
                    help="draw the progress bar even when stderr is not a terminal")
     p.set_defaults(run=run)
@@ -210,7 +215,7 @@ def run(args):
         print("sync: %s" % e, file=sys.stderr)
         return 1
     try:
-        counts = pull(board, db, args.files, args.progress)
+        counts = pull(board, db, args.files, args.progress, again=args.all)
         board.restart_app()
     except (BoardError, DbError) as e:
         print("sync: %s; what was stored is kept and marked, run sync again" % e,

@@ -171,7 +171,7 @@ class Bridge:
                  cut_after=None, log=None):
         self.flash = Path(flash_dir)
         self.firmware = firmware
-        self.micropython = micropython or str(Path(sys.executable).parent / "micropython")
+        self.micropython = str(micropython or Path(sys.executable).parent / "micropython")
         self.heapsize = heapsize
         self.cut_after = cut_after
         self.log = log
@@ -292,6 +292,11 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
     counted = kw.pop("counted", None)
     bridge = Bridge(flash_dir, firmware, **kw)
+    if not os.access(bridge.micropython, os.X_OK):
+        bridge.close()
+        print("device: no MicroPython at %s: run `make deps`" % bridge.micropython,
+              file=sys.stderr)
+        return 1
     if on_port is None:
         print("port %s" % bridge.port, flush=True)
     else:

@@ -60,6 +60,14 @@ def test_pulls_marks_and_second_sync_adds_nothing(flash, device, db_url):
     assert out.strip().splitlines()[-1] == (
         "sync: pulled 0, skipped 3, refused 0; 1 in progress copied as unfinished")
     assert rows(db_url)[0] == (n_matches, n_frames)
+    if db_url.endswith(".sqlite"):  # --all: into a new database, the marked ones again
+        fresh = db_url.replace(".sqlite", "-new.sqlite")
+        rc, out, err = sync(device.port, fresh, "--all")
+        assert rc == 0, err
+        assert out.strip().splitlines()[-1].startswith("sync: pulled 3, skipped 0,")
+        assert rows(fresh)[0] == (n_matches, n_frames)
+        rc, out, err = sync(device.port, fresh, "--all")
+        assert out.strip().splitlines()[-1].startswith("sync: pulled 0, skipped 3,")
 
 
 def test_copy_in_progress_is_replaced_then_finished(flash, device, tmp_path):
