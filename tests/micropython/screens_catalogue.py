@@ -210,8 +210,8 @@ def _screen(kind, match=None, **fields):
 QUEUE = [("final-table1", "O'Sullivan v Trump  best of 7"),
          ("semi-2", "Higgins v Robertson  best of 5, clock 45s"),
          ("pool-9", "M\u00fcller v S\u00e1nchez  10-ball race to 7")]
-SETUP = [("game", "snooker"), ("reds", "15"), ("format", "best of 7"), ("clock", "off"),
-         ("side A", "Player A"), ("side B", "Player B"), ("breaks", "A")]
+SETUP = [("Game", "snooker 15 reds"), ("Match", "best-of 7"), ("Shot clock", "off"),
+         ("Start", "ok")]
 MENU = ["respot", "claim", "concede", "award", "penalty", "restart", "clock on",
         "suspend", "forfeit", "abandon", "called", "sound"]
 ERROR = ("MemoryError: memory allocation failed, allocating 2048 bytes\n"
@@ -235,7 +235,7 @@ def eink_screens():
         ("score-straight", _screen("score", play(STRAIGHT))),
         ("start", _screen("start", queue=QUEUE, title="PICO-3F2A", breaker=0)),
         ("start-empty", _screen("start", title="PICO-3F2A")),
-        ("setup", _screen("setup", setup=SETUP, menu_cursor=2)),
+        ("setup", _screen("setup", setup=SETUP, menu_cursor=1, breaker=1)),
         ("menu", _screen("menu", play(OPENING), menu_title="MENU: RARE WORDS",
                          menu_items=MENU, menu_cursor=2)),
         ("frame-end", _screen("frame_end", play(FRAME_OVER))),

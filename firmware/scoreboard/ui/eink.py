@@ -153,6 +153,8 @@ def _setup(canvas, screen):
         gfx.text_at(canvas, "%s" % value, 150, y + 6, W - 156, LEFT, 2, 2, c, 7)
         y += 32
         i += 1
+    if screen.breaker is not None:
+        gfx.text(canvas, "%s BREAKS OFF" % "AB"[screen.breaker], 24, y + 8, 1, 2)
     _message(canvas, screen, _HINT_Y - 30)
     _hint(canvas, screen, "ok: next   menu: change   undo: back")
 
@@ -199,7 +201,7 @@ def _frame_end(canvas, screen):
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
-    _hint(canvas, screen, "frame: next   undo: take back the last entry")
+    _hint(canvas, screen, "ok: next frame   undo: take back the last entry")
 
 
 def _match_end(canvas, screen):
