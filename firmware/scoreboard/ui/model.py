@@ -3,8 +3,7 @@ a core Match for them.
 
 The app keeps one `Screen`, sets its fields and calls `ui.eink.draw(canvas, screen)`.
 Everything the screens read from the core goes through the functions here, so a change
-in the core's API is one edit in this file (`figures` reads `Match.view()`, whether it
-is the old tuple or the object with named fields).
+in the core's API is one edit in this file (`figures` reads `Match.view()`).
 """
 
 from micropython import const
@@ -55,25 +54,14 @@ class Screen:
         self.hint = None  # type: str | None
 
 
-class _Figures:
-    """The current frame's figures with NOTATION.md's names, from the view tuple."""
-
-    def __init__(self, v):
-        (self.striker, self.score, self.brk, self.ball_on, self.reds, self.remaining,
-         self.snookers_required, self.free_ball, self.respotted_black, self.fouls,
-         self.misses, self.prompts) = v
-
-
 def figures(match):
-    """The frame in play's figures (striker, score, brk, ball_on, reds, remaining,
-    snookers_required, free_ball, respotted_black, fouls, misses, prompts), or None
-    between frames and after the match. THE one adapter to `Match.view()`."""
+    """The frame in play's figures, or None between frames and after the match: the
+    core's View (core/views.py: striker, score, brk, ball_on, reds, remaining,
+    snookers_required, free_ball, respotted_black, fouls, misses, prompts), which the
+    match refills on each call. THE one place the screens read `Match.view()`."""
     if match is None or match.current() is None:
         return None
-    v = match.view()
-    if hasattr(v, "striker"):
-        return v
-    return _Figures(v)
+    return match.view()
 
 
 def game_family(match):
@@ -172,8 +160,7 @@ def elapsed(match):
     t = match.timing()
     if t is None:
         return None
-    ms = getattr(t, "match_ms", None)
-    minutes = (t[0] if ms is None else ms) // 60000
+    minutes = t.match_ms // 60000
     return "%d:%02d" % (minutes // 60, minutes % 60)
 
 
