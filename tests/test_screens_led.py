@@ -164,6 +164,10 @@ def test_pool_straight_and_between_frames():
     assert S.number_at(buf, 32, 1, 12, 0, 6, 12, 2, 2, draw.LEFT) == "0"
     assert S.number_at(buf, 32, 19, 12, 0, 6, 12, 2, 2, draw.RIGHT) == "1"
     assert S.ink(buf, 32, 0, 14, 32, 2) == 0
+    # A frame conceded with a shot on the clock: the frames won, not a clock running on.
+    conceded = cat.play(cat.CLOCK_RUN + "@3000 concede\n")
+    buf, nxt = _led(conceded, 3000)
+    assert S.number_at(buf, 32, 19, 12, 0, 6, 12, 2, 2, draw.RIGHT) == "1" and nxt == -1
     dark, nxt = _led(None, 0)
     assert _lit(dark) == 0 and nxt == -1
 

@@ -11,7 +11,8 @@ second, the next flash), or -1 when it only changes with the next event. What it
 - otherwise (clock off, or between shots) in snooker and straight pool: both scores
   along the top (A left, B right), the striker's break (run) below, with an arrow on the
   striker's side; in pool: the racks won, with the arrow;
-- between frames and after the match: the frames (racks) won; no match: dark.
+- between frames and after the match (also when a ruling such as `concede` ended the
+  frame with a shot on the clock): the frames (racks) won; no match: dark.
 
 The clock path reads only `match.clock` and small ints and draws with integer
 arithmetic: it allocates nothing (tests/micropython/screens_led_heap.py proves it under
@@ -111,11 +112,12 @@ def draw(canvas, match, now_ms):
     canvas.fill(0)
     if match is None:
         return -1
-    clock = match.clock
-    if clock.enabled and clock.active:
-        return _clock(canvas, clock, now_ms)
     f = match.frame
-    if f is None or f.ended:
+    in_play = f is not None and not f.ended
+    clock = match.clock
+    if in_play and clock.enabled and clock.active:
+        return _clock(canvas, clock, now_ms)
+    if not in_play:
         won = match.frames_won()
         _won(canvas, won[0], won[1], None)
         return -1
