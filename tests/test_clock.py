@@ -49,8 +49,6 @@ def test_ticks_add_diff_reference(t, delta):
     u = ticks.ticks_add(t, delta)
     assert u == (t + delta) % 2**30
     assert ticks.ticks_diff(u, t) == delta
-    if delta != -(2**29):  # exactly half a period apart reads as "before" both ways
-        assert ticks.ticks_less(t, u) == (delta > 0)
 
 
 @given(st.integers(0, 2**30 - 1), st.integers(0, 2**30 - 1))

@@ -3,7 +3,10 @@
 - mpy-cross compiles every firmware file for the Pico (armv6m);
 - pyright finds no error in firmware/, checked against the MicroPython rp2 stubs
   (and those stubs really are in use: CPython-only calls are reported);
-- the rules core imports nothing from the hardware, asyncio or framebuf;
+- the layer rule, as a table per folder (LAYERS): the core imports nothing of the app,
+  the screens, the keys, the journal, drivers, boards, the hardware, asyncio or framebuf;
+  keys and screens import the core (screens also framebuf); drivers never the
+  scoreboard; boards wire drivers and build Pins only in build(), never at import;
 - ruff passes on everything we write.
 """
 
@@ -15,12 +18,6 @@ import pytest
 from support import mpy
 
 CORE = mpy.FIRMWARE / "scoreboard" / "core"
-
-# Modules the pure core must never import: hardware, the async app, drawing.
-FORBIDDEN_IN_CORE = {
-    "machine", "rp2", "pyb", "esp", "esp32", "network", "bluetooth", "neopixel",
-    "asyncio", "uasyncio", "framebuf",
-}
 
 
 def _rel(path):
@@ -109,26 +106,126 @@ def _imported_modules(path):
     return names
 
 
-CORE_FILES = sorted(p for p in CORE.rglob("*.py") if "__pycache__" not in p.parts)
+# The layer rule, per folder or file of firmware/ (the most specific row applies):
+# which firmware modules it may import (prefixes), and which outside modules it must not.
+# DESIGN.md: the core is pure; keys and screens sit on the core (screens draw through
+# framebuf); the journal keeps files for the core; drivers take pins and buses and know
+# nothing of the scoreboard; boards wire drivers, and build Pins only when asked.
+HARDWARE = {"machine", "rp2", "pyb", "esp", "esp32", "network", "bluetooth", "neopixel"}
+ASYNC = {"asyncio", "uasyncio"}
+LAYERS = (
+    # (path under firmware/, may import from the firmware, must not import)
+    ("scoreboard/core/", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/keys/", ("scoreboard.core", "scoreboard.keys"),
+     HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/ui/", ("scoreboard.core", "scoreboard.ui"), HARDWARE | ASYNC),
+    ("scoreboard/journal.py", ("scoreboard.core", "scoreboard.recovery"),
+     HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/recovery.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
+    # The app gets its board from main.py: it never reaches for pins or drivers itself.
+    ("scoreboard/app.py", ("scoreboard.",), HARDWARE),
+    ("scoreboard/", ("scoreboard.",), HARDWARE),
+    ("drivers/", ("drivers",), set()),
+    ("boards/", ("drivers", "boards", "scoreboard.core"), set()),
+    # The browser simulator's board is the bridge that runs the app from JavaScript.
+    ("boards/sim.py", ("drivers", "boards", "scoreboard.core", "scoreboard.app",
+                       "scoreboard.keys"), set()),
+    ("main.py", ("scoreboard.app", "boards"), set()),
+)
+FIRMWARE_TOPS = ("scoreboard", "drivers", "boards", "main")
+
+
+def _layer(path):
+    rel = path.relative_to(mpy.FIRMWARE).as_posix()
+    best = None
+    for row in LAYERS:
+        if rel.startswith(row[0]) and (best is None or len(row[0]) > len(best[0])):
+            best = row
+    return best
 
 
 def test_core_exists():
-    assert CORE_FILES, "no file under firmware/scoreboard/core/"
+    assert sorted(CORE.rglob("*.py")), "no file under firmware/scoreboard/core/"
 
 
-@pytest.mark.parametrize("path", CORE_FILES, ids=_rel)
-def test_core_imports_no_hardware(path):
+def test_every_firmware_folder_has_a_layer_rule():
+    # The folders the device issues add are covered whether or not they exist yet.
+    for rel in ("scoreboard/core/x.py", "scoreboard/keys/x.py", "scoreboard/ui/x.py",
+                "scoreboard/journal.py", "scoreboard/app.py", "drivers/x.py", "boards/x.py"):
+        assert _layer(mpy.FIRMWARE / rel) is not None, rel
+    assert _layer(mpy.FIRMWARE / "scoreboard/ui/x.py")[0] == "scoreboard/ui/"
+
+
+def _allowed(name, prefixes):
+    for p in prefixes:
+        if name == p or name.startswith(p if p.endswith(".") else p + "."):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("path", mpy.firmware_files(), ids=_rel)
+def test_layer_rule(path):
+    row = _layer(path)
+    assert row is not None, "%s: no layer rule" % _rel(path)
+    _, inside, forbidden = row
     bad = []
     for name in _imported_modules(path):
         top = name.split(".")[0]
-        if top in FORBIDDEN_IN_CORE:
+        if top in forbidden:
             bad.append(name)
-        # Inside the firmware the core depends on nothing but itself.
-        elif top == "scoreboard" and not name.startswith("scoreboard.core"):
-            bad.append(name)
-        elif top in ("drivers", "boards", "main"):
+        elif top in FIRMWARE_TOPS and not _allowed(name, inside):
             bad.append(name)
     assert not bad, "%s imports %s" % (_rel(path), ", ".join(bad))
+
+
+def test_layer_rule_catches_a_core_that_imports_the_screens():
+    fake = mpy.FIRMWARE / "scoreboard" / "core" / "x.py"
+    _, inside, forbidden = _layer(fake)
+    assert not _allowed("scoreboard.ui.eink", inside) and "framebuf" in forbidden
+    assert _allowed("drivers.keypad", _layer(mpy.FIRMWARE / "drivers/y.py")[1])
+    assert not _allowed("scoreboard.core", _layer(mpy.FIRMWARE / "drivers/y.py")[1])
+
+
+_BUILDERS = {"Pin", "SPI", "I2C", "PWM", "ADC", "UART"}
+
+
+def _hardware_calls_at_import(path):
+    """Calls of Pin/SPI/I2C/PWM... that run when the module is imported (outside every
+    function), as (line, name)."""
+    found = []
+
+    def walk(node, in_function):
+        for child in ast.iter_child_nodes(node):
+            inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                      ast.Lambda))
+            if isinstance(child, ast.Call) and not in_function:
+                f = child.func
+                name = f.id if isinstance(f, ast.Name) else getattr(f, "attr", None)
+                if name in _BUILDERS:
+                    found.append((child.lineno, name))
+            walk(child, inner)
+
+    walk(ast.parse(path.read_text(encoding="utf-8")), False)
+    return found
+
+
+BOARD_FILES = sorted((mpy.FIRMWARE / "boards").glob("*.py"))
+
+
+@pytest.mark.parametrize("path", BOARD_FILES, ids=_rel)
+def test_boards_build_pins_only_when_asked(path):
+    assert not _hardware_calls_at_import(path), _rel(path)
+    if path.name != "__init__.py":
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        names = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+        assert "build" in names, "%s has no build()" % _rel(path)
+
+
+def test_pins_at_import_are_caught(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("import machine\nLED = machine.Pin(25)\n\ndef build():\n"
+                   "    return machine.SPI(0)\n")
+    assert _hardware_calls_at_import(bad) == [(2, "Pin")]
 
 
 def test_ruff():

@@ -33,7 +33,6 @@ for i in range(800):
         EVENTS.append((ms, "end", ()))
 
 
-
 def locked(seg):
     """Append every event with the heap locked (in a function: a new global name would
     allocate); returns how many went in."""

@@ -46,7 +46,6 @@ class ShotClock:
               "expired", "_deadline", "_limit_ms", "_left_ms", "_warn_at", "_beep_at",
               "_next")
 
-
     def __init__(self, settings=None, ticks=ticks_module):
         self._ticks = ticks
         self.settings = None

@@ -34,6 +34,7 @@ class NotationError(Exception):
     def __str__(self):
         return "line %d: %s" % (self.line, escaped(self.why))
 
+
 def parse_args(fam, word, args):
     """Check and convert one event's words for a game family; returns the args tuple.
     The word table (`vocab.py`) says which games take the word and how its words are
@@ -140,6 +141,7 @@ def format_event(event):
     for a in args:
         parts.append(str(a))
     return " ".join(parts)
+
 
 class Reader:
     """Reads a notation text line by line: the header first, then events.

@@ -51,8 +51,3 @@ def ticks_diff(a, b):
     if d >= _HALF:
         d = d - _HALF - _HALF
     return d
-
-
-def ticks_less(a, b):
-    """True when a is before b (within half a period)."""
-    return ticks_diff(a, b) < 0

@@ -60,7 +60,6 @@ class Timekeeper:
     `late_s`: the late-start limit in seconds."""
     _STATE = ("stamped", "last_ms", "match_watch", "frame_watch", "late", "clock", "shots")
 
-
     def __init__(self, settings, late_s):
         self.late_s = late_s
         # (stamped, ms, match elapsed, clock settings, shot statistics) at the segment's start

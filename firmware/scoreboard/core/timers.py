@@ -20,7 +20,6 @@ class Stopwatch:
     """Elapsed running time in ms: start, pause, resume; a pause is not counted."""
     _STATE = ("_total", "_since", "started", "running")
 
-
     def __init__(self, ticks=ticks_module):
         self._ticks = ticks
         self._total = 0  # ms of the stretches already closed by a pause
@@ -64,7 +63,6 @@ class LateStart:
     """`called`: a player not at the table `limit_s` seconds later loses the match
     (`forfeit X late`, entered by the referee). Paused while play is suspended."""
     _STATE = ("limit_ms", "_watch")
-
 
     def __init__(self, limit_s=LATE_START_S, ticks=ticks_module):
         self.limit_ms = limit_s * 1000

@@ -43,6 +43,7 @@ def strip_checksum(text, required):
         raise ValueError("missing checksum")
     return text
 
+
 def utf8(raw):
     """The text of a line's bytes; ValueError("not UTF-8") unless they are strict UTF-8
     (no overlong forms, no surrogates, nothing past U+10FFFF, no cut sequence), checked

@@ -24,7 +24,6 @@ class Frame:
     _STATE = ("striker", "turns", "score", "brk", "breaks", "high", "fouls", "warned",
               "awaiting_respot", "ended", "winner", "how", "last")
 
-
     def __init__(self, number, breaker, players):
         self.number = number
         self.breaker = breaker

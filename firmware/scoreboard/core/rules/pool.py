@@ -16,7 +16,6 @@ class PoolFrame(Frame):
     """One rack of eight-, nine- or ten-ball."""
     _STATE = Frame._STATE + ("left", "strokes")
 
-
     def __init__(self, number, breaker, players, game):
         super().__init__(number, breaker, players)
         self.game = game

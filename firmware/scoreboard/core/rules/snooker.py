@@ -59,7 +59,6 @@ class SnookerFrame(Frame):
     _STATE = Frame._STATE + ("reds", "on", "free", "respotted", "misses", "pots", "received",
                              "pre", "foul_by", "foul_miss")
 
-
     def __init__(self, number, breaker, players, reds=15, misses_limit=3,
                  level_ends_in_respot=True, offset=0):
         super().__init__(number, breaker, players)
