@@ -24,7 +24,7 @@ import sys
 
 import pytest
 
-from host_tools import png
+from host_tools import fontgen, png
 from support import mpy
 from support import screens as S
 
@@ -75,6 +75,19 @@ def test_framebuf_stand_in_matches_the_real_one(micropython_bin):
     assert rc_cp == 0, out_cp
     assert len(out_mp.splitlines()) == 16
     assert out_cp == out_mp
+
+
+def test_font_modules_are_generated_from_micropythons_font():
+    """Both font data modules are what host_tools/fontgen.py makes of the C header."""
+    data = fontgen.read_font(fontgen._DEFAULT)
+    assert len(data) == 96 * 8
+    for rel, purpose in fontgen._OUTPUTS:
+        assert (mpy.REPO / rel).read_text(encoding="utf-8") == fontgen.module_text(data, purpose)
+    from scoreboard.ui import font8
+
+    assert font8.FONT == data
+    assert font8.FONT[(ord("A") - 32) * 8:(ord("A") - 31) * 8] == bytes(
+        [0x00, 0x7C, 0x7E, 0x0B, 0x0B, 0x7E, 0x7C, 0x00])
 
 
 def test_the_catalogue_covers_every_kind_and_panel(rendered):
