@@ -95,3 +95,23 @@ def test_wrong_password_and_no_server_masked(flash, device, pg_server, tmp_path)
         assert rc == 2 and len(text.splitlines()) == 1, text
         assert "Top-Secret-99" not in text and "Env-Secret-77" not in text
         assert "cannot connect to postgresql://u:***@127.0.0.1:%d/x" % port in text
+
+
+def test_hosts_migrating_one_server_at_once(pg_server):
+    import threading
+    pg_server.psql("DROP TABLE IF EXISTS frames, matches, schema_version CASCADE")
+    errors = []
+
+    def migrate():
+        try:
+            open_db(pg_server.url()).close()
+        except Exception as e:  # the test reports whatever a host got
+            errors.append(e)
+
+    hosts = [threading.Thread(target=migrate) for _ in range(4)]
+    for h in hosts:
+        h.start()
+    for h in hosts:
+        h.join()
+    assert errors == []
+    assert pg_server.psql("SELECT version FROM schema_version ORDER BY 1") == [(1,), (2,), (3,)]

@@ -168,8 +168,12 @@ class Database:
         return row[0] or 0
 
     def migrate(self, upto=LATEST):
-        """Apply the missing migrations up to `upto`, each in its own transaction."""
-        have = self.version()
+        """Apply the missing migrations up to `upto`, each in its own transaction. When
+        another host migrates the same server at the same moment, its work is taken."""
+        try:
+            have = self.version()
+        except DbError:
+            have = self.version()  # the other host's CREATE TABLE won the race
         if have > LATEST:
             raise DbError("database %s has schema version %d; this tool knows up to %d: "
                           "update the host tools" % (self.label, have, LATEST))
@@ -185,6 +189,8 @@ class Database:
                 self.commit()
             except DbError:
                 self.rollback()
+                if self.version() >= version:
+                    continue  # applied by the other host meanwhile
                 raise
 
     def store(self, rec, frames):
