@@ -8,7 +8,8 @@ what the e-ink (and OLED) screens say.
   (e-ink black on white, the OLED 3x, LED as red dots) and must show exactly those
   bytes.
 - tests/micropython/screens_framebuf_ops.py checks the stand-in method by method
-  against the real framebuf, clipping included.
+  against the real framebuf, clipping included; tests/micropython/screens_sweep.py draws
+  every state of every scenario on both interpreters.
 - The rest reads the screens back like a person: the big digits of the scores (decoded
   segment by segment, tests/support/screens.py), the striker's inverted name, the
   prompts in words, the entry, the cells, on the canvas sizes of both boards.
@@ -37,6 +38,7 @@ from scoreboard.ui import draw, eink, model
 SCREENS = mpy.REPO / "tests" / "screens"
 CATALOGUE = mpy.REPO / "tests" / "micropython" / "screens_catalogue.py"
 OPS = mpy.REPO / "tests" / "micropython" / "screens_framebuf_ops.py"
+SWEEP = mpy.REPO / "tests" / "micropython" / "screens_sweep.py"
 UPDATE = os.environ.get("UPDATE_SCREENS") == "1"
 
 
@@ -74,6 +76,25 @@ def test_framebuf_stand_in_matches_the_real_one(micropython_bin):
     assert rc_mp == 0, out_mp
     assert rc_cp == 0, out_cp
     assert len(out_mp.splitlines()) == 16
+    assert out_cp == out_mp
+
+
+def test_every_state_of_every_scenario_draws_alike(micropython_bin):
+    """After each event of each scenario: the app's screen, a menu, both canvas sizes and
+    the LED, drawn without an exception and to the same bytes on both interpreters."""
+    files = mpy.scenario_files()
+    rc_mp, out_mp = mpy.run_micropython(SWEEP, *files)
+    rc_cp, out_cp = mpy.run_tool([sys.executable, SWEEP, *files])
+    assert rc_mp == 0, out_mp
+    assert rc_cp == 0, out_cp
+    lines = out_mp.splitlines()
+    assert len(lines) == len(files)
+    for line, path in zip(lines, files):
+        words = line.split()
+        assert words[0] == path.name
+        assert (words[-1] == "error") == path.name.startswith("error-"), line
+        if not path.name.startswith("error-"):
+            assert int(words[1]) > 0, line
     assert out_cp == out_mp
 
 
