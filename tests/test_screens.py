@@ -196,7 +196,7 @@ def test_break_frames_and_cells():
     buf = _score(cat.OPENING)
     # A is at the table on a break of 9 (red black red): in A's inverted BREAK box.
     assert S.find_text(buf, 400, 0, 126, 200, 26, "BREAK", 1, 2, col=0)
-    assert S.find_text(buf, 400, 0, 126, 200, 26, "9", 2, 2, col=0)
+    assert S.find_text(buf, 400, 0, 126, 200, 26, "9", 2, 2, 7, 0)
     assert S.find_text(buf, 400, 200, 126, 200, 26, "BREAK", 1, 2, col=0) is None
     assert S.find_text(buf, 400, 0, 126, 100, 26, "FRAMES", 1, 2)
     # 6 reds potted: 9 left; on a colour: 7 + 8 * 9 + 27 = 106 remaining; no snookers.
@@ -204,6 +204,14 @@ def test_break_frames_and_cells():
     for text, cell in (("COLOUR", 0), ("9", 1), ("106", 2), ("0", 3)):
         assert S.find_text(buf, 400, cell * 100, 200, 100, 22, text, 2, 2, 7), text
     assert S.find_text(buf, 400, *row, "REMAINING")
+
+
+def test_a_break_of_140_fits_its_box():
+    lines = mpy.split_lines((mpy.SCENARIOS / "snooker-147.sbn").read_text())
+    buf = _draw(model.Screen("score", cat.replay(lines[:-1])))  # the last black to come
+    assert (_big(buf, 0), _big(buf, 1)) == ("140", "0")
+    assert S.find_text(buf, 400, 98, 126, 96, 24, "140", 2, 2, 7, 0)
+    assert S.ink(buf, 400, 194, 126, 5, 24) == 0  # clear of the divider
 
 
 def test_last_three_breaks_of_each_side():
@@ -216,7 +224,7 @@ def test_last_three_breaks_of_each_side():
     assert S.find_text(buf, 400, 0, 158, 200, 22, "15 16 14", 2, 2)
     assert S.find_text(buf, 400, 0, 158, 200, 22, "23", 2, 2) is None
     # B's break of 17 is in progress: not listed yet, shown as the break.
-    assert S.find_text(buf, 400, 200, 126, 200, 26, "17", 2, 2, col=0)
+    assert S.find_text(buf, 400, 200, 126, 200, 26, "17", 2, 2, 7, 0)
     assert (_big(buf, 0), _big(buf, 1)) == ("68", "17")
 
 

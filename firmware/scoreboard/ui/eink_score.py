@@ -137,10 +137,10 @@ def _snooker(canvas, screen, match, fig):
         x = side * COL + 10
         _big(canvas, side, score[side])
         _label_value(canvas, x, _ROW1_Y, "FRAMES", "%d" % won[side], 84)
-        if fig is not None and fig.striker == side:
-            canvas.fill_rect(x + 92, _ROW1_Y - 2, COL - 102 - 2, 22, 1)
-            nx = draw.text(canvas, "BREAK", x + 96, _ROW1_Y + 1, 1, 2, 0)
-            draw.text(canvas, "%d" % fig.brk, nx + 6, _ROW1_Y + 1, 2, 2, 0)
+        if fig is not None and fig.striker == side:  # the break, inverted: up to 155
+            canvas.fill_rect(x + 88, _ROW1_Y - 2, 96, 22, 1)
+            nx = draw.text(canvas, "BREAK", x + 92, _ROW1_Y + 1, 1, 2, 0)
+            draw.text(canvas, "%d" % fig.brk, nx + 4, _ROW1_Y + 1, 2, 2, 0, 7)
         _breaks_row(canvas, match, side, "BREAKS")
     extra = []
     if fig is None:
