@@ -122,37 +122,57 @@ class _Machine:
         sys.exit(HARD_RESET)
 
 
-def _boot():
-    sys.modules["machine"] = _Machine()
-    vfs.umount("/")
-    vfs.mount(HostFolder(FLASH, False), "/")
-    path = ["", ".frozen", "/lib"]
-    if ROM:
-        vfs.mount(HostFolder(ROM, True), "/rom")
-        path.append("/rom")
-    sys.path[:] = path
-    os.chdir("/")
-    if not RUN_MAIN:
-        return
+def _mount():
+    """The flash as `/` (and the firmware at /rom): retried if a Ctrl-C lands meanwhile,
+    so that no code ever runs with the computer's root mounted."""
+    while True:
+        try:
+            for point in ("/rom", "/"):
+                try:
+                    vfs.umount(point)
+                except OSError:
+                    pass
+            vfs.mount(HostFolder(FLASH, False), "/")
+            path = ["", ".frozen", "/lib"]
+            if ROM:
+                vfs.mount(HostFolder(ROM, True), "/rom")
+                path.append("/rom")
+            sys.path[:] = path
+            os.chdir("/")
+            return
+        except KeyboardInterrupt:
+            pass
+
+
+def _main():
     for p in ("main.py", "/rom/main.py"):
         try:
             os.stat(p)
         except OSError:
             continue
-        try:
-            with open(p) as f:
-                code = compile(f.read(), p, "exec")
-            exec(code, {"__name__": "__main__", "__file__": p})
-        except KeyboardInterrupt:
-            print("KeyboardInterrupt")
-        except SystemExit:
-            pass
-        except Exception as e:
-            sys.print_exception(e)
+        with open(p) as f:
+            code = compile(f.read(), p, "exec")
+        exec(code, {"__name__": "__main__", "__file__": p})
         return
 
+
+def _boot():
+    sys.modules["machine"] = _Machine()
+    _mount()
+    if not RUN_MAIN:
+        return
+    try:
+        _main()
+    except KeyboardInterrupt:
+        print("KeyboardInterrupt")
+    except SystemExit as e:
+        if e.args and e.args[0] == HARD_RESET:
+            raise
+    except Exception as e:
+        sys.print_exception(e)
+
 _boot()
-del _boot, HostFolder
+del _boot, _main, _mount, HostFolder
 '''
 
 
