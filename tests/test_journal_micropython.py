@@ -60,3 +60,30 @@ def test_a_best_of_35_recovers_alike_and_replays_only_the_last_frame(tmp_path):
     marks = [x for x in lines if x.startswith(("cut ", "flip "))]
     assert len(marks) > 20
     assert all(x.endswith((" ok", " ok None", "no match True True")) for x in marks), marks
+
+
+POWERCUT = mpy.REPO / "tests" / "micropython" / "journal_powercut.py"
+
+
+def test_a_power_cut_at_any_flash_operation_loses_no_flushed_event():
+    match = mpy.SCENARIOS / "snooker-best-of-3.sbn"
+    rc, out = mpy.run_micropython(POWERCUT, match, heapsize="16M")
+    assert rc == 0, out
+    lines = out.splitlines()
+    assert lines[0].startswith("events 31 flash operations ")
+    ops = int(lines[0].split()[-1])
+    assert ops > 31 * 2  # every append reaches the flash
+    assert lines[1:] == ["power cuts %d wrong 0" % (2 * ops + 1)]
+
+
+def test_power_cuts_during_a_best_of_35(tmp_path):
+    from host_tools.matchgen import generate, header
+
+    match = tmp_path / "best-of-35.sbn"
+    match.write_text("\n".join(jp.stamped(generate(header("snooker", 35), seed=35))) + "\n")
+    rc, out = mpy.run_micropython(POWERCUT, match, 37, heapsize="32M")
+    assert rc == 0, out
+    lines = out.splitlines()
+    assert lines[0].startswith("events 1176 flash operations ")
+    assert len(lines) == 2 and lines[1].endswith(" wrong 0"), out
+    assert int(lines[1].split()[2]) > 150
