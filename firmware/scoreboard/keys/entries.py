@@ -180,7 +180,6 @@ class Entries:
         self.mode = MENU
         return self._shown()
 
-
     def _entry_text(self, m):
         """The text of a foul, pot or number entry in progress."""
         if m == FOUL:
