@@ -6,12 +6,13 @@ Files under the board's flash folder (DESIGN.md "Flash layout", plus the box's o
     matches/ID.sbn      the journal: NOTATION's journal lines, each `text *crc32`, append-only
     matches/ID.ckpt     checkpoints and finished frames' records, append-only
                         (`scoreboard.recovery` describes its lines)
-    matches/ID.N.sbn    a continuation (N = 2, 3...): written when recovery found ID.sbn
-    matches/ID.N.ckpt   (or ID.N-1.sbn) damaged or torn at its end. It holds the good
-                        lines of the previous file byte for byte, then a comment line
-                        `# continued from ID.sbn: line K why`, then the new events. The
-                        damaged file is never changed. The host takes the highest N as
-                        the match and keeps the others for inspection.
+    matches/ID.N.sbn    a continuation (N = 2, 3...), written when recovery finds ID.sbn
+    matches/ID.N.ckpt   (or ID.N-1.sbn) damaged, or torn at its end: the box never
+                        appends after a bad line. It holds the good lines of the previous
+                        file byte for byte, then a comment line `# continued from
+                        ID.sbn: line K why`, then the new events. The damaged file is
+                        never changed, so the host can still pull it; the host takes
+                        the highest N as the match and keeps the others for inspection.
     matches/ID.pulled   written by the host after its database commit; only then may the
                         box delete ID's files, oldest first, only when it needs the space
     queue/NAME.sbn      prepared headers from the host (the box deletes it at `start`)
@@ -22,12 +23,19 @@ Files under the board's flash folder (DESIGN.md "Flash layout", plus the box's o
 Order of writes, so that a reset at any point leaves a state recovery understands: the
 app applies an event to the Match first, then `append`s it (journal line, flush); for a
 `frame` line the checkpoint follows in the .ckpt file. A reset between the two only
-means one more segment replayed. Journal lines that never reached the flash are lost,
-at most the one being written.
+means one more frame replayed. On littlefs `flush()` is `lfs_file_sync`: the line is on
+flash, whole, when `append` returns (a power cut loses at most the line being written,
+never half of one: tests/micropython/journal_powercut.py); elsewhere (FAT, a host
+folder) a torn last line is possible and dropped on recovery.
 
-The interface (contract.md): `Journal(root, board_id, errno_of=None, free=None)`,
-`queued()`, `read_queued(name)`, `start(header_lines, name=None)`, `append(line)`,
-`recover()`, `finish()`, `space_ok()`.
+`recover()` finds the current match from `current`, takes the last checkpoint whose
+CRC of the journal bytes before it holds (one binascii.crc32 pass), restores the match
+from it (Match.restore) and replays only the lines after it: the current frame.
+
+The interface (contract.md, refined): `Journal(root, board_id, board=None, errno_of=None,
+free=None)`, `queued()`, `queued_summaries()`, `header_of(name)`, `read_queued(name)`,
+`start(header_lines, name=None)` -> Match, `append(line)`, `recover()` -> (Match or
+None, message or None), `close()`, `finish()`, `space_ok()`, `free_bytes()`.
 """
 
 import binascii

@@ -15,6 +15,10 @@ one checksummed line (` *` + CRC-32, as in the journal) per record:
 
 A group of `r` lines counts only once its `c` line is written, so a reset between
 them leaves nothing half done: the orphans are skipped and the frame is replayed.
+This is why the frame store (`FrameLog`) lives in this file rather than in a store
+file of its own (core/store.py's FileStore): the match adds a frame's record when it
+applies the `frame` line, before that line is journaled, and a store of its own could
+not tell such a record from a committed one after a reset.
 A line with a bad checksum is skipped (the file is derived data; the journal is the
 truth), and a `c` whose counts disagree with the lines before it is never used.
 
