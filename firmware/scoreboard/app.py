@@ -86,7 +86,7 @@ class App:
         else:
             self._show_start()
         if damage:
-            self.screen.message = damage
+            self.screen.notice = "JOURNAL: %s" % damage
         self._dirty(now, full=True)
         self._asap = True  # the first picture goes up at once, not after QUIET_MS
         self._draw_led(now)
@@ -142,6 +142,7 @@ class App:
     def key(self, name, long, now):
         """One key press by name (the debouncer's, or a test's)."""
         self.screen.message = None
+        self.screen.notice = None
         if self.menu is not None:
             self._menu_key(name, long, now)
         elif name == "ok" and self.match.finished():

@@ -50,8 +50,8 @@ def draw(canvas, screen, w, h):
             "an error" if kind == "error" else "unknown screen %s" % kind)
         _list(canvas, "ERROR", gfx.wrap(text, w // _ADV), -1, w, h)
         return
-    if kind != "score" and screen.message:
-        _bottom(canvas, "NO: " + screen.message, True, w, h)
+    if kind != "score" and model.banner(screen):
+        _bottom(canvas, model.banner(screen), True, w, h)
 
 
 def _title(canvas, text, w):
@@ -135,8 +135,8 @@ def _score(canvas, screen, match, w, h):
         line = "TO %d" % match.header.target
     if line is not None:
         gfx.text_at(canvas, line, 0, y, w, CENTRE, 1, 1, 1, _ADV)
-    if screen.message:
-        _bottom(canvas, "NO: " + screen.message, True, w, h)
+    if model.banner(screen):
+        _bottom(canvas, model.banner(screen), True, w, h)
     elif fig is not None and fig.prompts:
         _bottom(canvas, model.prompt_words(fig.prompts[0], fig, match), True, w, h)
     elif screen.entry:

@@ -82,9 +82,10 @@ def _hint(canvas, screen, default):
 
 
 def _message(canvas, screen, y):
-    if screen.message:
+    text = model.banner(screen)
+    if text:
         canvas.rect(0, y, W, 22, 1)
-        gfx.best(canvas, "NO: " + screen.message, 6, y + 3, W - 12)
+        gfx.best(canvas, text, 6, y + 3, W - 12)
 
 
 def _rows(canvas, items, cursor, y0, bottom):

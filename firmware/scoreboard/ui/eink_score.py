@@ -97,10 +97,11 @@ def _prompts(canvas, match, fig, extra):
 
 
 def _entry(canvas, screen):
-    if screen.message:
+    text = model.banner(screen)
+    if text:
         canvas.rect(0, _ENTRY_Y - 2, W, 22, 1)
         canvas.rect(1, _ENTRY_Y - 1, W - 2, 20, 1)
-        draw.best(canvas, "NO: " + screen.message, 6, _ENTRY_Y + 1, W - 12)
+        draw.best(canvas, text, 6, _ENTRY_Y + 1, W - 12)
     elif screen.entry:
         draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, W - 8)
 

@@ -34,6 +34,8 @@ class Screen:
     breaker      0 or 1: who breaks off (start and set-up screens), or None.
     title        a heading for the start screen (for example the box id), or None.
     hint         the key hints line at the bottom (None: each kind's default).
+    notice       something the box reports that is not a refusal (a damaged journal
+                 found at start-up), shown where a refusal would be, or None.
     """
 
     def __init__(self, kind="start", match=None):
@@ -52,6 +54,14 @@ class Screen:
         self.breaker = None  # type: int | None
         self.title = None  # type: str | None
         self.hint = None  # type: str | None
+        self.notice = None  # type: str | None
+
+
+def banner(screen):
+    """The boxed line under the score: a refusal (`NO: why`), else a notice, else None."""
+    if screen.message:
+        return "NO: " + screen.message
+    return screen.notice
 
 
 def figures(match):
