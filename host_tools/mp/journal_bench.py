@@ -2,7 +2,8 @@
 
     .venv/bin/python host_tools/mp/journal_bench.py [--seed N]
         writes a stamped random best-of-35 (host_tools/matchgen.py), measures it here
-        (CPython) and runs this script under .venv/bin/micropython on the same file
+        (CPython) and runs this script on the same file under .venv/bin/micropython
+        and, when `make deps` has built it, the 32-bit unix port (build/mp32/)
     micropython host_tools/mp/journal_bench.py --match FILE.sbn [--dir DIR]
         the measurements alone, on one interpreter
 
@@ -241,11 +242,15 @@ def _host_main():
         with open(path, "w") as f:
             f.write("\n".join(jp.stamped(generate(header("snooker", 35), seed=seed))) + "\n")
         run(path, os.path.join(tmp, "cpython"))
-        sys.stdout.flush()
-        subprocess.run([os.path.join(ROOT, ".venv", "bin", "micropython"), "-X", "heapsize=16M",
-                        __file__,
-                        "--match", path, "--dir", os.path.join(tmp, "micropython")],
-                       check=True)
+        for name, exe in (("micropython", os.path.join(ROOT, ".venv", "bin", "micropython")),
+                          ("mp32", os.path.join(ROOT, "build", "mp32", "micropython"))):
+            if not os.path.exists(exe):  # the 32-bit build: only once `make deps` made it
+                continue
+            sys.stdout.flush()
+            print("--", exe[len(ROOT) + 1:])
+            sys.stdout.flush()
+            subprocess.run([exe, "-X", "heapsize=24M", __file__, "--match", path, "--dir",
+                            os.path.join(tmp, name)], check=True)
 
 
 if __name__ == "__main__":
