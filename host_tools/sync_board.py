@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import io
 import os
+import select
 import sys
 
 import serial
@@ -21,6 +22,7 @@ from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
 _GONE = "the board stopped answering (cable pulled?)"
+_TIMEOUT = 10  # seconds without a byte from the board: it is gone
 
 # Lists a folder with sizes (littlefs's ilistdir has them; stat when a port lacks them).
 _LIST = """import os
@@ -80,6 +82,7 @@ class Board:
                 self.t = SerialTransport(self.port, baudrate=115200)
         except (TransportError, serial.SerialException, OSError) as e:
             raise BoardError("cannot open %s: %s" % (self.port, _first_line(e))) from None
+        self._prompt = False  # the raw REPL's ">" already read (by our last exec)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
@@ -89,15 +92,50 @@ class Board:
                 self.port, _first_line(e))) from None
 
     def exec(self, code, consumer=None):
-        """Run `code` on the board; its output as bytes. BoardError on any failure."""
+        """Run `code` on the board; its output as bytes. BoardError on any failure.
+
+        The code goes in by mpremote's raw-paste protocol; the answer is read in blocks
+        rather than mpremote's byte at a time (a long file comes twice as fast), up to
+        the prompt that follows it, which is then known to be there for the next exec.
+        """
         try:
-            return self.t.exec(code, data_consumer=consumer)
-        except TransportError as e:
-            if hasattr(e, "error_output"):
-                raise BoardError("the board refused: %s" % _last_line(e.error_output)) from None
+            out, err = self._exec(code.encode() if isinstance(code, str) else code, consumer)
+        except TransportError:
             raise BoardError(_GONE) from None
         except (serial.SerialException, OSError):
             raise BoardError(_GONE) from None
+        if err:
+            raise BoardError("the board refused: %s" % _last_line(err.decode(
+                "utf-8", "replace")))
+        return out
+
+    def _exec(self, code, consumer):
+        t = self.t
+        if not self._prompt:
+            if not t.read_until(1, b">").endswith(b">"):
+                raise TransportError("no prompt")
+        self._prompt = False
+        t.serial.write(b"\x05A\x01")
+        if t.serial.read(2) != b"R\x01":
+            raise TransportError("no raw-paste mode")
+        t.raw_paste_write(code)
+        buf = bytearray()
+        fd = t.serial.fileno()
+        while True:
+            ends = buf.count(b"\x04")
+            if ends >= 2 and buf.endswith(b">"):
+                break
+            if not select.select([fd], [], [], _TIMEOUT)[0]:
+                raise TransportError("timeout")
+            chunk = t.serial.read(max(1, t.serial.in_waiting))
+            if not chunk:
+                raise TransportError("closed")
+            if consumer is not None and ends == 0:
+                consumer(chunk.split(b"\x04")[0])
+            buf.extend(chunk)
+        self._prompt = True
+        out, err, _ = bytes(buf).split(b"\x04", 2)
+        return out, err
 
     def eval(self, expr):
         return ast.literal_eval(self.exec("print(repr(%s))" % expr).decode().strip())
@@ -116,15 +154,14 @@ class Board:
     def read(self, path, progress=None):
         """The bytes of `path`, checked against the SHA-256 the board computed."""
         chunks = []
-        received = bytearray()
+        received = [0]
 
         def consumer(data):
-            received.extend(data)
-            if progress is not None and data == b"\n":
-                progress(len(received) * 3 // 4)
+            received[0] += len(data)
+            progress(received[0] * 3 // 4)
 
-        self.exec(_READ % path, consumer)
-        text = bytes(received).replace(b"\x04", b"").decode("ascii", "replace")
+        out = self.exec(_READ % path, None if progress is None else consumer)
+        text = out.decode("ascii", "replace")
         lines = text.replace("\r", "").split("\n")
         digest = None
         for line in lines:
@@ -193,6 +230,7 @@ del _walk
                 self.t.enter_raw_repl(soft_reset=True, timeout_overall=10)
         except (TransportError, serial.SerialException, OSError):
             raise BoardError(_GONE) from None
+        self._prompt = False
 
     def restart_app(self):
         """Leave the raw REPL and soft-reset from the friendly one: main.py runs again."""
