@@ -13,7 +13,8 @@ checked and stripped before anything else is read.
 from . import vocab
 from .header import HEADER_WORDS, Header
 from .vocab import (ARG_CLOCK, ARG_COUNT, ARG_FOUL, ARG_NONE, ARG_PENALTY, ARG_POT, ARG_RACK,
-                    ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY)
+                    ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY, POOL, SNOOKER, STRAIGHT,
+                    WORDS)
 from .timekeeper import MAX_MS
 from .words import (COLOURS, SIDES, choice, clock_settings, count, digits, family, number,
                     escaped, shown, side, strip_checksum, tokenize, utf8, with_checksum)
@@ -39,14 +40,17 @@ def parse_args(fam, word, args):
     """Check and convert one event's words for a game family; returns the args tuple.
     The word table (`vocab.py`) says which games take the word and how its words are
     read."""
-    row = vocab.entry(word)
-    if row is None or not row[1] & vocab.family_bit(fam):
+    row = WORDS.get(word)
+    bit = SNOOKER if fam == "snooker" else POOL if fam == "pool" else STRAIGHT
+    if row is None or not row[1] & bit:
         raise ValueError("unknown word '%s' in %s" % (shown(word), fam))
     arg = row[4]
+    if arg == ARG_NONE:
+        if args:
+            count(args, 0, 0, word)
+        return ()
     if arg != ARG_FOUL:
         count(args, row[5], row[6], word)
-    if arg == ARG_NONE:
-        return ()
     if arg == ARG_SIDE_OPT:
         return (side(args[0]),) if args else ()
     if arg == ARG_SIDE:

@@ -19,6 +19,7 @@ _SPACE = const(32)
 _AT = const(64)
 _ZERO = const(48)
 _INT_MAX = const(11)  # bytes a number may take in the text (9 digits and some spare)
+_ARG = const(12)  # bytes that an argument is given room for ahead
 
 
 def _encoded():
@@ -55,29 +56,36 @@ class Segment:
         wb = _BYTES.get(word)
         if wb is None:
             wb = word.encode()
-        need = _INT_MAX + 2 + len(wb)
-        for a in args:
-            need += 1 + (_INT_MAX if isinstance(a, int) else len(a))
-        buf = self._room(need)
         i = self.used
+        buf = self.buf
+        # Room for the stamp, the word and each argument (a number, or a word of at
+        # most _ARG bytes; a longer one makes its own room below).
+        need = len(wb) + _INT_MAX + 2 + (_ARG + 1) * len(args)
+        if i + need > len(buf):
+            buf = self._room(need)
         if ms is not None:
             buf[i] = _AT
             i = _write_int(buf, i + 1, ms)
             buf[i] = _SPACE
             i += 1
-        buf[i:i + len(wb)] = wb
-        i += len(wb)
+        n = len(wb)
+        buf[i:i + n] = wb
+        i += n
         for a in args:
             buf[i] = _SPACE
             i += 1
             if isinstance(a, int):
                 i = _write_int(buf, i, a)
-            else:
-                ab = _BYTES.get(a)
-                if ab is None:
-                    ab = a.encode()  # a clock setting: `shot=45`
-                buf[i:i + len(ab)] = ab
-                i += len(ab)
+                continue
+            ab = _BYTES.get(a)
+            if ab is None:
+                ab = a.encode()  # a clock setting: `shot=45`
+            n = len(ab)
+            if n > _ARG:
+                self.used = i
+                buf = self._room(n + (_ARG + 1) * len(args) + 1)
+            buf[i:i + n] = ab
+            i += n
         buf[i] = _NL
         self.used = i + 1
         self.count += 1

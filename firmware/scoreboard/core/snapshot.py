@@ -2,72 +2,152 @@
 few events since the nearest snapshot, not the whole frame.
 
 Every object that holds segment state (the match, its frame, the timekeeper and its
-timers) names its state in a `_STATE` tuple of attribute names. `save(obj)` copies
-those values (lists copied, nested objects with a `_STATE` saved in turn, everything
-else, ints, strings, tuples of ints, shared as it is); `load(saved)` puts them back
-into the very objects they came from, and re-points the attributes at those objects,
-so a snapshot taken before a `restart` (a new frame object) still restores exactly.
+timers) names its state in a `_STATE` tuple of attribute names. `save(obj)` packs those
+values into a few hundred bytes (small ints, flags and list lengths a byte each; strings
+and the objects themselves are kept by reference); `load(saved)` puts them back into
+the very objects they came from, so a snapshot taken before a `restart` (a new frame
+object) still restores exactly.
 
-`Snapshots` keeps them for one segment: a coarse one every `every` events (32 at first;
+`Snapshots` keeps them for one segment: a coarse one every `every` events (64 at first;
 when more than `_MOST` pile up in a long frame, every other is dropped and the spacing
-doubles, so their number stays bounded), and, while `undo` walks back through a stretch,
-fine ones every `_FINE` events inside it, dropped when the next coarse one is taken.
-An undo then folds again at most `_FINE` events in a row of undos, and at most `every`
-for the first of them.
+doubles, so their number and RAM stay bounded); while `undo` walks back through a
+stretch, fine ones every sixteenth of the spacing (at least `_FINE` events) inside it,
+dropped when the next coarse one is taken. A run of undos then folds again about a
+32nd of the spacing per undo, and the whole spacing once per stretch.
 """
 
 from micropython import const
 
-_FIRST_EVERY = const(32)
-_MOST = const(16)
+_FIRST_EVERY = const(64)
+_MOST = const(8)
 _FINE = const(8)
 
 
-class _Saved:
-    def __init__(self, obj, values):
-        self.obj = obj
-        self.values = values
+# A saved state is (bytes, refs): the values packed into bytes, and the objects and
+# strings they name in a tuple. Codes: a byte 0x80 + n is the small int n (0..127);
+# _INT is followed by a zigzag varint; _LIST and _TUPLE by a varint count and the items;
+# _REF by a varint index into refs (a string, or an object without state, shared);
+# _OBJ by a varint index into refs and then the object's `_STATE` values.
+_NONE = const(0)
+_FALSE = const(1)
+_TRUE = const(2)
+_INT = const(3)
+_LIST = const(4)
+_TUPLE = const(5)
+_REF = const(6)
+_OBJ = const(7)
+_SMALL = const(0x80)
 
 
-def _copy(v):
-    if isinstance(v, list):
-        return [_copy(x) for x in v]
-    if isinstance(v, tuple):
-        for x in v:
-            if isinstance(x, list):
-                return tuple(_copy(y) for y in v)
-        return v
-    if hasattr(v, "_STATE"):
-        return save(v)
-    return v
+class _Packer:
+    def __init__(self):
+        self.out = []  # ints 0..255, made bytes at the end
+        self.refs = []
+
+    def varint(self, v):
+        out = self.out
+        while v >= 0x80:
+            out.append(0x80 | (v & 0x7F))
+            v >>= 7
+        out.append(v)
+
+    def value(self, v):
+        out = self.out
+        if v is None:
+            out.append(_NONE)
+        elif v is False:
+            out.append(_FALSE)
+        elif v is True:
+            out.append(_TRUE)
+        elif isinstance(v, int):
+            if 0 <= v < 0x80:
+                out.append(_SMALL | v)
+            else:
+                out.append(_INT)
+                self.varint(v * 2 if v >= 0 else -v * 2 - 1)
+        elif isinstance(v, list) or isinstance(v, tuple):
+            out.append(_LIST if isinstance(v, list) else _TUPLE)
+            self.varint(len(v))
+            for x in v:
+                self.value(x)
+        elif hasattr(v, "_STATE"):
+            out.append(_OBJ)
+            self.ref(v)
+            for name in v._STATE:
+                x = getattr(v, name)
+                if x is None:
+                    out.append(_NONE)
+                elif isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 0x80:
+                    out.append(_SMALL | x)
+                else:
+                    self.value(x)
+        else:
+            out.append(_REF)
+            self.ref(v)
+
+    def ref(self, v):
+        refs = self.refs
+        for i in range(len(refs)):
+            if refs[i] is v:
+                self.varint(i)
+                return
+        self.varint(len(refs))
+        refs.append(v)
 
 
-def _back(v):
-    if isinstance(v, list):
-        return [_back(x) for x in v]
-    if isinstance(v, tuple):
-        for x in v:
-            if isinstance(x, list):
-                return tuple(_back(y) for y in v)
-        return v
-    if isinstance(v, _Saved):
-        return load(v)
-    return v
+class _Unpacker:
+    def __init__(self, data, refs):
+        self.data = data
+        self.refs = refs
+        self.i = 0
+
+    def varint(self):
+        data = self.data
+        v = 0
+        shift = 0
+        while True:
+            b = data[self.i]
+            self.i += 1
+            v |= (b & 0x7F) << shift
+            if b < 0x80:
+                return v
+            shift += 7
+
+    def value(self):
+        b = self.data[self.i]
+        self.i += 1
+        if b >= _SMALL:
+            return b - _SMALL
+        if b == _NONE:
+            return None
+        if b == _FALSE:
+            return False
+        if b == _TRUE:
+            return True
+        if b == _INT:
+            z = self.varint()
+            return z >> 1 if not z & 1 else -((z + 1) >> 1)
+        if b == _LIST or b == _TUPLE:
+            items = [self.value() for _ in range(self.varint())]
+            return items if b == _LIST else tuple(items)
+        obj = self.refs[self.varint()]
+        if b == _OBJ:
+            for name in obj._STATE:
+                setattr(obj, name, self.value())
+        return obj
 
 
 def save(obj):
-    """The state of obj (its `_STATE` attributes), copied."""
-    return _Saved(obj, tuple(_copy(getattr(obj, name)) for name in obj._STATE))
+    """The state of obj (its `_STATE` attributes, objects inside it included), packed."""
+    p = _Packer()
+    p.value(obj)
+    return bytes(p.out), tuple(p.refs)
 
 
 def load(saved):
-    """Put a saved state back into its object; returns the object."""
-    obj = saved.obj
-    names = obj._STATE
-    values = saved.values
-    for i in range(len(names)):
-        setattr(obj, names[i], _back(values[i]))
-    return obj
+    """Put a saved state back into the objects it came from; returns the outer one."""
+    data, refs = saved
+    return _Unpacker(data, refs).value()
 
 
 class Snapshots:
@@ -105,5 +185,7 @@ class Snapshots:
     def fine(self, obj, count, offset, upto):
         """While folding again after an undo: a fine snapshot at `count` when it falls on
         the fine spacing and before `upto` (the events that remain)."""
-        if count % _FINE == 0 and count < upto and count % self.every:
+        every = self.every
+        fine = every // 16 if every > 16 * _FINE else _FINE
+        if count % fine == 0 and count < upto and count % every:
             self.items.append((count, offset, save(obj)))
