@@ -339,3 +339,28 @@ def test_a_flash_that_fills_up_during_a_match_says_so(tmp_path):
     with pytest.raises(JournalError, match="Flash full: '@5 pot red' was not saved"):
         j.append("@5 pot red")
     assert j.lines == len(HEAD) + 2  # nothing counted
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path, seed):
+    import random
+
+    rng = random.Random(seed)
+    flash = Flash(tmp_path, 10**6)
+    j, ids = _finished_matches(tmp_path, 7, flash)
+    pulled = sorted(rng.sample(ids, rng.randint(0, 7)))
+    for mid in pulled:
+        (tmp_path / "matches" / (mid + ".pulled")).write_text("")
+    sizes = {mid: sum(p.stat().st_size for p in (tmp_path / "matches").glob(mid + ".*"))
+             for mid in ids}
+    short = rng.randint(0, sum(sizes.values()))  # bytes missing for a new match
+    flash.size -= flash() - j.reserve + short
+    ok = j.space_ok()
+    left = {n.split(".")[0] for n in files(tmp_path)}
+    gone = [mid for mid in ids if mid not in left]
+    assert set(ids) - left <= set(pulled)  # never an unpulled match
+    assert gone == pulled[:len(gone)]  # the oldest pulled ones (ids count up)
+    assert sum(sizes[m] for m in gone) >= short or gone == pulled
+    if gone:  # and not one more than needed
+        assert sum(sizes[m] for m in gone[:-1]) < short
+    assert ok == (flash() >= j.reserve)
