@@ -364,3 +364,36 @@ def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path
     if gone:  # and not one more than needed
         assert sum(sizes[m] for m in gone[:-1]) < short
     assert ok == (flash() >= j.reserve)
+
+
+def _flip_line(path, n):
+    """Flip a byte in the middle of line n (1-based) of a file."""
+    data = bytearray(path.read_bytes())
+    lines = jp.lines_of(bytes(data))
+    data[sum(len(x) for x in lines[:n - 1]) + len(lines[n - 1]) // 2] ^= 0x02
+    path.write_bytes(bytes(data))
+
+
+def test_a_continuation_that_is_damaged_too_continues_again_and_prunes_whole(tmp_path):
+    head, events = scenario()
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    jp.play(j, events[:20])
+    m = tmp_path / "matches"
+    _flip_line(m / "PICO-3F2A-0007.sbn", 14)
+    j = Journal(str(tmp_path), BOX)
+    j.recover()
+    assert j.damage.line == 14 and j.stem == "PICO-3F2A-0007.2"
+    jp.play(j, events[14 - len(head) - 1:25])  # the events lost from line 14 on, and more
+    _flip_line(m / "PICO-3F2A-0007.2.sbn", 17)
+    j = Journal(str(tmp_path), BOX)
+    match, message = j.recover()
+    assert message.startswith("match PICO-3F2A-0007: line 17 of PICO-3F2A-0007.2.sbn ")
+    assert j.stem == "PICO-3F2A-0007.3"
+    assert jp.report(match) == jp.replay_lines(
+        jp.lines_of((m / "PICO-3F2A-0007.2.sbn").read_bytes())[:16])
+    j.finish()
+    (m / "PICO-3F2A-0007.pulled").write_text("")
+    j2 = Journal(str(tmp_path), BOX, free=lambda: 0, reserve=1)
+    assert not j2.space_ok()
+    assert files(tmp_path) == []  # every file of the match went, .pulled last
