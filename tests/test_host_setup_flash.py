@@ -92,7 +92,9 @@ def test_flash_copies_then_only_what_changed(tmp_path):
         for path, data in files.items():
             assert (box / path).read_bytes() == data
         assert (box / "scoreboard" / "app.mpy").exists() and (box / "main.py").exists()
-        time.sleep(1.0)  # the app started from the flash: its journal folders exist
+        deadline = time.monotonic() + 20  # the app started from the flash makes its folders
+        while not (box / "queue").is_dir() and time.monotonic() < deadline:
+            time.sleep(0.1)
         assert (box / "matches").is_dir()
 
         rc, out, err = scoreboard("flash", "--port", dev.port)

@@ -23,6 +23,18 @@ def mpremote(port, *args):
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
+def booted(flash, timeout=20):
+    """Whether the app booted (again): its Journal makes queue/ when it is missing."""
+    return wait_for(flash / "queue", timeout)
+
+
+def wait_for(path, timeout=20):
+    deadline = time.monotonic() + timeout
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return path.exists()
+
+
 def test_mpremote_filesystem_commands_on_the_flash_folder(flash, device, tmp_path):
     journal_match(flash, "PICO-3F2A-0001", match_lines("PICO-3F2A-0001"))
     size = (flash / "matches" / "PICO-3F2A-0001.sbn").stat().st_size
@@ -58,32 +70,30 @@ def test_device_code_never_reaches_the_computers_root(flash, device):
 
 
 def test_firmware_runs_at_boot_stops_on_interrupt_restarts_on_soft_reset(flash, device):
-    time.sleep(1.0)  # the app boots and creates its journal folders
-    assert (flash / "matches").is_dir() and (flash / "queue").is_dir()
+    assert wait_for(flash / "queue")  # the app booted and made its journal folders
+    assert (flash / "matches").is_dir()
     board = Board(device.port, soft_reset=False)  # Ctrl-C: the running app stops
     try:
         assert board.eval("'scoreboard.app' in __import__('sys').modules") is True
         board.soft_reset()  # a soft reset from the raw REPL: a fresh interpreter, no app
         assert board.eval("'scoreboard.app' in __import__('sys').modules") is False
+        (flash / "queue").rmdir()
         board.restart_app()  # a soft reset from the friendly REPL runs main.py again
     finally:
         board.close()
-    time.sleep(1.0)
-    board = Board(device.port, soft_reset=False)
-    try:
-        assert board.eval("'scoreboard.app' in __import__('sys').modules") is True
-    finally:
-        board.close()
+    assert booted(flash)
 
 
 def test_the_app_recovers_its_match_after_a_soft_reset(flash, device):
     lines = match_lines("PICO-3F2A-0005", seed=5)
     journal_match(flash, "PICO-3F2A-0005", lines[:20])
     (flash / "current").write_text("PICO-3F2A-0005\n")
+    assert booted(flash)
+    (flash / "queue").rmdir()
     board = Board(device.port)
     board.restart_app()
     board.close()
-    time.sleep(1.5)
+    assert booted(flash)
     board = Board(device.port, soft_reset=False)
     try:
         assert board.eval("open('current').read().strip()") in ("PICO-3F2A-0005",
@@ -116,11 +126,8 @@ def test_cut_after_pulls_the_cable(flash):
 
 
 def test_mpremote_reset_is_a_hard_reset_that_runs_the_app(flash, device):
-    rc, _, err = mpremote(device.port, "reset")
+    assert booted(flash)
+    (flash / "queue").rmdir()
+    rc, _, err = mpremote(device.port, "reset")  # a soft reset first: no app; then reset
     assert rc == 0, err
-    time.sleep(1.0)
-    board = Board(device.port, soft_reset=False)
-    try:
-        assert board.eval("'scoreboard.app' in __import__('sys').modules") is True
-    finally:
-        board.close()
+    assert booted(flash)
