@@ -15,7 +15,9 @@
   and whether it appends with the heap locked once the buffer is sized;
 - the total size of the firmware compiled by mpy-cross;
 - the shot clock's error after a simulated hour of a jittery loop, against a naive clock
-  that counts a second per loop.
+  that counts a second per loop;
+- the fuzzer's full run (host_tools/fuzz.py): mutated notation files replayed on both
+  interpreters, with the count of crashes and of disagreements.
 """
 
 import os
@@ -25,7 +27,7 @@ import tempfile
 import time
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools import clock_drift
+from host_tools import clock_drift, fuzz
 from host_tools.matchgen import generate, header
 from scoreboard.core.replay import replay
 
@@ -35,6 +37,7 @@ MICROPYTHON = os.path.join(BIN, "micropython")
 MPY_CROSS = os.path.join(BIN, "mpy-cross")
 RUNNER = os.path.join(ROOT, "host_tools", "mp", "replay.py")
 HEAP_TOP_K = 320
+FUZZ_FILES = 20000
 
 
 def compile_firmware(out):
@@ -145,7 +148,7 @@ def segment_bytes(path, mpy):
     if rc != 0:
         raise RuntimeError("segment run failed: %s" % out)
     w = out[0].split()
-    return "%s B (heap-locked appends: %s of %s)" % (w[5], w[1], w[2])
+    return "%s B (heap-locked appends: %s of %s)" % (w[4], w[1], w[2])
 
 
 def workloads():
@@ -196,6 +199,11 @@ def main():
             rows.append(("live heap above code, %s" % name, "%d B" % (live - code)))
         rows.append(("heap taken by the imported code (.mpy)", "%d B" % base))
         rows.append(("firmware compiled by mpy-cross", "%d B" % mpy_bytes))
+    f = fuzz.run(FUZZ_FILES, seed=1)
+    rows.append(("fuzzer: mutated files replayed on both interpreters", "%d (ok %d, error %d)"
+                 % (f["files"], f["ok"], f["error"])))
+    rows.append(("fuzzer: crashes CPython / MicroPython, disagreements",
+                 "%d / %d, %d" % (f["crash_cpython"], f["crash_micropython"], f["disagree"])))
     ticks_err, naive_err = clock_drift.simulate_hour(1)
     rows.append(("shot clock error after 1 h, deadlines (ticks)", "%d ms" % ticks_err))
     rows.append(("shot clock error after 1 h, naive 1 s per loop", "%d ms" % naive_err))
