@@ -397,3 +397,32 @@ def test_a_continuation_that_is_damaged_too_continues_again_and_prunes_whole(tmp
     j2 = Journal(str(tmp_path), BOX, free=lambda: 0, reserve=1)
     assert not j2.space_ok()
     assert files(tmp_path) == []  # every file of the match went, .pulled last
+
+
+def test_a_lost_checkpoint_file_means_a_full_replay_and_a_new_one(tmp_path):
+    head, events = scenario()
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    jp.play(j, events[:28])
+    live = jp.report(j.match)
+    (tmp_path / "matches" / (j.id + ".ckpt")).unlink()
+    j2 = Journal(str(tmp_path), BOX)
+    match, damage = j2.recover()
+    assert damage is None and jp.report(match) == live
+    assert j2.replayed == 28 + len(head)  # every line, the header's too
+    j3 = Journal(str(tmp_path), BOX)
+    match, damage = j3.recover()  # the checkpoint written again: the last frame only
+    last = max(i for i, e in enumerate(events[:28]) if e.split()[e[:1] == "@"] == "frame")
+    assert damage is None and jp.report(match) == live and j3.replayed == 28 - last - 1
+
+
+def test_a_damaged_header_cannot_be_recovered_and_says_so(tmp_path):
+    j = started(tmp_path)
+    jp.play(j, ["frame A", "pot red"])
+    _flip_line(tmp_path / "matches" / (j.id + ".sbn"), 3)
+    j2 = Journal(str(tmp_path), BOX)
+    why = "has a bad checksum; the match cannot be recovered"
+    assert j2.recover() == (None, "match PICO-3F2A-0001: line 3 of PICO-3F2A-0001.sbn " + why)
+    assert files(tmp_path) == ["PICO-3F2A-0001.ckpt", "PICO-3F2A-0001.sbn"]
+    j2.start(HEAD)  # the box can start another match
+    assert j2.id == "PICO-3F2A-0002"

@@ -42,9 +42,9 @@ _CHUNK = const(512)
 class Damage:
     """A journal that cannot be read to its end: the panel shows `str(damage)`.
 
-    `line` is the first bad physical line (1-based) of `file`; the match is recovered
-    up to the line before it; `kept` names the damaged file, left as it is for the host;
-    `file`'s continuation (when one was written) is `continued`.
+    `line` is the first bad physical line (1-based) of `file`, which stays as it is for
+    the host; the match is recovered up to the line before it and goes on in the
+    continuation `continued` (None when not even the header could be read).
     """
 
     def __init__(self, match_id, file, line, why, continued=None):
@@ -55,6 +55,9 @@ class Damage:
         self.continued = continued
 
     def __str__(self):
+        if self.continued is None:  # the header itself: no match to go on with
+            return "match %s: line %d of %s %s; the match cannot be recovered" % (
+                self.match_id or "?", self.line, self.file, self.why)
         return "match %s: line %d of %s %s; recovered to line %d, file kept" % (
             self.match_id or "?", self.line, self.file, self.why, self.line - 1)
 
@@ -254,7 +257,11 @@ def next_stem(stem):
 
 
 def _size(path):
-    return os.stat(path)[6]
+    """A file's size; 0 when it is not there (a lost .ckpt is written again)."""
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
 
 
 def _resume(jpath, start, store):
@@ -288,7 +295,7 @@ def recover_match(j):
     jpath = j._m(stem + ".sbn")
     kpath = j._m(stem + ".ckpt")
     try:
-        size = _size(jpath)
+        size = os.stat(jpath)[6]
     except OSError:
         return None, Damage(stem, stem + ".sbn", 1, "is missing")
     _, s_end = first_line(kpath)
