@@ -5,7 +5,7 @@ A record is `(number, breaker, score, winner, how, breaks_a, breaks_b)` with sid
 that a person can read a store file: `1 A 75 12 A potted 52,23 12` (`-` for none).
 """
 
-from .notation import SIDES
+from .words import SIDES, digits
 
 
 def _side(value):
@@ -24,17 +24,29 @@ def encode(record):
 
 
 def _unside(word):
-    return None if word == "-" else SIDES.index(word)
+    if word == "-":
+        return None
+    if word not in SIDES:
+        raise ValueError("bad frame record")
+    return SIDES.index(word)
+
+
+def _int(word):
+    body = word[1:] if word[:1] == "-" else word
+    if not digits(body):
+        raise ValueError("bad frame record")
+    return int(word)
 
 
 def _unints(word):
-    return () if word == "-" else tuple(int(w) for w in word.split(","))
+    return () if word == "-" else tuple(_int(w) for w in word.split(","))
 
 
 def decode(line):
+    """The record of a line that `encode` wrote; ValueError("bad frame record") else."""
     w = line.split()
     if len(w) != 8:
         raise ValueError("bad frame record")
-    score = None if w[2] == "-" else (int(w[2]), int(w[3]))
-    return (int(w[0]), _unside(w[1]), score, _unside(w[4]), None if w[5] == "-" else w[5],
+    score = None if w[2] == "-" else (_int(w[2]), _int(w[3]))
+    return (_int(w[0]), _unside(w[1]), score, _unside(w[4]), None if w[5] == "-" else w[5],
             _unints(w[6]), _unints(w[7]))
