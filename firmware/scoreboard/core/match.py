@@ -10,6 +10,7 @@ whole frame; it cannot reach past the last `frame` line.
 """
 
 from . import vocab
+from .vocab import PRE_FRAME, RESPOT_OK, SUSPENDED_OK
 from .notation import SIDES, clock_settings, family
 from .rules.frame import other, side_index
 from .rules.pool import PoolFrame
@@ -20,6 +21,8 @@ from .snapshot import Snapshots, load
 from .store import ListStore
 from .timekeeper import Timekeeper
 from .views import View
+
+_WORDS = vocab.WORDS
 
 
 class Match:
@@ -119,22 +122,31 @@ class Match:
         self._apply(event)
         events = self.events
         events.append(event)
-        self._snaps.appended(self, events.count, events.used)
+        snaps = self._snaps
+        if not events.count % snaps.every:
+            snaps.appended(self, events.count, events.used)
 
     def _apply(self, event):
         ms, word, args = event
-        ms = self.time.at(ms)
+        t = self.time
+        if ms is None:
+            ms = t.last_ms
+        elif ms < t.last_ms:
+            t.at(ms)  # refused: earlier than the last stamp
         if self.finished():
             raise ValueError("the match is over")
-        row = vocab.WORDS[word]
+        row = _WORDS[word]
         kind = row[2]
-        if self.suspended and not row[3] & vocab.SUSPENDED_OK:
+        flags = row[3]
+        if self.suspended and not flags & SUSPENDED_OK:
             raise ValueError("play is suspended: 'resume' first")
-        args = tuple(side_index(a) if a in SIDES else a for a in args)
+        if args:
+            args = tuple(side_index(a) if a in SIDES else a for a in args)
         f = self.frame
-        if f is None and not row[3] & vocab.PRE_FRAME:
-            raise ValueError("no frame in progress: start one with 'frame'")
-        if f is not None and f.awaiting_respot and not row[3] & vocab.RESPOT_OK:
+        if f is None:
+            if not flags & PRE_FRAME:
+                raise ValueError("no frame in progress: start one with 'frame'")
+        elif f.awaiting_respot and not flags & RESPOT_OK:
             raise ValueError("the black is re-spotted first: 'respot A' or 'respot B'")
         if kind == "match" or kind == "clock":
             self._match_word(word, args, ms, event[0] is not None)

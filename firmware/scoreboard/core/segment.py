@@ -116,6 +116,9 @@ class Segment:
 
 def _write_int(buf, i, v):
     """Write v (an int >= 0) in decimal at buf[i:]; returns the index after it."""
+    if v < 10:
+        buf[i] = _ZERO + v
+        return i + 1
     n = 1
     top = 10
     while v >= top:

@@ -158,9 +158,7 @@ class SnookerFrame(Frame):
     # -- events --------------------------------------------------------------------------
     def apply(self, word, args):
         """Apply one snooker word; ValueError with the reason, and no change, if refused."""
-        self.check_open()
-        if self.awaiting_respot and word not in ("respot", "award"):
-            raise ValueError("the black is re-spotted first: 'respot A' or 'respot B'")
+        self.check_open()  # while the black waits for `respot`, the match refuses the rest
         if word == "penalty":
             # Not a stroke: the order of play and what may follow a foul stay as they were.
             self._penalty(args[0], args[1])
