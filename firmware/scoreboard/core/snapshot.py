@@ -132,8 +132,17 @@ class _Unpacker:
             return items if b == _LIST else tuple(items)
         obj = self.refs[self.varint()]
         if b == _OBJ:
+            data = self.data
             for name in obj._STATE:
-                setattr(obj, name, self.value())
+                c = data[self.i]
+                if c >= _SMALL:  # most values: a small int, or a flag, or None
+                    self.i += 1
+                    setattr(obj, name, c - _SMALL)
+                elif c <= _TRUE:
+                    self.i += 1
+                    setattr(obj, name, None if c == _NONE else c == _TRUE)
+                else:
+                    setattr(obj, name, self.value())
         return obj
 
 
