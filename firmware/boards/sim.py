@@ -4,7 +4,8 @@ The browser simulator (`make sim`, host_tools/sim/) copies every firmware/ file 
 port's in-memory filesystem and runs the real app on this board. It has the board
 interface of `boards.host` (name, eink_size, eink, led, eink_show(full),
 eink_show_now(full), led_show(), led_level(n), keys(), tone(freq, volume), quiet(),
-flash, unique_id(), ticks_ms(), errno(e), free_bytes()) and stands in for the hardware:
+flash, unique_id(), ticks_ms(), errno(e), sync(), free_bytes()) and stands in for the
+hardware:
 
 - the canvases are framebuffers over bytearrays. `eink_show_now` and `led_show` copy
   them into the *panel* buffers, which the page draws pixel for pixel (MONO_HLSB, e-ink
@@ -164,6 +165,9 @@ class SimBoard:
     def errno(self, e):
         n = e.errno if getattr(e, "errno", None) else (e.args[0] if e.args else 0)
         return _EMSCRIPTEN_ERRNO.get(n, n)
+
+    def sync(self):
+        """Nothing to do here: the page saves every changed flash file after each pass."""
 
     def free_bytes(self):
         return self.flash_bytes - _dir_bytes(self.flash)

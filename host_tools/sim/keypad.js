@@ -102,8 +102,10 @@ export class Keypad {
 
   _wireKeyboard() {
     const index = new Map(SHORTCUTS.map(([code], i) => [code, i]));
-    const ignore = (ev) => ev.ctrlKey || ev.metaKey || ev.altKey ||
-      (ev.target && /^(INPUT|TEXTAREA|SELECT)$/.test(ev.target.tagName));
+    // typing into a text field is not a key press (a checkbox or a button is no text field)
+    const typing = (t) => t && (/^(TEXTAREA|SELECT)$/.test(t.tagName) || t.isContentEditable ||
+      (t.tagName === "INPUT" && !/^(checkbox|radio|button|file|submit|reset)$/.test(t.type)));
+    const ignore = (ev) => ev.ctrlKey || ev.metaKey || ev.altKey || typing(ev.target);
     document.addEventListener("keydown", (ev) => {
       const i = index.get(ev.code);
       if (i === undefined || ignore(ev)) return;

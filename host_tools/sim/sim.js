@@ -409,11 +409,16 @@ async function main() {
   sim.version = version.split(" ")[0];
   setStatus("Running: the firmware on MicroPython " + sim.version + " (WebAssembly).");
   pass();
-  setTimeout(() => {
+  const stats = () => {
     const m = sim.marks;
-    $("stats").textContent = "First frame " + Math.round(m.firstFrame || 0) + " ms after the page load; "
-      + "MicroPython ready at " + Math.round(m.wasm) + " ms, booted at " + Math.round(m.booted) + " ms.";
-  }, 1500);
+    const st = status();
+    $("stats").textContent = "First frame " + Math.round(m.firstFrame || 0) +
+      " ms after the page load (MicroPython ready at " + Math.round(m.wasm) + " ms, booted at " +
+      Math.round(m.booted) + " ms). E-ink refreshes since: " + (st[ST.EINK] - st[ST.EINK_FULL]) +
+      " partial, " + st[ST.EINK_FULL] + " full; " + st[ST.PASSES] + " passes of the app.";
+  };
+  setInterval(stats, 1000);
+  stats();
 }
 
 window.addEventListener("error", (ev) => fail("page error", ev.error || ev.message));
