@@ -6,8 +6,8 @@
 #   make bench      memory/time budgets, full sweeps (calls deps first)
 #   make lint       ruff
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
-#   make flash      copy the whole firmware onto a board, then reset it (PORT=auto)
-#   make sync       copy only the changed firmware files, then soft-reset (PORT=auto)
+#   make flash      compile the firmware and copy what changed onto a board (PORT=auto)
+#   make sync       pull the finished matches off a board into the results database
 #   make sim        the browser simulator on http://127.0.0.1:8000/ (SIM_PORT=...)
 #
 # `deps` is idempotent: stamp files record what was installed from which pin file, so a
@@ -21,7 +21,6 @@ BIN := $(VENV)/bin
 PY_STAMP := $(VENV)/.deps-stamp
 NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
-MPREMOTE := $(BIN)/mpremote connect $(PORT)
 
 .PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu test bench lint typecheck flash sync sim \
 	clean-pycache
@@ -107,8 +106,9 @@ $(TYPINGS_STAMP): requirements-typings.txt | $(BIN)/python
 	touch $@
 
 # pytest exits 5 when it collects no test: that must never pass as green.
+# The long sweeps (every byte of every power cut, ...) are marked slow: `make bench` runs them.
 test: deps
-	@$(BIN)/pytest -q; rc=$$?; \
+	@$(BIN)/pytest -q -m "not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
@@ -125,15 +125,13 @@ typecheck: deps-node deps-typings
 clean-pycache:
 	find firmware -name __pycache__ -type d -prune -exec rm -rf {} +
 
-# Everything under firmware/ that exists (main.py, drivers/ and boards/ join the core as
-# the device issues land).
-FIRMWARE_TOP := $(wildcard firmware/*)
-
+# The firmware onto a board that runs MicroPython (compiled, only what changed, version
+# checked), and the results off it into the database: the `scoreboard` commands.
 flash: deps-python clean-pycache
-	$(MPREMOTE) fs cp -r -f $(FIRMWARE_TOP) : + reset
+	$(BIN)/scoreboard flash --port $(PORT)
 
-sync: deps-python clean-pycache
-	$(MPREMOTE) fs cp -r $(FIRMWARE_TOP) : + soft-reset
+sync: deps-python
+	$(BIN)/scoreboard sync --port $(PORT)
 
 # The browser simulator: serves the page, the firmware and the WebAssembly port on
 # localhost (nothing from the network at run time) until stopped. SIM_PORT=0: any free port.
