@@ -160,6 +160,11 @@ class Page:
         """Type keyboard shortcuts (the characters of SHORTCUTS) on the page."""
         self.driver.find_element(By.TAG_NAME, "body").send_keys(text)
 
+    def hold(self, char, seconds=1.1):
+        """Hold a keyboard shortcut down (a long press past the firmware's 700 ms)."""
+        body = self.driver.find_element(By.TAG_NAME, "body")
+        ActionChains(self.driver).key_down(char, body).pause(seconds).key_up(char).perform()
+
     def shortcut(self, names, family_names):
         """The shortcut characters of key names, for `type`."""
         return "".join(SHORTCUTS[family_names.index(n)] for n in names)
