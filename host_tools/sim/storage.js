@@ -34,6 +34,7 @@ export class Flash {
     this.known = new Map(); // relative path -> "size:mtime"
     this.dirs = new Set();
     this.saves = 0;
+    this.lastSync = 0; // Date.now() at the end of the last sync()
     this.error = null;
     this.onchange = null; // called with the list of changed paths
   }
@@ -121,11 +122,18 @@ export class Flash {
       seen.add(rel);
       const mtime = st.mtime instanceof Date ? st.mtime.getTime() : Number(st.mtime);
       const sig = st.size + ":" + mtime;
-      if (this.known.get(rel) === sig) continue;
+      let data = null;
+      if (this.known.get(rel) === sig) {
+        // mtimes are whole milliseconds: a same-size rewrite in the millisecond of the last
+        // save would keep its signature, so compare such a file's bytes
+        if (learnOnly || mtime < this.lastSync - 1) continue;
+        data = bytesToBinary(this.read(rel));
+        if (data === this.store.getItem(PREFIX + "f:" + rel)) continue;
+      }
       this.known.set(rel, sig);
       changed.push(rel);
       metaDirty = true;
-      if (!learnOnly) this._put(PREFIX + "f:" + rel, bytesToBinary(this.read(rel)));
+      if (!learnOnly) this._put(PREFIX + "f:" + rel, data !== null ? data : bytesToBinary(this.read(rel)));
     }
     for (const rel of Array.from(this.known.keys())) {
       if (seen.has(rel)) continue;
@@ -144,6 +152,7 @@ export class Flash {
       this._put(PREFIX + "meta", JSON.stringify(meta));
       this.saves++;
     }
+    this.lastSync = Date.now();
     if (changed.length && this.onchange) this.onchange(changed);
     return changed;
   }
