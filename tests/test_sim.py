@@ -31,12 +31,9 @@ side B "Bob"
 
 
 @pytest.fixture(scope="module")
-def page():
+def page(tmp_path_factory):
     OUTPUT.mkdir(parents=True, exist_ok=True)
-    downloads = OUTPUT / "downloads"
-    downloads.mkdir(exist_ok=True)
-    for old in downloads.iterdir():
-        old.unlink()
+    downloads = tmp_path_factory.mktemp("sim-downloads")  # one per run: runs may overlap
     server = Server()
     driver = chrome(downloads)
     try:
