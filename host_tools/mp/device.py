@@ -1,7 +1,8 @@
 """The box on the host board, driven by commands: run by the MicroPython unix port for
 `scoreboard device`, the tests and the benchmarks (also runs on CPython).
 
-    micropython host_tools/mp/device.py --flash DIR [--path FIRMWARE] [--oled] < commands
+    micropython host_tools/mp/device.py --flash DIR [--path FIRMWARE] [--oled]
+                                        [--flash-kb N] < commands
 
 Time is virtual: the app is stepped every 10 ms of it, so a whole match plays in a
 moment and the shot clock runs exactly. Commands, one a line on standard input:
@@ -17,6 +18,7 @@ moment and the shot clock runs exactly. Commands, one a line on standard input:
     latency NAME   press NAME, print `T <passes> <us>`: release to LED, and that pass's time
     reset          a power cut: a new app boots on the same flash; prints `R <lines> <ms>`
     heap           print `H <allocated> <free>` after a collection
+    free           print `F <bytes>`: the flash's free space (`--flash-kb`: its size)
     state          print `S <passes> <refreshes partial> <full> <led frames> <tones>`
     quit           stop the app cleanly and exit
 
@@ -58,9 +60,11 @@ GAP_MS = 150
 
 
 class Runner:
-    def __init__(self, flash, oled=False):
+    def __init__(self, flash, oled=False, flash_kb=None):
         size = (128, 64) if oled else (400, 300)
         self.board = HostBoard(flash, eink_size=size)
+        if flash_kb is not None:
+            self.board.flash_bytes = flash_kb * 1024
         self.app = App(self.board)
         self.app.boot(0)
 
@@ -154,6 +158,8 @@ class Runner:
 
             gc.collect()
             print("H %d %d" % (gc.mem_alloc(), gc.mem_free()))
+        elif cmd == "free":
+            print("F %d" % self.board.free_bytes())
         elif cmd == "where":
             import scoreboard.app
 
@@ -180,7 +186,9 @@ def _hex(buf):
 
 
 def main():
-    runner = Runner(_option("--flash", "flash"), "--oled" in sys.argv)
+    kb = _option("--flash-kb")
+    runner = Runner(_option("--flash", "flash"), "--oled" in sys.argv,
+                    None if kb is None else int(kb))
     while True:
         line = sys.stdin.readline()
         if not line or line.strip() == "quit":

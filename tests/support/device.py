@@ -34,13 +34,15 @@ def commands(keys):
     return out
 
 
-def run(flash, cmds, interpreter=None, heapsize=None, timeout=120):
+def run(flash, cmds, interpreter=None, heapsize=None, timeout=120, flash_kb=None):
     """Run runner commands; return (returncode, output lines)."""
     exe = str(mpy.tool(interpreter or mpy.MICROPYTHON))
     cmd = [exe]
     if heapsize:
         cmd += ["-X", "heapsize=%s" % heapsize]
     cmd += [str(RUNNER), "--flash", str(flash)]
+    if flash_kb is not None:
+        cmd += ["--flash-kb", str(flash_kb)]
     proc = subprocess.run(cmd, input="\n".join([*cmds, "quit"]) + "\n", text=True,
                           capture_output=True, timeout=timeout, check=False)
     return proc.returncode, mpy.normalise(proc.stdout + proc.stderr).splitlines()
