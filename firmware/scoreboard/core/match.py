@@ -7,9 +7,15 @@ on the device's flash (`store.py`), so memory does not grow with the match.
 `undo` drops the last event still in effect and folds the segment again from the
 nearest snapshot before it (`snapshot.py`), so it costs what it withdraws, not the
 whole frame; it cannot reach past the last `frame` line.
+
+What the device code reads: `view()` (the frame in play, a `views.View`), `timing()`
+(a `views.Timing`), `time` (the `timekeeper.Timekeeper`: clock, stopwatches, shot
+times), `outcome()`, `result()`, `frames()`. For the journal: `checkpoint()` is the
+start of the current segment as one line of text, `Match.restore(header, store, text)`
+rebuilds the match from it (then the segment's lines are replayed on it).
 """
 
-from . import vocab
+from . import checkpoint, vocab
 from .vocab import PRE_FRAME, RESPOT_OK, SUSPENDED_OK
 from .notation import SIDES, clock_settings, family
 from .rules.frame import other, side_index
@@ -53,6 +59,12 @@ class Match:
         self._clear_segment()
 
     # -- the segment ---------------------------------------------------------------------
+    def _fresh_segment(self):
+        """A segment with no event yet, from the totals and the timekeeper's base."""
+        self.events = Segment(self.family)
+        self._snaps.clear()
+        self._clear_segment()
+
     def _clear_segment(self):
         self.frame = self._new_frame(self.number, self.breaker) if self.number else None
         self.voided = []  # records of frames restarted in this segment
@@ -263,10 +275,8 @@ class Match:
         self.number += 1
         self.breaker = breaker
         self._base_records = len(self.store)
-        self.events = Segment(self.family)
-        self._snaps.clear()
         self.time.new_segment(ms, stamped)
-        self._clear_segment()
+        self._fresh_segment()
 
     def _next_breaker(self, asked):
         """Who breaks the next frame: the policy applied to the frame just finished."""
@@ -386,46 +396,20 @@ class Match:
         (`views.py`); None when no line in effect carries a stamp."""
         return self.time.report(self.frame is not None)
 
-    # -- checkpoints ----------------------------------------------------------------------
+    # -- checkpoints (checkpoint.py) -------------------------------------------------------
     def checkpoint(self):
         """Everything needed to rebuild this match as it was right after its last `frame`
         line (the start of the current segment), as one ASCII line without spaces or
         line end. `Match.restore(header, store, text)` with the same header and a store
         holding the same records gives that match back; the segment's lines replayed on
         it then give exactly the state of a full replay."""
-        return "ck1;n=%d;b=%s;won=%d,%d;agg=%d,%d;high=%d,%d;cnt=%d;rec=%d;%s" % (
-            self.number, "-" if self.breaker is None else "%d" % self.breaker,
-            self.won[0], self.won[1], self.agg[0], self.agg[1], self.high[0], self.high[1],
-            self.counted, self._base_records, self.time.encode_base())
+        return checkpoint.write(self)
 
     @classmethod
     def restore(cls, header, store, text):
         """The match at the start of the segment that `checkpoint()` wrote `text` for.
         ValueError when the text is not a checkpoint or disagrees with the store."""
-        try:
-            fields = _fields(text)
-            m = cls(header, store)
-            number = _count(fields["n"])
-            breaker = fields["b"]
-            if (breaker == "-") != (number == 0) or breaker not in ("-", "0", "1"):
-                raise ValueError("bad breaker")
-            m.won = _pair(fields["won"])
-            m.agg = _pair(fields["agg"], True)
-            m.high = _pair(fields["high"])
-            m.counted = _count(fields["cnt"])
-            records = _count(fields["rec"])
-            if len(m.store) != records:
-                raise ValueError("the frame store holds %d records, the checkpoint %d" % (
-                    len(m.store), records))
-            m.number = number
-            m.breaker = None if number == 0 else int(breaker)
-            m._base_records = records
-            m.time.decode_base(fields)
-            m.events = Segment(m.family)
-            m._clear_segment()
-        except (KeyError, ValueError) as e:
-            raise ValueError("bad checkpoint: %s" % e) from None
-        return m
+        return checkpoint.read(cls(header, store), text)
 
     def high_breaks(self):
         f = self.frame
@@ -433,29 +417,3 @@ class Match:
             return self.high
         return [max(self.high[s], f.high[s], f.brk if f.striker == s else 0) for s in (0, 1)]
 
-
-def _fields(text):
-    parts = text.split(";")
-    if parts[0] != "ck1" or " " in text or "\n" in text:
-        raise ValueError("not a version 1 checkpoint")
-    fields = {}
-    for p in parts[1:]:
-        eq = p.find("=")
-        if eq <= 0:
-            raise ValueError("bad field '%s'" % p[:16])
-        fields[p[:eq]] = p[eq + 1:]
-    return fields
-
-
-def _count(text, signed=False):
-    body = text[1:] if signed and text[:1] == "-" else text
-    if not body or len(body) > 12 or any(c < "0" or c > "9" for c in body):
-        raise ValueError("bad number '%s'" % text[:16])
-    return int(text)
-
-
-def _pair(text, signed=False):
-    parts = text.split(",")
-    if len(parts) != 2:
-        raise ValueError("bad pair '%s'" % text[:16])
-    return [_count(parts[0], signed), _count(parts[1], signed)]
