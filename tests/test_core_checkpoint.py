@@ -186,6 +186,26 @@ def test_damaged_store_is_found_and_rebuilt_from_the_journal(tmp_path, damage):
     assert list(again) == list(replay(lines).store)
 
 
+def test_store_is_rebuilt_from_journal_lines(tmp_path):
+    """The journal's own lines (each with its checksum) rebuild the store."""
+    from scoreboard.core.words import with_checksum
+    lines = generate(header("tenball", 4), seed=12)
+    journal = [with_checksum(line) + "\n" for line in lines]
+    path = str(tmp_path / "frames")
+    store = FileStore(path)
+    match = store.rebuild_from(journal)
+    assert to_json(match) == to_json(replay(lines))
+    assert len(FileStore(path)) == len(replay(lines).store) > 0
+    with pytest.raises(NotationError, match="line 3: bad checksum"):
+        FileStore(str(tmp_path / "other")).rebuild_from(
+            journal[:2] + [_flip_last_digit(journal[2])] + journal[3:])
+
+
+def _flip_last_digit(line):
+    body = line.rstrip("\n")
+    return body[:-1] + ("0" if body[-1] != "0" else "1") + "\n"
+
+
 # -- both interpreters ----------------------------------------------------------------------
 def _cpython_json(path):
     try:
