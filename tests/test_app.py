@@ -293,3 +293,21 @@ def test_damage_found_at_start_up_is_shown_and_the_match_recovered(tmp_path):
     assert path.read_bytes() == b"\n".join(lines), "the damaged file is kept as it is"
     r2.press("red", 80)
     assert r2.app.screen.notice is None
+
+
+def test_volume_and_mute_on_the_start_screen_kept_on_flash(tmp_path):
+    r = rig(tmp_path)
+    r.press("menu", 1000)  # a long menu: 60 % -> 30 %
+    assert r.app.screen.notice == "SOUND: 30%"
+    assert r.board.played()[-2][1:] == (PATTERNS["beep"][0], 30), "a beep at the new volume"
+    r.press("menu", 1000)  # 30 % -> off
+    assert r.app.screen.notice == "SOUND: off"
+    count = r.board.tone_count
+    r.press("pink", 80)  # a refused key on the start screen: no sound while muted
+    played = r.board.played()
+    new = played[len(played) - (r.board.tone_count - count):]
+    assert all(f == 0 for _, f, _ in new), new
+    r2 = Runner(str(tmp_path))  # a reset keeps the setting
+    assert r2.app.buzzer.volume == 0
+    r2.press("menu", 1000)
+    assert r2.app.buzzer.volume == 100

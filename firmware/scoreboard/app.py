@@ -26,6 +26,7 @@ from scoreboard.journal import Journal, JournalError
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import family_of, keymap
+from scoreboard import settings
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
@@ -53,7 +54,8 @@ class App:
                                free=getattr(board, "free_bytes", None),
                                sync=getattr(board, "sync", None))
         self.keys = Debouncer()
-        self.buzzer = Sounds(board)
+        self.settings = settings.load(board.flash)
+        self.buzzer = Sounds(board, settings.volume(self.settings))
         self.screen = Screen()
         self.match = None
         self.grammar = None
@@ -166,6 +168,9 @@ class App:
         if action[0] == "refuse":
             self._refuse(action[1], now)
             return
+        if action[0] == "volume":
+            self.set_volume(settings.next_volume(self.buzzer.volume))
+            return
         # ("start", header_lines, breaker, queued name or None)
         _, lines, breaker, queued = action
         if not self.journal.space_ok():
@@ -179,6 +184,14 @@ class App:
         self._take_match(self.journal.match, now, 0)
         self._enter("frame %s" % breaker, now)
         self._dirty(now, full=True)
+
+    def set_volume(self, percent):
+        """The buzzer's volume (0: mute), kept on flash; a beep at the new volume."""
+        self.buzzer.volume = percent
+        self.settings["volume"] = "%d" % percent
+        settings.save(self.board.flash, self.settings)
+        self.screen.notice = "SOUND: %s" % ("off" if percent == 0 else "%d%%" % percent)
+        self.buzzer.play("beep")
 
     def _close_match(self, now):
         """`ok` on the end-of-match screen: the match is done on the box (its files stay

@@ -3,13 +3,14 @@
 Start screen: the prepared matches in `queue/` (from `scoreboard setup`). `ok` starts
 the one under the cursor with A breaking off, unless the referee switched the breaker
 first with the side key (snooker `end`, pool and straight `side`); `undo` moves to the
-next match; `menu` sets up a match on the box alone.
+next match; `menu` sets up a match on the box alone; a long `menu` steps the buzzer's
+volume (100, 60, 30 %, off).
 Set-up: game, match format and shot clock; `menu` changes the field under the cursor,
 `ok` goes to the next field and, on the last ("Start"), starts the match with default
 names; `undo` goes back to the start screen.
 
-`press()` returns None, ("refuse", why) or ("start", header_lines, breaker, queued
-name or None); the app does the rest.
+`press()` returns None, ("refuse", why), ("volume",) or ("start", header_lines,
+breaker, queued name or None); the app does the rest.
 """
 
 from scoreboard.journal import JournalError, summary
@@ -91,6 +92,8 @@ class StartMenu:
             self.cursor = (self.cursor + 1) % len(self.queue) if self.queue else 0
         elif name in _SIDE_KEYS:
             self.breaker = "B" if self.breaker == "A" else "A"
+        elif name == "menu" and long:
+            return ("volume",)
         elif name == "menu":
             self.setup = [0, 0, 0]
             self.setting_up = True
