@@ -149,6 +149,6 @@ class Timekeeper:
 
 
 def _int(text):
-    if not text or not text.isdigit() or len(text) > 12:
+    if not text or len(text) > 12 or any(c < "0" or c > "9" for c in text):
         raise ValueError("bad number '%s'" % text)
     return int(text)
