@@ -44,7 +44,7 @@ def _unints(word):
 
 def decode(line):
     """The record of a line that `encode` wrote; ValueError("bad frame record") else."""
-    w = line.split(" ")
+    w = line.rstrip("\n").split(" ")
     if len(w) != 8:
         raise ValueError("bad frame record")
     score = None if w[2] == "-" else (_int(w[2]), _int(w[3]))
