@@ -75,10 +75,10 @@ class _Packer:
             self.ref(v)
             for name in v._STATE:
                 x = getattr(v, name)
-                if x is None:
-                    out.append(_NONE)
-                elif isinstance(x, int) and not isinstance(x, bool) and 0 <= x < 0x80:
+                if type(x) is int and 0 <= x < 0x80:  # not a bool: type(True) is bool
                     out.append(_SMALL | x)
+                elif x is None:
+                    out.append(_NONE)
                 else:
                     self.value(x)
         else:
