@@ -8,7 +8,7 @@ and the objects themselves are kept by reference); `load(saved)` puts them back 
 the very objects they came from, so a snapshot taken before a `restart` (a new frame
 object) still restores exactly.
 
-`Snapshots` keeps them for one segment: a coarse one every `every` events (128 at first;
+`Snapshots` keeps them for one segment: a coarse one every `every` events (256 at first;
 when more than `_MOST` pile up in a long frame, every other is dropped and the spacing
 doubles, so their number and RAM stay bounded); while `undo` walks back through a
 stretch, fine ones every sixteenth of the spacing (at least `_FINE` events) inside it,
@@ -18,7 +18,7 @@ dropped when the next coarse one is taken. A run of undos then folds again about
 
 from micropython import const
 
-_FIRST_EVERY = const(128)
+_FIRST_EVERY = const(256)
 _MOST = const(8)
 _FINE = const(8)
 
