@@ -26,7 +26,7 @@ from scoreboard.journal import Journal, JournalError
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import family_of, keymap
-from scoreboard import settings
+from scoreboard.settings import load_settings, next_volume, save_settings, volume_of
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
@@ -54,8 +54,8 @@ class App:
                                free=getattr(board, "free_bytes", None),
                                sync=getattr(board, "sync", None))
         self.keys = Debouncer()
-        self.settings = settings.load(board.flash)
-        self.buzzer = Sounds(board, settings.volume(self.settings))
+        self.settings = load_settings(board.flash)
+        self.buzzer = Sounds(board, volume_of(self.settings))
         self.screen = Screen()
         self.match = None
         self.grammar = None
@@ -169,7 +169,7 @@ class App:
             self._refuse(action[1], now)
             return
         if action[0] == "volume":
-            self.set_volume(settings.next_volume(self.buzzer.volume))
+            self.set_volume(next_volume(self.buzzer.volume))
             return
         # ("start", header_lines, breaker, queued name or None)
         _, lines, breaker, queued = action
@@ -189,7 +189,7 @@ class App:
         """The buzzer's volume (0: mute), kept on flash; a beep at the new volume."""
         self.buzzer.volume = percent
         self.settings["volume"] = "%d" % percent
-        settings.save(self.board.flash, self.settings)
+        save_settings(self.board.flash, self.settings)
         self.screen.notice = "SOUND: %s" % ("off" if percent == 0 else "%d%%" % percent)
         self.buzzer.play("beep")
 

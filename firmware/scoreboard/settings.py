@@ -17,7 +17,7 @@ def _path(root, name=_NAME):
     return root + "/" + name if root else name
 
 
-def load(root):
+def load_settings(root):
     """The settings (str values), the defaults for what the file does not say."""
     values = dict(DEFAULTS)
     try:
@@ -31,7 +31,7 @@ def load(root):
     return values
 
 
-def save(root, values):
+def save_settings(root, values):
     new = _path(root, _NAME + ".new")
     with open(new, "w") as f:
         for key in sorted(values):
@@ -43,7 +43,7 @@ def save(root, values):
         os.rename(new, _path(root))
 
 
-def volume(values):
+def volume_of(values):
     v = values.get("volume", DEFAULTS["volume"])
     return int(v) if v.isdigit() and int(v) <= 100 else int(DEFAULTS["volume"])
 
