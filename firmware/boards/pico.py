@@ -137,7 +137,7 @@ class Board:
         self.led_spi = spi0
         self._limits = lit_limits()
         self._bits = _bit_counts()
-        self.led_requested = 1
+        self.led_requested = 4  # until the app asks: steady for pictures up to 247 LEDs
         self.led_buf = bytearray(_max7219.WIDTH * _max7219.HEIGHT // 8)
         self.led = framebuf.FrameBuffer(
             self.led_buf, _max7219.WIDTH, _max7219.HEIGHT, framebuf.MONO_HLSB
