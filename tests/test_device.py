@@ -142,3 +142,22 @@ def test_the_32_bit_build_runs_the_frozen_firmware(tmp_path):
     assert out[0].endswith("scoreboard/app.py")
     rc, out = device.run(tmp_path, ["where"])
     assert out[0] == str(mpy.FIRMWARE / "scoreboard" / "app.py")
+
+
+def test_a_checksummed_line_that_is_not_utf8_is_damage_not_a_crash(tmp_path, interpreter):
+    """Bytes that are not UTF-8 behind a right checksum (a bad write that happened to
+    check): recovery reports the line and goes on up to it, on every build."""
+    import binascii
+
+    device.queue(tmp_path, "m1", SNOOKER)
+    device.play(tmp_path, ["ok", "red", "black"], interpreter)
+    path = device.journal_files(tmp_path)[-1]
+    bad = b"@900 pot \xff\xfe"
+    path.write_bytes(path.read_bytes()
+                     + bad + b" *%08x\n" % (binascii.crc32(bad) & 0xFFFFFFFF))
+    rc, out = device.run(tmp_path, ["status"], interpreter)
+    assert rc == 0, out
+    status = next(line for line in out if line.startswith("M "))
+    assert status == "M score 0 0 running", out
+    files = device.journal_files(tmp_path)
+    assert device.events(files[-1]) == ["frame A", "pot red", "pot black"]

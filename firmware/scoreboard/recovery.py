@@ -279,7 +279,7 @@ def _resume(jpath, start, store):
             b = f.readline()
             if not b:
                 break
-            reader.feed(b.decode())
+            reader.feed(b)
     store.count = start.nrec
     match = Match.restore(reader.header, store, start.state)
     reader.line = start.lines
@@ -334,7 +334,7 @@ def recover_match(j):
                     torn = True
                 break
             try:
-                event = reader.feed(b.decode())
+                event = reader.feed(b)
                 if event is not None:
                     if match is None:
                         match = Match(reader.header, store)

@@ -53,13 +53,22 @@ def refusals(output):
 
 
 def journal_files(flash):
-    return sorted((Path(flash) / "matches").glob("*.sbn"))
+    """The journal files, in the order the box wrote them: by match number, each match's
+    continuations (ID.2.sbn, ID.3.sbn ... after damage) after it."""
+    def order(path):
+        parts = path.name[:-4].split(".")
+        return parts[0], int(parts[1]) if len(parts) > 1 else 1
+
+    return sorted((Path(flash) / "matches").glob("*.sbn"), key=order)
 
 
 def journal_lines(path):
-    """The journal's lines as notation text: checksums and `@MS` stamps stripped."""
+    """The journal's lines as notation text: checksums and `@MS` stamps stripped, comment
+    lines (a continuation's first) left out."""
     out = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    for line in Path(path).read_bytes().decode("utf-8", "replace").splitlines():
+        if line.startswith("#"):
+            continue
         text = line.rsplit(" *", 1)[0]
         if text.startswith("@"):
             text = text.split(" ", 1)[1]
