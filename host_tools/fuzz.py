@@ -36,6 +36,9 @@ from scoreboard.core.report import to_json
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 BATCH = os.path.join(ROOT, "host_tools", "mp", "fuzz_batch.py")
+# The MicroPython side runs every mutant in one process under this heap: a file that
+# blew up memory would end in MemoryError, counted as a crash.
+HEAP = "2M"
 SCENARIOS = os.path.join(ROOT, "tests", "scenarios")
 
 _WORDS = [row[0] for row in vocab.TABLE] + list(vocab.COLOURS) + [
@@ -166,15 +169,17 @@ def micropython_outcomes(paths, mpy_path=None):
         f.write("\n".join(paths) + "\n")
         listing = f.name
     try:
-        cmd = [MICROPYTHON, BATCH, listing] + (["--path", mpy_path] if mpy_path else [])
+        cmd = [MICROPYTHON, "-X", "heapsize=%s" % HEAP, BATCH, listing]
+        cmd += ["--path", mpy_path] if mpy_path else []
         p = subprocess.run(cmd, capture_output=True, check=False, timeout=3600)
     finally:
         os.remove(listing)
     out = p.stdout.decode("utf-8", "replace").split("\n")
-    if p.returncode != 0 or len(out) < len(paths):
+    if p.returncode != 0 or len(out) < len(paths) + 1:
         raise RuntimeError("the MicroPython batch failed (rc %d): %s" % (
             p.returncode, "\n".join(out[-5:])))
-    return out[:len(paths)]
+    _, slowest, most = out[len(paths)].split()
+    return out[:len(paths)], int(slowest), int(most)
 
 
 def run(count, seed, keep=None, mpy_path=None):
@@ -189,7 +194,7 @@ def run(count, seed, keep=None, mpy_path=None):
             with open(path, "wb") as f:
                 f.write(data)
             paths.append(path)
-        mp = micropython_outcomes(paths, mpy_path)
+        mp, result["slowest_ms"], result["most_heap"] = micropython_outcomes(paths, mpy_path)
         for i, data in enumerate(files):
             cp = cpython_outcome(data)
             kind = cp.split(" ", 1)[0]

@@ -25,6 +25,8 @@ def test_a_sample_of_mutants_agrees_on_both_interpreters():
     assert r["files"] == 400 == r["ok"] + r["error"] + r["crash_cpython"]
     assert r["ok"] > 5 and r["error"] > 100  # the mutants reach both outcomes
     assert r["cases"] == [], r["cases"][:5]
+    assert r["slowest_ms"] < 2000, "no file takes long"
+    assert 0 < r["most_heap"] < 2 * 1024 * 1024, "every file within the capped heap"
 
 
 def test_the_comparison_sees_a_disagreement(tmp_path):
@@ -34,4 +36,4 @@ def test_the_comparison_sees_a_disagreement(tmp_path):
     assert fuzz.cpython_outcome(good) != fuzz.cpython_outcome(good + b"\nnonsense\n")
     path = tmp_path / "g.sbn"
     path.write_bytes(good)
-    assert fuzz.micropython_outcomes([str(path)]) == [fuzz.cpython_outcome(good)]
+    assert fuzz.micropython_outcomes([str(path)])[0] == [fuzz.cpython_outcome(good)]

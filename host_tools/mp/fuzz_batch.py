@@ -4,11 +4,15 @@
 
 LIST names one file a line. For each file one line is printed:
 `ok CRC LEN` (the replay JSON's CRC-32 and length), `error MESSAGE` (a NotationError,
-as `scoreboard replay` prints it), or `crash TYPE` (any other exception: a bug).
+as `scoreboard replay` prints it), or `crash TYPE` (any other exception: a bug); then a
+last line `slowest MS HEAP`: the longest one file took, and the most heap in use after
+a file (the fuzzer runs this under a capped heap: bounded memory, bounded time).
 """
 
 import binascii
+import gc
 import sys
+import time
 
 
 def _option(name, default=None):
@@ -43,11 +47,17 @@ def outcome(path):
 
 
 def main():
+    slowest = most = 0
     with open(sys.argv[1]) as f:
         for line in f:
             name = line.rstrip("\n")
             if name:
+                t = time.ticks_ms()
                 sys.stdout.write(outcome(name) + "\n")
+                slowest = max(slowest, time.ticks_diff(time.ticks_ms(), t))
+                gc.collect()
+                most = max(most, gc.mem_alloc())
+    sys.stdout.write("slowest %d %d\n" % (slowest, most))
 
 
 main()
