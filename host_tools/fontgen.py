@@ -7,11 +7,9 @@ built-in 8x8 font, "petme128"), and scaled (2x, 3x, or 1x2 tall) through
 `scoreboard.ui.draw`, which needs the same glyphs as data. CPython's stand-in for
 framebuf (host_tools/compat/framebuf.py) needs them too. This tool reads the font from
 MicroPython's source (`extmod/font_petme128_8x8.h`, MIT licence, Copyright (c) 2013,
-2014 Damien P. George) and writes the same 768 bytes into two generated modules:
-
-- firmware/scoreboard/ui/font8.py   (on the device: one bytes constant, in flash when
-                                     frozen)
-- host_tools/compat/font_petme128.py (for the CPython framebuf stand-in)
+2014 Damien P. George) and writes its 768 bytes into one generated module,
+firmware/scoreboard/ui/font8.py (on the device: one bytes constant, in flash when
+frozen), which the CPython framebuf stand-in reads too.
 
 The default source is `../shared/micropython/extmod/font_petme128_8x8.h` relative to the
 repository (RUNTIME.md: the same tree is `git clone -b v1.28.0` of micropython).
@@ -29,8 +27,6 @@ _DEFAULT = os.path.join(_REPO, "..", "shared", "micropython", "extmod",
 _OUTPUTS = (
     (os.path.join("firmware", "scoreboard", "ui", "font8.py"),
      "The 8x8 glyphs of framebuf.text, as data, for the scaled text of the screens."),
-    (os.path.join("host_tools", "compat", "font_petme128.py"),
-     "The 8x8 glyphs of framebuf.text, for CPython's framebuf stand-in (compat/framebuf.py)."),
 )
 FIRST = 32
 LAST = 127

@@ -15,11 +15,11 @@ Clipping is the C code's: rectangles are clipped to the buffer, pixels outside i
 ignored, `text` clips per pixel. Arguments must be ints (a float raises TypeError, as
 `mp_obj_get_int` does), so a screen that would fail on the device fails here too.
 `text` draws the UTF-8 bytes of the string with MicroPython's 8x8 font (codes outside
-32..127 draw glyph 127), taken from the generated module `font_petme128.py`.
+32..127 draw glyph 127), taken from the firmware's generated `scoreboard/ui/font8.py`.
 Tests compare the bytes with a run under real MicroPython (tests/test_screens.py).
 """
 
-from font_petme128 import FIRST, FONT, LAST
+from scoreboard.ui.font8 import FIRST, FONT, LAST
 
 MONO_VLSB = 0
 MONO_HLSB = 3
