@@ -31,13 +31,15 @@ _TONES_KEPT = const(32)  # the buzzer record is a ring: memory must not grow wit
 _FLASH_BYTES = const(1441792)  # a Pico's littlefs partition (1.375 MB) unless told
 
 
-def _dir_bytes(path):
+def dir_bytes(path):
+    """The bytes of the files under folder `path` (the flash a host or simulator board
+    has used), counted file by file."""
     import os
 
     total = 0
     for name in os.listdir(path):
         st = os.stat(path + "/" + name)
-        total += _dir_bytes(path + "/" + name) if st[0] & 0x4000 else st[6]
+        total += dir_bytes(path + "/" + name) if st[0] & 0x4000 else st[6]
     return total
 
 
@@ -125,7 +127,7 @@ class HostBoard:
         """Nothing to do: what a flush gave the computer survives the process."""
 
     def free_bytes(self):
-        return self.flash_bytes - _dir_bytes(self.flash or ".")
+        return self.flash_bytes - dir_bytes(self.flash or ".")
 
 
 def build(flash="", real_time=True, **kw):

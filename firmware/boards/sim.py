@@ -30,6 +30,7 @@ import framebuf
 from micropython import const
 
 from scoreboard.core.ticks import MASK
+from boards.host import dir_bytes
 
 EINK_W = const(400)
 EINK_H = const(300)
@@ -79,16 +80,6 @@ def _address(buf):
     except ImportError:  # CPython: nothing reads memory addresses there
         return 0
     return uctypes.addressof(buf)
-
-
-def _dir_bytes(path):
-    import os
-
-    total = 0
-    for name in os.listdir(path):
-        st = os.stat(path + "/" + name)
-        total += _dir_bytes(path + "/" + name) if st[0] & 0x4000 else st[6]
-    return total
 
 
 class SimBoard:
@@ -170,7 +161,7 @@ class SimBoard:
         """Nothing to do here: the page saves every changed flash file after each pass."""
 
     def free_bytes(self):
-        return self.flash_bytes - _dir_bytes(self.flash)
+        return self.flash_bytes - dir_bytes(self.flash)
 
     # -- for the page ------------------------------------------------------------------
     def addresses(self):
