@@ -311,3 +311,11 @@ def test_volume_and_mute_on_the_start_screen_kept_on_flash(tmp_path):
     assert r2.app.buzzer.volume == 0
     r2.press("menu", 1000)
     assert r2.app.buzzer.volume == 100
+
+
+def test_led_brightness_from_the_settings_file(tmp_path):
+    (tmp_path / "settings.txt").write_text("led=12\nvolume=30\n", encoding="utf-8")
+    r = rig(tmp_path)
+    assert r.board.level == 12 and r.app.buzzer.volume == 30
+    (tmp_path / "settings.txt").write_text("led=99\n", encoding="utf-8")
+    assert Runner(str(tmp_path)).board.level == 8, "a bad value falls back to the default"

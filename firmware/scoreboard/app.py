@@ -26,7 +26,8 @@ from scoreboard.journal import Journal, JournalError
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import family_of, keymap
-from scoreboard.settings import load_settings, next_volume, save_settings, volume_of
+from scoreboard.settings import (led_level_of, load_settings, next_volume, save_settings,
+                                 volume_of)
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
@@ -56,6 +57,7 @@ class App:
         self.keys = Debouncer()
         self.settings = load_settings(board.flash)
         self.buzzer = Sounds(board, volume_of(self.settings))
+        board.led_level(led_level_of(self.settings))
         self.screen = Screen()
         self.match = None
         self.grammar = None

@@ -1,15 +1,16 @@
 """The box's own settings on flash: `settings.txt`, one `key=value` a line.
 
-For now the buzzer's volume (`volume=60`, in percent; 0 is mute), changed on the start
-screen with a long `menu`. The file is tiny and replaced atomically (written as
-`settings.txt.new`, then renamed over the old one), so a power cut leaves the old or the
-new settings, never half of one. Unknown keys are kept as they are.
+The buzzer's volume (`volume=60`, in percent; 0 is mute), changed on the start screen
+with a long `menu`, and the LED panel's brightness (`led=8`, 0..15; the board caps it to
+stay inside a USB port's current whatever is asked). The file is tiny and replaced
+atomically (written as `settings.txt.new`, then renamed over the old one), so a power
+cut leaves the old or the new settings, never half of one. Unknown keys are kept as they are.
 """
 
 import os
 
 VOLUMES = (100, 60, 30, 0)  # what a long `menu` steps through; 0 = mute
-DEFAULTS = {"volume": "60"}
+DEFAULTS = {"volume": "60", "led": "8"}
 _NAME = "settings.txt"
 
 
@@ -43,9 +44,17 @@ def save_settings(root, values):
         os.rename(new, _path(root))
 
 
+def _number(values, key, top):
+    v = values.get(key, DEFAULTS[key])
+    return int(v) if v.isdigit() and int(v) <= top else int(DEFAULTS[key])
+
+
 def volume_of(values):
-    v = values.get("volume", DEFAULTS["volume"])
-    return int(v) if v.isdigit() and int(v) <= 100 else int(DEFAULTS["volume"])
+    return _number(values, "volume", 100)
+
+
+def led_level_of(values):
+    return _number(values, "led", 15)
 
 
 def next_volume(current):
