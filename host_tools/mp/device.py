@@ -28,21 +28,14 @@ caller can wait for it. Unknown keys or commands print `? why` and change nothin
 
 import sys
 
-
-def _option(name, default=None):
-    if name in sys.argv:
-        return sys.argv[sys.argv.index(name) + 1]
-    return default
-
-
-def _firmware_dir():
-    parts = __file__.replace("\\", "/").split("/")[:-3]  # drop host_tools/mp/device.py
-    return "/".join(parts + ["firmware"]) if parts else "firmware"
-
+try:
+    from mp_args import firmware_dir, option
+except ImportError:  # imported as host_tools.mp.device (CPython tests)
+    from host_tools.mp.mp_args import firmware_dir, option
 
 # Appended, not inserted: where the firmware is frozen in (the 32-bit build, as on a
 # board), the frozen modules come first and this path is never read.
-_PATH = _option("--path", _firmware_dir())
+_PATH = option("--path", firmware_dir())
 if _PATH not in sys.path:
     sys.path.append(_PATH)
 try:  # CPython: micropython.const and framebuf stand-ins
@@ -186,8 +179,8 @@ def _hex(buf):
 
 
 def main():
-    kb = _option("--flash-kb")
-    runner = Runner(_option("--flash", "flash"), "--oled" in sys.argv,
+    kb = option("--flash-kb")
+    runner = Runner(option("--flash", "flash"), "--oled" in sys.argv,
                     None if kb is None else int(kb))
     while True:
         line = sys.stdin.readline()

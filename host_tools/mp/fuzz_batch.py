@@ -14,24 +14,13 @@ import gc
 import sys
 import time
 
+from mp_args import firmware_dir, option
 
-def _option(name, default=None):
-    if name in sys.argv:
-        return sys.argv[sys.argv.index(name) + 1]
-    return default
+sys.path.insert(0, option("--path", firmware_dir()))
 
-
-def _firmware_dir():
-    here = __file__.replace("\\", "/")
-    parts = here.split("/")[:-3]  # drop host_tools/mp/fuzz_batch.py
-    return "/".join(parts + ["firmware"]) if parts else "firmware"
-
-
-sys.path.insert(0, _option("--path", _firmware_dir()))
-
-from scoreboard.core.notation import NotationError  # noqa: E402
-from scoreboard.core.replay import replay  # noqa: E402
-from scoreboard.core.report import to_json  # noqa: E402
+from scoreboard.core.notation import NotationError
+from scoreboard.core.replay import replay
+from scoreboard.core.report import to_json
 
 
 def outcome(path):

@@ -21,30 +21,19 @@ import gc
 import sys
 import time
 
+from mp_args import firmware_dir, option
 
-def _option(name, default=None):
-    if name in sys.argv:
-        return sys.argv[sys.argv.index(name) + 1]
-    return default
+sys.path.insert(0, option("--path", firmware_dir()))
 
-
-def _firmware_dir():
-    here = __file__.replace("\\", "/")
-    parts = here.split("/")[:-3]  # drop host_tools/mp/replay.py
-    return "/".join(parts + ["firmware"]) if parts else "firmware"
-
-
-sys.path.insert(0, _option("--path", _firmware_dir()))
-
-from scoreboard.core.match import Match  # noqa: E402
-from scoreboard.core.notation import NotationError, Reader  # noqa: E402
-from scoreboard.core.replay import replay  # noqa: E402
-from scoreboard.core.report import write_json  # noqa: E402
-from scoreboard.core.store import FileStore, ListStore  # noqa: E402
+from scoreboard.core.match import Match
+from scoreboard.core.notation import NotationError, Reader
+from scoreboard.core.replay import replay
+from scoreboard.core.report import write_json
+from scoreboard.core.store import FileStore, ListStore
 
 
 def _store():
-    path = _option("--store")
+    path = option("--store")
     if path is None:
         return None
     with open(path, "w"):
@@ -140,7 +129,7 @@ def main():
     path = sys.argv[1]
     try:
         if "--repeat" in sys.argv:
-            _timed(path, int(_option("--repeat")))
+            _timed(path, int(option("--repeat")))
             return 0
         if "--live" in sys.argv:
             _live(path, _store())
