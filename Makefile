@@ -62,7 +62,8 @@ $(MP_TREE)/.copied:
 $(MP_TREE)/mpy-cross/build/mpy-cross: $(MP_TREE)/.copied
 	$(MAKE) -s -C $(MP_TREE)/mpy-cross -j2
 
-$(MP32): $(MP_TREE)/mpy-cross/build/mpy-cross $(MP32_MANIFEST) $(FIRMWARE_PY) | deps-system
+$(MP32): $(MP_TREE)/mpy-cross/build/mpy-cross $(MP32_MANIFEST) $(FIRMWARE_PY) \
+		host_tools/mp/device.py host_tools/mp/mp_args.py | deps-system
 	$(MAKE) -s -C $(MP_TREE)/ports/unix -j2 VARIANT=standard MICROPY_FORCE_32BIT=1 \
 		MICROPY_PY_FFI=0 MICROPY_PY_BTREE=0 MICROPY_PY_SSL=0 \
 		FROZEN_MANIFEST=$(abspath $(MP32_MANIFEST))

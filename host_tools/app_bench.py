@@ -60,7 +60,10 @@ def run(interpreter, flash, stdin, heapsize=None, timeout=600):
     cmd = [str(interpreter)]
     if heapsize is not None:
         cmd += ["-X", "heapsize=%d" % heapsize]
-    cmd += [str(RUNNER), "--flash", str(flash)]
+    # The 32-bit build has the runner frozen in: `-m device` runs it without compiling it
+    # in the heap (a script given by path would be).
+    cmd += ["-m", "device"] if interpreter == MP32 else [str(RUNNER)]
+    cmd += ["--flash", str(flash)]
     if MPY_PATH is not None and interpreter != MP32:
         cmd += ["--path", str(MPY_PATH)]
     proc = subprocess.run(cmd, input=stdin, text=True, capture_output=True, timeout=timeout,

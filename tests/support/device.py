@@ -40,7 +40,9 @@ def run(flash, cmds, interpreter=None, heapsize=None, timeout=120, flash_kb=None
     cmd = [exe]
     if heapsize:
         cmd += ["-X", "heapsize=%s" % heapsize]
-    cmd += [str(RUNNER), "--flash", str(flash)]
+    # The 32-bit build has the runner frozen in (`-m device`), as the firmware is.
+    cmd += ["-m", "device"] if interpreter == MP32 else [str(RUNNER)]
+    cmd += ["--flash", str(flash)]
     if flash_kb is not None:
         cmd += ["--flash-kb", str(flash_kb)]
     proc = subprocess.run(cmd, input="\n".join([*cmds, "quit"]) + "\n", text=True,
