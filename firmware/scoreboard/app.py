@@ -175,10 +175,7 @@ class App:
             return
         # ("start", header_lines, breaker, queued name or None)
         _, lines, breaker, queued = action
-        if not self.journal.space_ok():
-            self._refuse(self.journal.space_message(), now)
-            return
-        try:
+        try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
             self.journal.start(lines, queued)
         except JournalError as e:
             self._refuse(str(e), now)
