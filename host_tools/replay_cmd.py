@@ -87,7 +87,7 @@ def _timing(timing):
 # How a frame ended, as a referee says it: {0} the winner, {1} the loser.
 _HOW = {
     "potted": "{0} won on the black",
-    "fouled": "{1} fouled the black",
+    "fouled": "{0} won on a foul on the black",  # the record does not say who fouled
     "conceded": "{1} conceded",
     "claimed": "{0} claimed the frame",
     "awarded": "awarded to {0}",
