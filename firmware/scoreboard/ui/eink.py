@@ -132,8 +132,10 @@ def _start(canvas, screen):
         if on:
             canvas.fill_rect(0, y, W, 42, 1)
             gfx.triangle(canvas, 6, y + 12, 17, True, 0)
-        gfx.best(canvas, summary, 26, y + 3, W - 32, 0 if on else 1)
-        gfx.text_at(canvas, qname, 26, y + 24, W - 32, LEFT, 1, 2, 0 if on else 1)
+        # "Ann v Bob, snooker best-of 7, clock 45s": the names large, the rest below.
+        names, _, details = summary.partition(", ")
+        gfx.best(canvas, names, 26, y + 3, W - 32, 0 if on else 1)
+        gfx.text_at(canvas, details or qname, 26, y + 24, W - 32, LEFT, 1, 2, 0 if on else 1)
         y += 44
         i += 1
     breaker = "" if screen.breaker is None else "  %s breaks" % "AB"[screen.breaker]
