@@ -15,6 +15,7 @@ CPython the lock is a no-op (the compat module): there it only checks the logic 
 import sys
 
 import _paths
+from _heap import lock_is_real
 
 ROOT = _paths.setup(__file__)
 sys.path.insert(0, ROOT + "/tests/support")
@@ -27,17 +28,6 @@ from boards import pico  # noqa: E402
 from drivers import buzzer, keypad, max7219  # noqa: E402
 
 ROUNDS = 200
-
-
-def lock_is_real():
-    micropython.heap_lock()
-    try:
-        proof = [ROUNDS]
-        proof = None
-    except MemoryError:
-        proof = "locked"
-    micropython.heap_unlock()
-    return proof == "locked" or sys.implementation.name != "micropython"
 
 
 def main():
