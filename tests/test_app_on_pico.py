@@ -18,3 +18,16 @@ def test_the_app_runs_on_the_pico_board(tmp_path):
     assert int(lines["led"].split()[1]) >= 3, "the LED chain was written"
     assert lines["screen"] == "score stopped True", "Ctrl-C stopped the app cleanly"
     assert out.strip().endswith("OK")
+
+
+def test_an_error_in_the_loop_ends_on_the_error_screen_on_the_panel(tmp_path):
+    device.queue(tmp_path, "m1", ["sbn 1", "game snooker reds=15", "match best-of 3",
+                                  'side A "Ann"', 'side B "Bob"'])
+    rc, out = mpy.run_micropython(SCRIPT, tmp_path, "--fail", timeout=60)
+    assert rc == 0, out
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    assert lines["events"] == "['frame A', 'pot red']", "the journal is intact"
+    assert lines["screen"] == "error stopped True"
+    assert "the LED chain stopped answering" in lines["error"]
+    _, full = (int(w) for w in lines["eink"].split()[1::2])
+    assert full >= 3, "boot, the match's start and then the error screen: full refreshes"

@@ -130,6 +130,10 @@ class App:
             self.buzzer.update(now)
         except Exception as e:
             self.fail(e)
+            try:
+                self.board.eink_show_now(True)
+            except Exception:  # a panel that fails too: the journal is what matters
+                pass
 
     def scan(self, now):
         """Read the keys; act on every debounced press. Allocates nothing without one."""
@@ -318,14 +322,13 @@ class App:
         self.buzzer.quiet()
 
     def show_error(self, text):
-        """Draw the error screen at once (full refresh)."""
+        """Draw the error screen on the canvas; the runner pushes it to the panel (a full
+        refresh: `step` at once, `run` when its tasks have stopped)."""
         s = self.screen
         s.kind = "error"
         s.error = text
         try:
             eink.draw(self.board.eink, s)
-            if hasattr(self.board, "eink_show_now"):
-                self.board.eink_show_now(True)
         except Exception:
             pass
 
@@ -374,6 +377,11 @@ class App:
         try:
             while not self.stopped:
                 await asyncio.sleep_ms(100)
+            if self.screen.kind == "error":
+                try:
+                    await board.eink_show(True)
+                except Exception:  # a panel that fails too: the journal is what matters
+                    pass
         finally:
             for t in tasks:
                 t.cancel()

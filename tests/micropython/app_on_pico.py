@@ -1,13 +1,14 @@
 """The app on the reference Pico board, drivers and all, with fake pins and buses: the
 real asyncio loop (App.run) in real time, keys pressed on the fake matrix.
 
-    micropython tests/micropython/app_on_pico.py FLASH_DIR
+    micropython tests/micropython/app_on_pico.py FLASH_DIR [--fail]
 
 The board is boards.pico built from tests/support/fakes.py's machine module (the e-ink's
 BUSY pin idle), MicroPython's framebuf and time. Presses `ok` then `red` through the
 keypad matrix, lets the loop run, then stops it as mpremote would (KeyboardInterrupt
 from the key scan). Prints the journal's events, the e-ink refreshes the panel driver
-was asked for, the LED frames sent, and OK.
+was asked for, the LED frames sent, and OK. With `--fail` the LED chain stops answering
+at the second key (its LED update): the app must end on the error screen, pushed to the panel.
 """
 
 import os
@@ -74,6 +75,9 @@ def main():
     led_show = board.led_show
 
     def counted_led():
+        t = time.ticks_diff(time.ticks_ms(), start)
+        if "--fail" in sys.argv and t > PRESSES[0][2] + 100:  # the LED of the 2nd key
+            raise OSError(5, "the LED chain stopped answering")
         led_frames[0] += 1
         led_show()
 
@@ -90,6 +94,8 @@ def main():
     print("eink partial %d full %d" % tuple(refreshes))
     print("led frames", led_frames[0])
     print("screen", app.screen.kind, "stopped", app.stopped)
+    if app.screen.kind == "error":
+        print("error", app.screen.error)
     print("OK")
 
 
