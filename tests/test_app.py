@@ -319,3 +319,21 @@ def test_led_brightness_from_the_settings_file(tmp_path):
     assert r.board.level == 12 and r.app.buzzer.volume == 30
     (tmp_path / "settings.txt").write_text("led=99\n", encoding="utf-8")
     assert Runner(str(tmp_path)).board.level == 8, "a bad value falls back to the default"
+
+
+def test_set_up_nine_ball_with_the_wpa_clock_on_the_box(tmp_path):
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    keys = (["menu"]  # set up a match here
+            + ["menu"] * 4  # game: snooker 15, 10, 6 reds, eight-ball -> nine-ball
+            + ["ok", "ok"]  # format: race-to 5 as it is; to the shot clock
+            + ["menu", "menu"]  # off -> seed -> wpa
+            + ["ok", "ok"])  # to Start; start
+    for k in keys:
+        r.press(k, 80)
+    header = device.journal_lines(device.journal_files(tmp_path)[-1])
+    assert "game nineball" in header and "match race-to 5" in header
+    clock = next(line for line in header if line.startswith("clock "))
+    assert "shot=35" in clock and "ext=1x25" in clock, clock  # the WPA profile
+    assert r.app.match.clock.enabled
+    assert r.app.family == "pool", "the pool legend is on"

@@ -302,7 +302,7 @@ class App:
         s.entry = self.grammar.entry()
         s.error = None
         g = self.grammar
-        if getattr(g, "menu_items", None):
+        if g.menu_items:
             s.kind = "menu"
             s.menu_title = g.menu_title
             s.menu_items = g.menu_items

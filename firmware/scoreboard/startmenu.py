@@ -137,6 +137,6 @@ class StartMenu:
 
 
 def _clock_words(profile_name):
-    from scoreboard.core.clock import format_settings, profile
+    from scoreboard.core.clocksettings import format_settings, profile
 
     return format_settings(profile(profile_name))
