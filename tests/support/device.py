@@ -8,6 +8,7 @@ the runner steps the real app (debouncer, grammar, core, journal, screens).
 import subprocess
 from pathlib import Path
 
+from host_tools.device_cmd import parse_script
 from support import mpy
 
 RUNNER = mpy.REPO / "host_tools" / "mp" / "device.py"
@@ -22,16 +23,9 @@ def queue(flash, name, lines):
 
 
 def commands(keys):
-    """Key names (`NAME`, `NAME long`, `@MS` waits) as runner commands."""
-    out = []
-    for k in keys:
-        if k.startswith("@"):
-            out.append("wait " + k[1:])
-        elif k.endswith(" long"):
-            out.append("long " + k[:-5])
-        else:
-            out.append("press " + k)
-    return out
+    """Key names (`NAME`, `NAME long`, `@MS` waits) as runner commands, read the way
+    `scoreboard device --keys` reads a key script."""
+    return ["%s %s" % c for c in parse_script("\n".join(keys))]
 
 
 def run(flash, cmds, interpreter=None, heapsize=None, timeout=120, flash_kb=None):
