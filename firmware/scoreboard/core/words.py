@@ -152,6 +152,28 @@ def tokenize(text):
     return tokens, quoted
 
 
+ID_MAX = const(40)  # a match or box id: fits a file name on littlefs, FAT and Windows
+
+
+def check_id(word, what="id"):
+    """A match or box id as it may become a file name anywhere (the box's flash, the
+    host's disk): 1 to ID_MAX characters of A-Z a-z 0-9 - _ . , starting with a letter or
+    digit and not ending with a dot. Returns it; ValueError says what is wrong."""
+    if not word:
+        raise ValueError("%s is empty" % what)
+    if len(word) > ID_MAX:
+        raise ValueError("%s is %d characters (at most %d)" % (what, len(word), ID_MAX))
+    for i, ch in enumerate(word):
+        if not (("0" <= ch <= "9") or ("A" <= ch <= "Z") or ("a" <= ch <= "z")
+                or (i and ch in "-_.")):
+            raise ValueError("%s '%s': '%s' is not allowed (A-Z a-z 0-9 - _ . only, "
+                             "starting with a letter or digit)" % (what, escaped(shown(word, 40)),
+                                                                    escaped(ch)))
+    if word[-1] == ".":
+        raise ValueError("%s '%s' ends with a dot" % (what, escaped(shown(word, 40))))
+    return word
+
+
 def quote(name):
     return '"' + name.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
