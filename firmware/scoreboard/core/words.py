@@ -167,8 +167,8 @@ def check_id(word, what="id"):
         if not (("0" <= ch <= "9") or ("A" <= ch <= "Z") or ("a" <= ch <= "z")
                 or (i and ch in "-_.")):
             raise ValueError("%s '%s': '%s' is not allowed (A-Z a-z 0-9 - _ . only, "
-                             "starting with a letter or digit)" % (what, escaped(shown(word, 40)),
-                                                                    escaped(ch)))
+                             "starting with a letter or digit)"
+                             % (what, escaped(shown(word, 40)), escaped(ch)))
     if word[-1] == ".":
         raise ValueError("%s '%s' ends with a dot" % (what, escaped(shown(word, 40))))
     return word
