@@ -19,7 +19,7 @@ from support.sbn import lines_of
 
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.replay import replay
+from scoreboard.core.replay import rebuild_store, replay
 from scoreboard.core.report import to_json
 from scoreboard.core.store import FileStore, ListStore, StoreError, record_line
 
@@ -178,7 +178,7 @@ def test_damaged_store_is_found_and_rebuilt_from_the_journal(tmp_path, damage):
         full.count = full.count + 1
         with pytest.raises(StoreError, match="line %d" % line):
             list(full)
-    match = store.rebuild_from(lines, journal=False)
+    match = rebuild_store(store, lines, journal=False)
     assert store.damage is None
     again = FileStore(path)
     assert again.damage is None
@@ -193,12 +193,12 @@ def test_store_is_rebuilt_from_journal_lines(tmp_path):
     journal = [with_checksum(line) + "\n" for line in lines]
     path = str(tmp_path / "frames")
     store = FileStore(path)
-    match = store.rebuild_from(journal)
+    match = rebuild_store(store, journal)
     assert to_json(match) == to_json(replay(lines))
     assert len(FileStore(path)) == len(replay(lines).store) > 0
     with pytest.raises(NotationError, match="line 3: bad checksum"):
-        FileStore(str(tmp_path / "other")).rebuild_from(
-            journal[:2] + [_flip_last_digit(journal[2])] + journal[3:])
+        rebuild_store(FileStore(str(tmp_path / "other")),
+                      journal[:2] + [_flip_last_digit(journal[2])] + journal[3:])
 
 
 def _flip_last_digit(line):

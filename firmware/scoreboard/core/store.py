@@ -9,7 +9,8 @@ line without its `\\n`) or a flipped byte is found, never read as a wrong frame:
 opening the file checks every line (`FileStore.damage` says where and why, and only the
 good records before it count), and reading a damaged record raises `StoreError`.
 The journal is the truth: `FileStore.rebuild(records)` writes the file again from the
-records of a replay of the journal (`rebuild_from(lines)` does both).
+records of a replay of the journal (`replay.rebuild_store(store, lines)` does both; this
+module imports nothing of the match, which keeps its records here).
 
 The file is opened through the `opener` given (the builtin `open` by default), so a test
 or a board can inject its own; no other module of the core touches files.
@@ -132,17 +133,6 @@ class FileStore:
         _replace(tmp, self.path)
         self.count = n
         self.damage = None
-
-    def rebuild_from(self, lines, journal=True):
-        """Replay the journal lines and rebuild the file from the frames they finished;
-        returns the Match (replayed with the records in RAM, then kept in this store)."""
-        from .replay import replay
-
-        ram = ListStore()
-        match = replay(lines, ram, journal)
-        self.rebuild(ram)
-        match.store = self
-        return match
 
 
 def _replace(src, dest):
