@@ -25,27 +25,48 @@ the bridge ends): the tests cut transfers with it. `python -m host_tools.vdev` r
 import argparse
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import tty
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 HARD_RESET = 99  # the exit status of machine.reset() on the virtual device
+_CHUNK = 4096
+_HOLD = 65536  # bytes buffered either way before the bridge stops reading that source
 
 _BOOT = r'''
 import os, sys, vfs
 import machine as _machine
 
+_DIR = 0x4000
+_FILE = 0x8000
+_EACCES = 13  # errno numbers (the unix port's errno module lacks some)
+_ENOTDIR = 20
+_EINVAL = 22
+_EROFS = 30
+
+
 class HostFolder:
-    """A host folder as a device filesystem: VfsPosix with littlefs's ilistdir/statvfs."""
+    """A host folder as a device filesystem, confined to it, with littlefs's ilistdir
+    and statvfs.
+
+    Every path is made absolute against the working folder (kept here, never the
+    process's) and normalised: a `..` above the root is EINVAL, as on littlefs. Only
+    plain files and folders belong to the flash: a symlink, a fifo or a device in it is
+    not listed and is refused (EACCES) wherever it appears in a path, so no path reaches
+    outside, whatever the links point to."""
 
     def __init__(self, path, readonly):
         self.v = vfs.VfsPosix(path)
         self.ro = readonly
+        self.cwd = b""  # the working folder: b"" is the root, else b"/a/b"
+        self.seen = {}  # path -> inode of the plain files and folders listed so far
 
     def mount(self, readonly, mkfs):
         pass
@@ -55,31 +76,93 @@ class HostFolder:
 
     def _w(self):
         if self.ro:
-            raise OSError(30)
+            raise OSError(_EROFS)
+
+    def _real(self, path):
+        """`path` as an absolute bytes path inside the folder, each part that exists
+        checked to be a plain folder (or, last, a file)."""
+        p = path.encode() if isinstance(path, str) else bytes(path)
+        if p[:1] != b"/":
+            p = self.cwd + b"/" + p
+        parts = []
+        for part in p.split(b"/"):
+            if part == b"" or part == b".":
+                continue
+            if part == b"..":
+                if not parts:
+                    raise OSError(_EINVAL)
+                parts.pop()
+            else:
+                parts.append(part)
+        d = b""
+        for part in parts:
+            kind = self._kind(d, part)
+            if kind != _DIR:
+                break  # missing, or a file: the call itself says so
+            d += b"/" + part
+        return b"/" + b"/".join(parts)
+
+    def _kind(self, d, name):
+        """The type of `name` in folder `d` as the folder lists it (0: no such entry),
+        EACCES for anything but a plain file or folder. A stat follows links, so it
+        only confirms an entry already listed as plain with the same inode."""
+        p = d + b"/" + name
+        try:
+            st = self.v.stat(p)
+            if self.seen.get(p) == st[1]:
+                return st[0] & 0xF000
+        except OSError:
+            pass  # missing, or a link to nowhere: the listing tells which
+        kind = 0
+        for e in self.v.ilistdir(d or b"/"):
+            t = self._type(d, e)
+            if t == _DIR or t == _FILE:
+                self.seen[d + b"/" + e[0]] = e[2]
+            if e[0] == name:
+                kind = t
+        if kind != 0 and kind != _DIR and kind != _FILE:
+            raise OSError(_EACCES)
+        return kind
+
+    def _type(self, d, e):
+        t = e[1]
+        if t == 0:  # a filesystem without d_type: a link's own inode is not its target's
+            try:
+                st = self.v.stat(d + b"/" + e[0])
+            except OSError:
+                return 0xA000
+            t = st[0] & 0xF000 if st[1] == e[2] else 0xA000
+        return t
+
+    def _arg(self, path, real):
+        return real.decode() if isinstance(path, str) else real
 
     def ilistdir(self, path):
-        base = path if path.endswith("/") else path + "/"
-        for e in self.v.ilistdir(path):
-            size = 0
-            if e[1] == 0x8000:
-                size = self.v.stat(base + e[0])[6]
-            yield (e[0], e[1], 0, size)
+        real = self._real(path)
+        d = b"" if real == b"/" else real
+        for e in self.v.ilistdir(self._arg(path, real)):
+            name = e[0].encode() if isinstance(e[0], str) else e[0]
+            t = self._type(d, (name, e[1], e[2]))
+            if t == _DIR:
+                yield (e[0], _DIR, 0, 0)
+            elif t == _FILE:
+                yield (e[0], _FILE, 0, self.v.stat(d + b"/" + name)[6])
 
     def stat(self, path):
-        s = self.v.stat(path)
+        s = self.v.stat(self._real(path))
         return (s[0], 0, 0, 0, 0, 0, s[6], s[8], s[8], s[8])
 
     def statvfs(self, path):
         used = 0
-        todo = ["/"]
+        todo = [b""]
         while todo:
             d = todo.pop()
-            for e in self.v.ilistdir(d):
-                p = d + e[0] if d.endswith("/") else d + "/" + e[0]
-                if e[1] == 0x4000:
-                    todo.append(p)
-                else:
-                    used += (self.v.stat(p)[6] + 4095) // 4096
+            for e in self.v.ilistdir(d or b"/"):
+                t = self._type(d, e)
+                if t == _DIR:
+                    todo.append(d + b"/" + e[0])
+                elif t == _FILE:
+                    used += (self.v.stat(d + b"/" + e[0])[6] + 4095) // 4096
         total = FLASH_BLOCKS
         free = max(0, total - used)
         return (4096, 4096, total, free, free, 0, 0, 0, 0, 255)
@@ -87,29 +170,32 @@ class HostFolder:
     def open(self, path, mode):
         if "w" in mode or "a" in mode or "+" in mode:
             self._w()
-        return self.v.open(path, mode)
+        return self.v.open(self._arg(path, self._real(path)), mode)
 
     def chdir(self, path):
-        self.v.chdir(path)
+        real = self._real(path)
+        if not self.v.stat(real)[0] & _DIR:
+            raise OSError(_ENOTDIR)
+        self.cwd = b"" if real == b"/" else real
 
     def getcwd(self):
-        return self.v.getcwd()
+        return (self.cwd or b"/").decode()
 
     def mkdir(self, path):
         self._w()
-        self.v.mkdir(path)
+        self.v.mkdir(self._real(path))
 
     def remove(self, path):
         self._w()
-        self.v.remove(path)
+        self.v.remove(self._real(path))
 
     def rename(self, a, b):
         self._w()
-        self.v.rename(a, b)
+        self.v.rename(self._real(a), self._real(b))
 
     def rmdir(self, path):
         self._w()
-        self.v.rmdir(path)
+        self.v.rmdir(self._real(path))
 
 
 class _Machine:
@@ -185,7 +271,13 @@ def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352):
 
 
 class Bridge:
-    """One pty and the interpreter behind it; `serve()` relays until stopped or cut."""
+    """One pty and the interpreter behind it; `serve()` relays until stopped or cut.
+
+    Nothing is dropped either way: bytes wait in a buffer until the other side takes
+    them (a short or refused write is retried when the fd is writable), and while a
+    buffer is full its source is not read, so a slow host slows the interpreter down,
+    as a USB serial line's flow control does.
+    """
 
     def __init__(self, flash_dir, firmware=None, micropython=None, heapsize=None,
                  cut_after=None, log=None):
@@ -195,14 +287,16 @@ class Bridge:
         self.heapsize = heapsize
         self.cut_after = cut_after
         self.log = log
+        self.tmp = tempfile.mkdtemp(prefix="vdev-")
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.port = os.ttyname(self.slave)
-        self.tmp = tempfile.mkdtemp(prefix="vdev-")
         self.proc = None
         self.raw = False          # the host's last mode switch: Ctrl-A (raw) or Ctrl-B
-        self.running = False      # main.py runs: Ctrl-C must become SIGINT
+        self.running = False      # main.py runs (where /proc cannot tell): Ctrl-C = SIGINT
+        self.to_host = bytearray()  # the interpreter's output the pty has not taken yet
+        self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
         self.from_host = 0
         self.starts = 0
 
@@ -215,16 +309,39 @@ class Bridge:
         if self.heapsize:
             cmd += ["-X", "heapsize=%s" % self.heapsize]
         cmd += ["-i", boot]
+        self._reap()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, cwd=self.tmp, bufsize=0)
+        os.set_blocking(self.proc.stdin.fileno(), False)
+        self.to_dev.clear()  # what the last interpreter never read went with it
         self.running = run_main
         self._tail = b""
 
-    def _to_host(self, data):
+    def _reap(self):
+        """Stop the interpreter (if it still runs) and close its pipes."""
+        if self.proc is None:
+            return
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+
+    def _catches_sigint(self):
+        """Whether the interpreter has its SIGINT handler in place, i.e. runs code (the
+        unix port sets it only meanwhile; at the REPL a SIGINT would kill it). None
+        where /proc cannot tell."""
         try:
-            os.write(self.master, data)
-        except BlockingIOError:
-            pass  # nobody reads the port: a USB serial line drops it too
+            with open("/proc/%d/status" % self.proc.pid) as f:
+                for line in f:
+                    if line.startswith("SigCgt:"):
+                        return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+        except (OSError, ValueError):
+            pass
+        return None
 
     def _from_host(self, data):
         for b in data:
@@ -232,26 +349,38 @@ class Bridge:
                 self.raw = True
             elif b == 2:
                 self.raw = False
-        if self.running and 3 in data:
-            self.running = False
-            try:
-                self.proc.send_signal(signal.SIGINT)
-            except ProcessLookupError:
-                pass
+        if 3 in data:
+            # Ctrl-C stops running code as it does on a board (the unix port reads no
+            # stdin meanwhile): a SIGINT, only while the interpreter catches it.
+            catches = self._catches_sigint()
+            if catches or (catches is None and self.running):
+                self.running = False
+                try:
+                    self.proc.send_signal(signal.SIGINT)
+                except ProcessLookupError:
+                    pass
+        self.to_dev += data
+
+    def _write(self, fd, buf):
+        """Write what `fd` takes now of `buf`; drop that much from its front."""
         try:
-            self.proc.stdin.write(data)
-        except (BrokenPipeError, OSError):
-            pass
+            n = os.write(fd, buf)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:  # the interpreter is gone: its restart clears the buffer
+            buf.clear()
+            return
+        del buf[:n]
 
     def _restart(self):
         if self.proc.wait() == HARD_RESET:
             self.raw = False  # a board comes back from a hard reset running main.py
             self._start(True)
             return
-        self._to_host(b"soft reboot\r\n")
+        self.to_host += b"soft reboot\r\n"
         if self.raw:
             self._start(False)
-            self.proc.stdin.write(b"\r\x01")
+            self.to_dev += b"\r\x01"
         else:
             self._start(True)
 
@@ -261,9 +390,21 @@ class Bridge:
         try:
             while stop is None or not stop():
                 out = self.proc.stdout
-                ready, _, _ = select.select([self.master, out], [], [], 0.2)
+                stdin = self.proc.stdin
+                readers = []
+                if len(self.to_host) < _HOLD:
+                    readers.append(out)
+                if len(self.to_dev) < _HOLD:
+                    readers.append(self.master)
+                writers = ([self.master] if self.to_host else []) + (
+                    [stdin] if self.to_dev else [])
+                ready, writable, _ = select.select(readers, writers, [], 0.2)
+                if self.master in writable:
+                    self._write(self.master, self.to_host)
+                if stdin in writable:
+                    self._write(stdin.fileno(), self.to_dev)
                 if out in ready:
-                    data = os.read(out.fileno(), 4096)
+                    data = os.read(out.fileno(), _CHUNK)
                     if not data:
                         self._restart()
                         continue
@@ -272,16 +413,17 @@ class Bridge:
                         if b">>> " in tail or b"raw REPL" in tail:
                             self.running = False
                         self._tail = tail[-12:]
-                    self._to_host(data)
+                    self.to_host += data
                 if self.master in ready:
                     try:
-                        data = os.read(self.master, 4096)
-                    except BlockingIOError:
+                        data = os.read(self.master, _CHUNK)
+                    except (BlockingIOError, InterruptedError):
                         continue
                     if self.cut_after is not None:
                         room = self.cut_after - self.from_host
                         if len(data) >= room:
                             self._from_host(data[:room])
+                            self._write(stdin.fileno(), self.to_dev)
                             return "cut"
                     self.from_host += len(data)
                     self._from_host(data)
@@ -290,19 +432,20 @@ class Bridge:
             self.close()
 
     def close(self):
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
+        """Stop the interpreter, close the pty, remove the temporary folder."""
+        self._reap()
         for fd in (self.master, self.slave):
             try:
                 os.close(fd)
             except OSError:
                 pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
-    """Serve the virtual device with `flash_dir` as its flash until `stop()` is true or
-    Ctrl-C; returns 0 (an exit status).
+    """Serve the virtual device with `flash_dir` as its flash until `stop()` is true,
+    Ctrl-C, SIGTERM or SIGHUP; returns 0 (an exit status). The interpreter is stopped
+    and the temporary folder removed whichever way it ends.
 
     `firmware`: a folder mounted read-only at /rom behind the flash (default: the
     repository's firmware/; None: the flash alone, as on a board that `scoreboard flash`
@@ -317,15 +460,23 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
         print("device: no MicroPython at %s: run `make deps`" % bridge.micropython,
               file=sys.stderr)
         return 1
-    if on_port is None:
-        print("port %s" % bridge.port, flush=True)
-    else:
-        on_port(bridge.port)
+    signalled = []
+    saved = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            saved[sig] = signal.signal(sig, lambda signum, frame: signalled.append(signum))
     try:
-        bridge.serve(stop)
+        if on_port is None:
+            print("port %s" % bridge.port, flush=True)
+        else:
+            on_port(bridge.port)
+        bridge.serve(lambda: bool(signalled) or (stop is not None and stop()))
     except KeyboardInterrupt:
         pass
     finally:
+        bridge.close()
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
         if counted is not None:
             counted.append(bridge.from_host)
     return 0
@@ -344,11 +495,9 @@ def main(argv=None):
     p.add_argument("--heapsize", default=None)
     args = p.parse_args(argv)
     firmware = None if args.bare else args.firmware
-    stopped = []
-    signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
     counted = []
-    serve_pty(args.flash, firmware, stop=lambda: bool(stopped), cut_after=args.cut_after,
-              heapsize=args.heapsize, counted=counted)
+    serve_pty(args.flash, firmware, cut_after=args.cut_after, heapsize=args.heapsize,
+              counted=counted)
     if counted:
         print("host-bytes %d" % counted[0], flush=True)
     return 0
