@@ -1,14 +1,21 @@
 """The header of a match file: the lines before the first `frame` (NOTATION.md).
 
 What is played (`game`, `match`, `breaks`), by whom (`side`), under which settings
-(`rules`, `clock`), plus `sbn`, `id` and `date`. Each line is checked as it is read, and
-what depends on two lines (a game and its kind of match) on whichever comes second.
+(`rules`, `clock`), plus `sbn`, `id`, `box` and `date`. Each line is checked as it is
+read, and what depends on two lines (a game and its kind of match) on whichever comes
+second.
+
+`box ID` is an addition to NOTATION.md's header (its rule: add words, never change one):
+the box that made the match, written by the box when it starts one (journal.py), so
+that a match id is unique per box and the host keys its database by both. Its ID is
+checked by `check_id`, it is given at most once, and only in the header.
 """
 
-from .words import (GAMES, RULES_KEYS, SIDES, choice, clock_settings, count, family,
-                    key_values, number, quote, shown, side)
+from .words import (GAMES, RULES_KEYS, SIDES, check_id, choice, clock_settings, count,
+                    family, key_values, number, quote, shown, side)
 
-HEADER_WORDS = ("sbn", "id", "date", "game", "match", "breaks", "side", "rules", "clock")
+HEADER_WORDS = ("sbn", "id", "box", "date", "game", "match", "breaks", "side", "rules",
+                "clock")
 
 
 class Header:
@@ -17,6 +24,7 @@ class Header:
     def __init__(self):
         self.version = None
         self.id = None
+        self.box = None  # the box that made the match (`box ID`), None until given
         self.date = None
         self.game = None
         self.reds = 15
@@ -56,6 +64,11 @@ class Header:
             if getattr(self, word) is not None:
                 raise ValueError("'%s' given twice" % word)
             setattr(self, word, args[0])
+        elif word == "box":
+            count(args, 1, 1, word)
+            if self.box is not None:
+                raise ValueError("'box' given twice")
+            self.box = check_id(args[0], "box")
         elif word == "game":
             self._game(args)
         elif word == "match":
@@ -154,6 +167,8 @@ class Header:
         out = ["sbn %d" % (self.version or 1)]
         if self.id is not None:
             out.append("id " + self.id)
+        if self.box is not None:
+            out.append("box " + self.box)
         if self.date is not None:
             out.append("date " + self.date)
         out.append("game snooker reds=%d" % self.reds if self.game == "snooker"
