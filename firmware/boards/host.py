@@ -37,7 +37,10 @@ def dir_bytes(path):
     import os
 
     total = 0
-    for name in os.listdir(path):
+    # One entry at a time where the port can (ilistdir): a queue of thousands of files
+    # is never a list in RAM.
+    names = (e[0] for e in os.ilistdir(path)) if hasattr(os, "ilistdir") else os.listdir(path)
+    for name in names:
         st = os.stat(path + "/" + name)
         total += dir_bytes(path + "/" + name) if st[0] & 0x4000 else st[6]
     return total

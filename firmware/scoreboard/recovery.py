@@ -34,7 +34,7 @@ from micropython import const
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.records import decode, encode
-from scoreboard.core.words import strip_checksum, with_checksum
+from scoreboard.core.words import check_id, strip_checksum, with_checksum
 
 _CHUNK = const(512)
 
@@ -286,18 +286,27 @@ def _resume(jpath, start, store):
     return reader, match, start.offset, start.lines, start.crc
 
 
-def recover_match(j):
-    """Journal.recover(): rebuild the current match from its files (module docstring)."""
-    j._close()
-    stem = j._read_small("current")
-    if stem is None:
-        return None, None
-    jpath = j._m(stem + ".sbn")
-    kpath = j._m(stem + ".ckpt")
-    try:
-        size = os.stat(jpath)[6]
-    except OSError:
-        return None, Damage(stem, stem + ".sbn", 1, "is missing")
+class _Rebuilt:
+    """What `_rebuild` read: the match and where its files stand."""
+
+    def __init__(self, start, kend, last_end, store):
+        self.start = start  # the Checkpoint the replay started from, or None
+        self.kend = kend  # the .ckpt bytes that the store's filed records end at
+        self.last_end = last_end  # the .ckpt bytes up to its last usable line
+        self.store = store
+        # The `# type:` comments are for pyright; MicroPython does not read them.
+        self.match = None  # type: Match | None
+        self.reader = None  # type: Reader | None
+        self.begin = self.pos = self.line = self.crc = 0
+        self.bad = None  # type: tuple | None  # (line, why) of damage
+        self.torn = False
+        self.boundary = None  # type: tuple | None  # (offset, lines, crc) after the last frame
+        self.replayed = 0
+
+
+def _rebuild(jpath, kpath, size):
+    """The match of a journal's first `size` bytes and its checkpoints, read without
+    writing anything: from the last checkpoint that holds, the lines after it."""
     _, s_end = first_line(kpath)
     start, last_end = last_checkpoint(kpath, size)
     last_end = max(last_end, s_end)
@@ -316,22 +325,19 @@ def recover_match(j):
         kend = s_end
         store = FrameLog(kpath, 0, kend, 0)
         reader, match, pos, line, crc = _resume(jpath, start, store)
-    begin = pos
-    bad = None  # (line, why) of damage
-    torn = False
-    boundary = None  # (offset, lines, crc) after the last `frame` line replayed
-    replayed = 0
+    r = _Rebuilt(start, kend, last_end, store)
+    r.begin = pos
     with open(jpath, "rb") as f:
         f.seek(pos)
-        while True:
+        while pos < size:
             b = f.readline()
             if not b:
                 break
-            if not line_ok(b):
-                if f.readline():
-                    bad = (line + 1, "has a bad checksum")
+            if not line_ok(b) or pos + len(b) > size:
+                if f.readline() and pos + len(b) < size:
+                    r.bad = (line + 1, "has a bad checksum")
                 else:
-                    torn = True
+                    r.torn = True
                 break
             try:
                 event = reader.feed(b)
@@ -343,14 +349,55 @@ def recover_match(j):
                     except ValueError as e:
                         raise NotationError(reader.line, str(e)) from None
             except (NotationError, UnicodeError) as e:
-                bad = (line + 1, "is wrong: %s" % getattr(e, "why", e))
+                r.bad = (line + 1, "is wrong: %s" % getattr(e, "why", e))
                 break
-            replayed += 1
+            r.replayed += 1
             pos += len(b)
             line += 1
             crc = binascii.crc32(b, crc) & 0xFFFFFFFF
             if event is not None and event[1] == "frame":
-                boundary = (pos, line, crc)
+                r.boundary = (pos, line, crc)
+    r.match, r.reader, r.pos, r.line, r.crc = match, reader, pos, line, crc
+    return r
+
+
+def _frame_end(r):
+    """The journal bytes up to the end of the last `frame` line the rebuild knows of."""
+    if r.boundary is not None:
+        return r.boundary[0]
+    return r.start.offset if r.start is not None else 0
+
+
+def reload_match(j):
+    """Journal.reload(): the current match as its journal's first `j.pos` bytes hold it,
+    rebuilt without writing (the flash may be full), with a store of its own."""
+    r = _rebuild(j._m(j.stem + ".sbn"), j.store.path, j.pos)
+    if r.match is None or r.bad is not None or r.pos != j.pos:
+        raise ValueError("the journal no longer reads as it was written")
+    j.store = r.store
+    j.match = r.match
+    j.frame_end = _frame_end(r)
+
+
+def recover_match(j):
+    """Journal.recover(): rebuild the current match from its files (module docstring)."""
+    j._close()
+    stem = j._read_small("current")
+    if stem is None:
+        return None, None
+    try:
+        check_id(stem, "match")  # the box wrote it; still, never a path built from junk
+    except ValueError as e:
+        return None, Damage(None, "current", 1, "names no match file (%s)" % e)
+    jpath = j._m(stem + ".sbn")
+    kpath = j._m(stem + ".ckpt")
+    try:
+        size = os.stat(jpath)[6]
+    except OSError:
+        return None, Damage(stem, stem + ".sbn", 1, "is missing")
+    r = _rebuild(jpath, kpath, size)
+    store, match, reader, bad = r.store, r.match, r.reader, r.bad
+    kend, pos, line, crc = r.kend, r.pos, r.line, r.crc
     if match is None:
         try:
             reader.finish()
@@ -360,7 +407,7 @@ def recover_match(j):
                                 bad[1] if bad else str(e))
     mid = match.header.id
     damaged = stem
-    if bad is not None or torn or kend < last_end:
+    if bad is not None or r.torn or kend < r.last_end:
         new = next_stem(stem)
         njpath = j._m(new + ".sbn")
         copy_prefix(jpath, njpath, pos)
@@ -378,6 +425,25 @@ def recover_match(j):
         store.path = kpath
         j._write_small("current", new)
         stem = new
+    try:
+        _tidy_checkpoints(r, kpath, match, store)
+    except OSError:  # a full flash: checkpoints are derived data, written at the next frame
+        pass
+    damage = None
+    if bad is not None:
+        damage = Damage(mid, damaged + ".sbn", bad[0], bad[1], stem)
+    j.store = store
+    j.match = match
+    j.replayed = r.replayed
+    j._open(stem, mid, pos, line, crc)
+    j.frame_end = _frame_end(r)
+    return match, damage
+
+
+def _tidy_checkpoints(r, kpath, match, store):
+    """After the replay: the .ckpt ends on a line of its own, and holds a checkpoint of
+    the last `frame` line replayed; the store's records are then filed."""
+    kend = r.kend
     ksize = _size(kpath)
     if ksize > kend:  # a torn or orphan tail: the next group starts on a line of its own
         with open(kpath, "rb") as f:
@@ -387,17 +453,11 @@ def recover_match(j):
             with open(kpath, "ab") as f:
                 f.write(b"\n")
                 f.flush()
-    if boundary is not None and boundary[0] > (begin if start is None else start.offset):
+    boundary = r.boundary
+    if boundary is not None and boundary[0] > (r.begin if r.start is None else
+                                               r.start.offset):
         state = match.checkpoint() if hasattr(match, "checkpoint") else "-"
         with open(kpath, "ab") as f:
             f.write(store.commit_text(boundary[0], boundary[1], boundary[2], state))
             f.flush()
     store.committed(_size(kpath))
-    damage = None
-    if bad is not None:
-        damage = Damage(mid, damaged + ".sbn", bad[0], bad[1], stem)
-    j.store = store
-    j.match = match
-    j.replayed = replayed
-    j._open(stem, mid, pos, line, crc)
-    return match, damage
