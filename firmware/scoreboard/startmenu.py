@@ -1,10 +1,11 @@
 """The screens the box shows while no match is on: the start screen and the set-up.
 
-Start screen: the prepared matches in `queue/` (from `scoreboard setup`). `ok` starts
-the one under the cursor with A breaking off, unless the referee switched the breaker
-first with the side key (snooker `end`, pool and straight `side`); `undo` moves to the
-next match; `menu` sets up a match on the box alone; a long `menu` steps the buzzer's
-volume (100, 60, 30 %, off).
+Start screen: the prepared matches in `queue/` (from `scoreboard setup`), in the order
+of their names, read a few at a time around the cursor (a file that will not start is
+listed with the reason, which `ok` shows). `ok` starts the one under the cursor with A
+breaking off, unless the referee switched the breaker first with the side key (snooker
+`end`, pool and straight `side`); `undo` moves to the next match; `menu` sets up a
+match on the box alone; a long `menu` steps the buzzer's volume (100, 60, 30 %, off).
 Set-up: game, match format and shot clock; `menu` changes the field under the cursor,
 `ok` goes to the next field and, on the last ("Start"), starts the match with default
 names; `undo` goes back to the start screen.
@@ -13,8 +14,9 @@ names; `undo` goes back to the start screen.
 breaker, queued name or None); the app does the rest.
 """
 
-from scoreboard.journal import JournalError, summary
+from scoreboard.journal import JournalError
 from scoreboard.keys.keymaps import family_of
+from scoreboard.ui.model import QUEUE_ROWS
 
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",
          "tenball", "straight")
@@ -33,21 +35,80 @@ _SIDE_KEYS = ("end", "side")
 
 
 class StartMenu:
+    """The start and set-up screens. The queue is never read whole: the menu keeps the
+    name under the cursor and reads the few files around it (QUEUE_ROWS, what the
+    largest layout shows) in one pass of the folder per move, so a long queue costs
+    time on a key press, not heap."""
+
     def __init__(self, journal):
         self.journal = journal
-        self.queue = []  # (name, summary, game)
-        self.bad = []  # names of queued files that do not read
-        for name in journal.queued():
-            try:
-                header = journal.header_of(name)
-            except (OSError, JournalError):
-                self.bad.append(name)
-                continue
-            self.queue.append((name, summary(header), header))
+        self.name = None  # the queued match under the cursor (None: the queue is empty)
+        self.index = 0  # its place in the queue, sorted by name
+        self.total = 0  # queued matches
+        self.first = 0  # the place of window[0]
+        # [(name, what the list shows, its game or None, summary or why not)] around the
+        # cursor: a file that will not start (None) shows why where its format would be.
+        self.window = []
         self.breaker = "A"
-        self.cursor = 0
+        self.field = 0  # the set-up field under the cursor
         self.setup = [0, 0, 0]  # game, format, clock: indexes into the lists
         self.setting_up = False
+        self._place(None, False)
+
+    # -- the queue, a few files at a time ---------------------------------------------
+    def _place(self, name, after):
+        """Put the cursor on the first queued name after `name` (`after`) or from it on,
+        round to the first of all; read the window around it."""
+        target = None
+        smallest = None
+        for n in self.journal.queue_names():
+            if smallest is None or n < smallest:
+                smallest = n
+            if name is not None and (n > name if after else n >= name) and (
+                    target is None or n < target):
+                target = n
+        if target is None:
+            target = smallest
+        self.name = target
+        keep = QUEUE_ROWS - 1
+        total = 0
+        below = 0
+        before = []  # the largest names below the target, ascending
+        above = []  # the smallest names above it, ascending
+        for n in self.journal.queue_names():
+            total += 1
+            if target is None or n == target:
+                continue
+            if n < target:
+                below += 1
+                _keep(before, n, keep, True)
+            else:
+                _keep(above, n, keep, False)
+        self.total = total
+        self.index = below
+        self.first = below - keep if below > keep else 0
+        names = before[len(before) - (below - self.first):] if below > self.first else []
+        if target is not None:
+            names.append(target)
+            names += above[:self.first + QUEUE_ROWS - below - 1]
+        old = self.window
+        self.window = []
+        for n in names:
+            for entry in old:  # a file already read for the last window is not read again
+                if entry[0] == n:
+                    self.window.append(entry)
+                    break
+            else:
+                text, header = self.journal.queued_entry(n)
+                if header is None:
+                    self.window.append((n, "%s: not started, %s" % (n, text), None, text))
+                else:  # its game, not its Header: six of those would cost 2 KB of heap
+                    self.window.append((n, text, header.game, text))
+
+    def _current(self):
+        """The window's entry under the cursor, or None."""
+        i = self.index - self.first
+        return self.window[i] if self.name is not None and 0 <= i < len(self.window) else None
 
     def fields(self):
         g, f, c = self.setup
@@ -59,37 +120,45 @@ class StartMenu:
         """The legend the referee should have on: the chosen game's."""
         if self.setting_up:
             return family_of(GAMES[self.setup[0]].split(" ")[0])
-        if self.cursor < len(self.queue):
-            return family_of(self.queue[self.cursor][2].game)
-        if self.queue:
-            return family_of(self.queue[0][2].game)
+        entry = self._current()
+        if entry is not None and entry[2] is not None:
+            return family_of(entry[2])
         return "snooker"
 
     def fill(self, screen):
         screen.kind = "setup" if self.setting_up else "start"
         screen.match = None
         screen.entry = None
-        screen.menu_cursor = self.cursor
+        screen.menu_cursor = self.field if self.setting_up else self.index
         screen.breaker = 0 if self.breaker == "A" else 1
-        screen.queue = [(name, text) for name, text, _ in self.queue]
+        screen.queue = [(entry[0], entry[1]) for entry in self.window]
+        screen.queue_first = self.first
+        screen.queue_total = self.total
         screen.setup = self.fields() if self.setting_up else []
         screen.hint = None if self.setting_up else (
             "ok:start (%s breaks) undo:next %s:swap menu:new"
             % (self.breaker, "end" if self.family() == "snooker" else "side"))
-        if self.bad and screen.message is None:
-            screen.message = "unreadable in queue: " + ", ".join(self.bad)
 
     # -- keys --------------------------------------------------------------------------
     def press(self, name, long):
         if self.setting_up:
             return self._setup_key(name)
         if name == "ok":
-            if not self.queue:
+            entry = self._current()
+            if entry is None:
+                if self.total:  # the file under the cursor went (a host's setup)
+                    self._place(self.name, False)
+                    return ("refuse", "the queue changed: look again")
                 return ("refuse", "no prepared match: menu sets one up")
-            name = self.queue[self.cursor][0]
-            return ("start", self.journal.read_queued(name), self.breaker, name)
+            if entry[2] is None:  # it does not read, or its id is refused: say why
+                return ("refuse", entry[3])
+            try:
+                lines = self.journal.read_queued(entry[0])
+            except (OSError, JournalError) as e:
+                return ("refuse", "unreadable: %s" % e)
+            return ("start", lines, self.breaker, entry[0])
         if name == "undo":
-            self.cursor = (self.cursor + 1) % len(self.queue) if self.queue else 0
+            self._place(self.name, True)
         elif name in _SIDE_KEYS:
             self.breaker = "B" if self.breaker == "A" else "A"
         elif name == "menu" and long:
@@ -97,7 +166,7 @@ class StartMenu:
         elif name == "menu":
             self.setup = [0, 0, 0]
             self.setting_up = True
-            self.cursor = 0
+            self.field = 0
         else:
             return ("refuse", "ok starts a match, menu sets one up")
         return None
@@ -105,20 +174,20 @@ class StartMenu:
     def _setup_key(self, name):
         g, f, c = self.setup
         if name == "ok":
-            if self.cursor == len(self.fields()) - 1:
+            if self.field == len(self.fields()) - 1:
                 return ("start", self._setup_lines(), self.breaker, None)
-            self.cursor += 1
+            self.field += 1
         elif name == "menu":
-            if self.cursor == 0:
+            if self.field == 0:
                 self.setup = [(g + 1) % len(GAMES), 0, c]
-            elif self.cursor == 1:
+            elif self.field == 1:
                 fam = family_of(GAMES[g].split(" ")[0])
                 self.setup[1] = (f + 1) % len(FORMATS[fam])
-            elif self.cursor == 2:
+            elif self.field == 2:
                 self.setup[2] = (c + 1) % len(CLOCKS)
         elif name == "undo":
             self.setting_up = False
-            self.cursor = 0
+            self.field = 0
         elif name in _SIDE_KEYS:
             self.breaker = "B" if self.breaker == "A" else "A"
         else:
@@ -134,6 +203,17 @@ class StartMenu:
         if CLOCKS[c] != "off":
             lines.append("clock " + _clock_words(CLOCKS[c]))
         return lines
+
+
+def _keep(names, n, most, largest):
+    """Put `n` into the ascending list `names`, keeping at most `most`: the largest
+    (`largest`) or the smallest."""
+    i = 0
+    while i < len(names) and names[i] < n:
+        i += 1
+    names.insert(i, n)
+    if len(names) > most:
+        names.pop(0 if largest else len(names) - 1)
 
 
 def _clock_words(profile_name):

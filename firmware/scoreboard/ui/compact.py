@@ -34,7 +34,8 @@ def draw(canvas, screen, w, h):
     elif kind == "start":
         items = [summary for _, summary in screen.queue] or ["no prepared matches",
                                                              "menu: set up one"]
-        cursor = screen.menu_cursor if screen.queue else -1
+        # A window of the queue: the cursor within it (it holds the rows that fit).
+        cursor = screen.menu_cursor - screen.queue_first if screen.queue else -1
         _list(canvas, screen.title or "SCOREBOARD", items, cursor, w, h)
     elif kind == "setup":
         items = ["%s: %s" % (label, value) for label, value in screen.setup]

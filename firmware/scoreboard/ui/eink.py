@@ -114,20 +114,24 @@ def _rows(canvas, items, cursor, y0, bottom):
 def _start(canvas, screen):
     _title(canvas, "SCOREBOARD", screen.title)
     queue = screen.queue
+    # A refusal or a notice: in the boxed line above the hints, below the last row.
+    _message(canvas, screen, _HINT_Y - 30)
     if not queue:
         gfx.text_at(canvas, "No prepared matches", 0, 90, W, CENTRE, 2, 2)
         gfx.text_at(canvas, "send one with `scoreboard setup`", 0, 130, W, CENTRE, 1, 2)
         gfx.text_at(canvas, "or set one up here: menu", 0, 154, W, CENTRE, 1, 2)
         _hint(canvas, screen, "menu: set up a match")
         return
-    gfx.text(canvas, "PREPARED MATCHES (%d)" % len(queue), 8, 38, 1, 2)
+    # The queue may be a window of a longer one (the start menu reads a few files).
+    total = len(queue) if screen.queue_total is None else screen.queue_total
+    gfx.text(canvas, "PREPARED MATCHES (%d)" % total, 8, 38, 1, 2)
     y = 62
     fits = (_HINT_Y - 8 - y) // 44
     cursor = screen.menu_cursor
     first = cursor - fits + 1 if cursor >= fits else 0
     i = first
-    while i < len(queue) and i < first + fits:
-        qname, summary = queue[i]
+    while i < total and i < first + fits and 0 <= i - screen.queue_first < len(queue):
+        qname, summary = queue[i - screen.queue_first]
         on = i == cursor
         if on:
             canvas.fill_rect(0, y, W, 42, 1)

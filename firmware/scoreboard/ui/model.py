@@ -12,6 +12,9 @@ from scoreboard.core.notation import SIDES
 
 KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
 SHOWN_BREAKS = const(3)
+# The most queued matches a start screen shows at once (the OLED's 6 rows; the e-ink
+# panel's 4 fit in them): the start menu reads this many files around the cursor.
+QUEUE_ROWS = const(6)
 
 
 class Screen:
@@ -24,7 +27,10 @@ class Screen:
     menu_title, menu_items (list of str), menu_cursor (int): the menu screen; on the
                  start screen `menu_cursor` marks the queued match that `ok` starts,
                  on the set-up screen the field being changed.
-    queue        [(name, summary), ...]: the prepared matches, for the start screen.
+    queue        [(name, summary), ...]: the prepared matches, for the start screen;
+                 all of them, or a window of them (`queue_first`, `queue_total`).
+    queue_first  the place in the whole queue of `queue[0]` (0).
+    queue_total  how many are queued (None: `len(queue)`, the queue is all there).
     clock_s      seconds left on the shot clock as the app last saw them, or None (the
                  e-ink panel is never refreshed per second: this is a still).
     error        the error text (the error screen; str or None), lines split at "\\n".
@@ -35,7 +41,8 @@ class Screen:
     title        a heading for the start screen (for example the box id), or None.
     hint         the key hints line at the bottom (None: each kind's default).
     notice       something the box reports that is not a refusal (a damaged journal
-                 found at start-up), shown where a refusal would be, or None.
+                 found at start-up, a flash nearly full), shown where a refusal would
+                 be, or None.
     """
 
     def __init__(self, kind="start", match=None):
@@ -48,6 +55,8 @@ class Screen:
         self.menu_items = []  # type: list
         self.menu_cursor = 0  # type: int
         self.queue = []  # type: list
+        self.queue_first = 0  # type: int
+        self.queue_total = None  # type: int | None
         self.clock_s = None  # type: int | None
         self.error = None  # type: str | None
         self.setup = []  # type: list
