@@ -14,6 +14,11 @@ A key is answered on the LED in the pass that reads it. The e-ink panel gets a p
 refresh per change, coalesced while keys come fast, a full one at a frame's end and
 every `FULL_EVERY` partials, and never for the ticking clock (that is the LED's job).
 An entry the rules refuse changes nothing: its reason goes on the panel with a low beep.
+So does one the flash cannot take: the Match is rebuilt from the journal (what the box
+shows is what the flash holds) and the box stays playable; while the flash is nearly
+full the panel says about how many frames still fit. Past the stopwatches' range (6.2
+days of match time, MAX_MS) only `abandon`, `forfeit` and `suspend` go in, stamped at
+MAX_MS (the stamps must not go back, and none may be later), and the panel says why.
 """
 
 from micropython import const
@@ -21,8 +26,8 @@ from micropython import const
 from scoreboard.core.clock import EV_BEEP, EV_TIME, EV_WARN
 from scoreboard.core.notation import parse_event
 from scoreboard.core.ticks import ticks_add, ticks_diff
-from scoreboard.core.timekeeper import MatchTime
-from scoreboard.journal import Journal, JournalError
+from scoreboard.core.timekeeper import MAX_MS, MatchTime
+from scoreboard.journal import Journal, JournalError, box_id
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import family_of, keymap
@@ -39,19 +44,15 @@ QUIET_MS = const(400)  # e-ink: wait this long after the last change before refr
 LATEST_MS = const(2000)  # ... but never keep a change off the panel longer than this
 FULL_EVERY = const(10)  # a full refresh after this many partial ones (ghosting)
 _FAMILY_DEFAULT = "snooker"
-
-
-def box_id(board):
-    """The box's part of every match id: the board's name and the last two bytes of its
-    unique id, e.g. PICO-3F2A (the match number follows: PICO-3F2A-0042)."""
-    uid = board.unique_id()
-    return "%s-%02X%02X" % (board.name.upper(), uid[-2], uid[-1])
+OVERTIME = "match time over 6.2 days: only abandon, forfeit, suspend"
+_OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past MAX_MS
 
 
 class App:
     def __init__(self, board):
         self.board = board
-        self.journal = Journal(board.flash, box_id(board), errno_of=board.errno,
+        self.journal = Journal(board.flash, box_id(board.unique_id(), board.name),
+                               errno_of=board.errno,
                                free=getattr(board, "free_bytes", None),
                                sync=getattr(board, "sync", None))
         self.keys = Debouncer()
@@ -75,6 +76,7 @@ class App:
         self._led_due = -1  # ms from _led_at's draw until the LED changes by itself
         self._led_at = 0
         self._asap = False
+        self._overtime = False  # match time is past MAX_MS
         self.stopped = False
 
     # -- start-up --------------------------------------------------------------------
@@ -98,6 +100,7 @@ class App:
     def _take_match(self, match, now, base_ms):
         self.match = match
         self.menu = None
+        self._overtime = False
         self.family = family_of(match.header.game)
         self.names = keymap(self.family)
         self.grammar = Grammar(match)
@@ -114,8 +117,10 @@ class App:
 
     # -- time ------------------------------------------------------------------------
     def match_ms(self, now):
-        """Milliseconds since the match started: what `@MS` stamps and the clock use."""
-        return self.time.ms(now)
+        """Milliseconds since the match started: what `@MS` stamps and the clock use (at
+        most MAX_MS, the stopwatches' range)."""
+        ms = self.time.ms(now)
+        return MAX_MS if ms > MAX_MS else ms
 
     # -- one pass --------------------------------------------------------------------
     def step(self, now):
@@ -205,6 +210,9 @@ class App:
 
     def _enter(self, line, now):
         """Apply one notation line to the match and journal it, or refuse it."""
+        if self.time.ms(now) > MAX_MS and line.split(" ")[0] not in _OVERTIME_WORDS:
+            self._refuse(OVERTIME, now)
+            return
         text = "@%d %s" % (self.match_ms(now), line)
         try:
             event = parse_event(self.match.family, text)
@@ -213,7 +221,14 @@ class App:
         except ValueError as e:
             self._refuse(str(e), now)
             return
-        self.journal.append(text)
+        try:
+            self.journal.append(text)
+        except JournalError as e:  # the flash did not take it: back to what it holds
+            self.match = self.journal.reload()
+            self.grammar = Grammar(self.match)
+            self._led_dirty = True
+            self._refuse(str(e), now)
+            return
         if self.match.finished():
             self.buzzer.play("match_end")
             self._dirty(now, full=True)
@@ -236,7 +251,14 @@ class App:
         m = self.match
         if m is None:
             return
-        ev = m.clock.tick(self.match_ms(now))
+        ms = self.time.ms(now)
+        if ms > MAX_MS:
+            if not self._overtime:  # once: the panel says why before a key is refused
+                self._overtime = True
+                self._update_screen()
+                self._dirty(now)
+            ms = MAX_MS
+        ev = m.clock.tick(ms)
         if ev == EV_TIME:
             self.buzzer.play("time")
             self._led_dirty = True
@@ -313,6 +335,8 @@ class App:
             s.kind = "frame_end"
         else:
             s.kind = "score"
+        if s.notice is None:  # what stands while it holds: past the range, a full flash
+            s.notice = OVERTIME if self._overtime else self.journal.warning()
 
     def fail(self, e):
         """The one handler of unexpected exceptions: the error screen, and the app stops
