@@ -280,13 +280,13 @@ def test_damage_found_at_start_up_is_shown_and_the_match_recovered(tmp_path):
         r.press(k, 80)
     path = device.journal_files(tmp_path)[-1]
     lines = path.read_bytes().split(b"\n")
-    damaged = 7 + 3  # the header (6 lines with the id), frame A, pot red, pot black
+    damaged = 8 + 3  # the header (7 lines with the id and box), frame A, pot red, black
     lines[damaged - 1] = lines[damaged - 1].replace(b"pot red", b"pot rex")
     path.write_bytes(b"\n".join(lines))
     r2 = Runner(str(tmp_path))
     r2.wait(3000)
     notice = r2.app.screen.notice
-    assert notice.startswith("JOURNAL: match HOST-0001-0001: line %d" % damaged), notice
+    assert notice.startswith("JOURNAL: match HOST-3F2A0001-0001: line %d" % damaged), notice
     assert "NO:" not in notice
     assert r2.app.screen.kind == "score"
     assert list(r2.app.match.view().score) == [8, 0], "recovered up to the damaged line"

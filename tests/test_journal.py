@@ -7,6 +7,7 @@ recovers exactly the match the lines describe; the box never deletes a match the
 has not marked pulled.
 """
 
+import hashlib
 import os
 import sys
 import zlib
@@ -41,6 +42,14 @@ def files(root):
     return sorted(os.listdir(Path(root) / "matches"))
 
 
+def mark(root, mid, stem=None):
+    """The host's mark of a pulled match (host_tools/sync.py): its journal's SHA-256."""
+    m = Path(root) / "matches"
+    digest = hashlib.sha256((m / ((stem or mid) + ".sbn")).read_bytes()).hexdigest()
+    (m / (mid + ".pulled")).write_text("pulled 2026-12-01T10:00:00+00:00 sha256 %s\n"
+                                       % digest)
+
+
 def test_each_event_is_one_checksummed_line_flushed_at_once(tmp_path):
     head, events = scenario()
     j = Journal(str(tmp_path), BOX)
@@ -54,7 +63,7 @@ def test_each_event_is_one_checksummed_line_flushed_at_once(tmp_path):
         crc = "%08x" % (zlib.crc32(text.encode()) & 0xFFFFFFFF)
         assert now == before + (text + " *" + crc + "\n").encode()  # appended, not rewritten
         before = now
-    assert len(jp.lines_of(before)) == len(head) + len(events)
+    assert len(jp.lines_of(before)) == len(head) + 1 + len(events)  # and `box`
 
 
 def test_recovery_after_a_reset_is_the_match_exactly(tmp_path):
@@ -126,8 +135,8 @@ def test_queue_lists_starts_and_removes_prepared_matches(tmp_path):
     assert match is j.match and j.id == "PICO-3F2A-0001" == match.header.id
     assert j.queued() == ["t2-final", "t3-nine"]
     first = (tmp_path / "matches" / "PICO-3F2A-0001.sbn").read_text().splitlines()
-    assert [line.rsplit(" *", 1)[0] for line in first] == [HEAD[0], "id PICO-3F2A-0001"] + \
-        HEAD[1:]
+    assert [line.rsplit(" *", 1)[0] for line in first] == [
+        HEAD[0], "id PICO-3F2A-0001", "box PICO-3F2A"] + HEAD[1:]
     with pytest.raises(JournalError, match="in progress"):
         j.start(j.read_queued("t3-nine"), "t3-nine")
     j.finish()
@@ -147,7 +156,7 @@ def test_a_bad_prepared_header_is_refused_with_its_line(tmp_path):
         j.start(["sbn 1", "game snooker", "match best-of 3", 'side A "Ann"'])
     with pytest.raises(JournalError, match="only header lines"):
         j.start(HEAD + ["frame A"])
-    with pytest.raises(JournalError, match="letters, digits"):
+    with pytest.raises(JournalError, match="'/' is not allowed"):
         j.start(HEAD + ["id a/b"])
     _queue(tmp_path, "bad", ["sbn 1", "game snooker", "match best-of 4"])
     assert j.queued_summaries() == [("bad", ("unreadable: line 3: best-of needs an odd "
@@ -216,7 +225,7 @@ def test_pulled_matches_go_oldest_first_and_only_when_space_is_needed(tmp_path):
     flash = Flash(tmp_path, 10**6)
     j, ids = _finished_matches(tmp_path, 5, flash)
     for mid in (ids[3], ids[1], ids[4]):
-        (tmp_path / "matches" / (mid + ".pulled")).write_text("")
+        mark(tmp_path, mid)
     before = files(tmp_path)
     assert j.space_ok()  # room enough: nothing deleted
     assert files(tmp_path) == before
@@ -240,8 +249,8 @@ def test_the_current_match_is_never_pruned_even_if_marked_pulled(tmp_path):
     flash = Flash(tmp_path, 10**6)
     j, ids = _finished_matches(tmp_path, 1, flash)
     j.start(HEAD)
-    (tmp_path / "matches" / (j.id + ".pulled")).write_text("")
-    (tmp_path / "matches" / (ids[0] + ".pulled")).write_text("")
+    mark(tmp_path, j.id)
+    mark(tmp_path, ids[0])
     j2 = Journal(str(tmp_path), BOX, free=lambda: 0, reserve=2000)  # after a reset
     assert not j2.space_ok()
     assert sorted({n.split(".")[0] for n in files(tmp_path)}) == [j.id]
@@ -286,15 +295,15 @@ def test_damage_before_the_end_is_reported_and_the_match_recovered_up_to_it(tmp_
     path = tmp_path / "matches" / (j.id + ".sbn")
     data = bytearray(path.read_bytes())
     lines = jp.lines_of(bytes(data))
-    at = sum(len(x) for x in lines[:15]) + 3  # a byte of line 16
+    at = sum(len(x) for x in lines[:16]) + 3  # a byte of line 17 (pot black)
     data[at] ^= 0x04
     path.write_bytes(bytes(data))
     j = Journal(str(tmp_path), BOX)
     match, message = j.recover()
-    assert j.damage.line == 16 and j.damage.match_id == "PICO-3F2A-0007"
-    assert message == ("match PICO-3F2A-0007: line 16 of PICO-3F2A-0007.sbn has a bad "
-                       "checksum; recovered to line 15, file kept")
-    assert jp.report(match) == jp.replay_lines(lines[:15])
+    assert j.damage.line == 17 and j.damage.match_id == "PICO-3F2A-0007"
+    assert message == ("match PICO-3F2A-0007: line 17 of PICO-3F2A-0007.sbn has a bad "
+                       "checksum; recovered to line 16, file kept")
+    assert jp.report(match) == jp.replay_lines(lines[:16])
     assert path.read_bytes() == bytes(data)  # the damaged file is kept as it is
     assert j.damage.continued == "PICO-3F2A-0007.2" == j.stem
     # The match goes on in the continuation, which a second reset reads cleanly.
@@ -303,8 +312,8 @@ def test_damage_before_the_end_is_reported_and_the_match_recovered_up_to_it(tmp_
     match, damage = Journal(str(tmp_path), BOX).recover()
     assert damage is None and jp.report(match) == live
     cont = (tmp_path / "matches" / "PICO-3F2A-0007.2.sbn").read_bytes()
-    assert cont.startswith(b"".join(lines[:15]) + b"# continued from PICO-3F2A-0007.sbn: "
-                                                  b"line 16 has a bad checksum *")
+    assert cont.startswith(b"".join(lines[:16]) + b"# continued from PICO-3F2A-0007.sbn: "
+                                                  b"line 17 has a bad checksum *")
 
 
 def test_a_new_match_after_a_finished_one_needs_no_finish_call(tmp_path):
@@ -333,12 +342,16 @@ class _FullFile:
 
 
 def test_a_flash_that_fills_up_during_a_match_says_so(tmp_path):
-    j = started(tmp_path)
+    room = [10 ** 6]
+    j = started(tmp_path, free=lambda: room[0])
     jp.play(j, ["frame A"])
+    kept = (tmp_path / "matches" / (j.id + ".sbn")).read_bytes()
     j._f = _FullFile()
-    with pytest.raises(JournalError, match="Flash full: '@5 pot red' was not saved"):
+    room[0] = 0  # and no pulled match to make room with
+    with pytest.raises(JournalError, match="Flash full: 'pot red' was not saved"):
         j.append("@5 pot red")
-    assert j.lines == len(HEAD) + 2  # nothing counted
+    assert j.lines == len(HEAD) + 3  # nothing counted (the header, id, box, frame)
+    assert (tmp_path / "matches" / (j.id + ".sbn")).read_bytes() == kept
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -350,7 +363,7 @@ def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path
     j, ids = _finished_matches(tmp_path, 7, flash)
     pulled = sorted(rng.sample(ids, rng.randint(0, 7)))
     for mid in pulled:
-        (tmp_path / "matches" / (mid + ".pulled")).write_text("")
+        mark(tmp_path, mid)
     sizes = {mid: sum(p.stat().st_size for p in (tmp_path / "matches").glob(mid + ".*"))
              for mid in ids}
     short = rng.randint(0, sum(sizes.values()))  # bytes missing for a new match
@@ -384,7 +397,8 @@ def test_a_continuation_that_is_damaged_too_continues_again_and_prunes_whole(tmp
     j = Journal(str(tmp_path), BOX)
     j.recover()
     assert j.damage.line == 14 and j.stem == "PICO-3F2A-0007.2"
-    jp.play(j, events[14 - len(head) - 1:25])  # the events lost from line 14 on, and more
+    # The events lost from line 14 on (the journal's header has `box` too), and more.
+    jp.play(j, events[14 - len(head) - 2:25])
     _flip_line(m / "PICO-3F2A-0007.2.sbn", 17)
     j = Journal(str(tmp_path), BOX)
     match, message = j.recover()
@@ -393,7 +407,7 @@ def test_a_continuation_that_is_damaged_too_continues_again_and_prunes_whole(tmp
     assert jp.report(match) == jp.replay_lines(
         jp.lines_of((m / "PICO-3F2A-0007.2.sbn").read_bytes())[:16])
     j.finish()
-    (m / "PICO-3F2A-0007.pulled").write_text("")
+    mark(tmp_path, "PICO-3F2A-0007", "PICO-3F2A-0007.3")
     j2 = Journal(str(tmp_path), BOX, free=lambda: 0, reserve=1)
     assert not j2.space_ok()
     assert files(tmp_path) == []  # every file of the match went, .pulled last
@@ -409,7 +423,7 @@ def test_a_lost_checkpoint_file_means_a_full_replay_and_a_new_one(tmp_path):
     j2 = Journal(str(tmp_path), BOX)
     match, damage = j2.recover()
     assert damage is None and jp.report(match) == live
-    assert j2.replayed == 28 + len(head)  # every line, the header's too
+    assert j2.replayed == 28 + len(head) + 1  # every line, the header's (and box) too
     j3 = Journal(str(tmp_path), BOX)
     match, damage = j3.recover()  # the checkpoint written again: the last frame only
     last = max(i for i, e in enumerate(events[:28]) if e.split()[e[:1] == "@"] == "frame")

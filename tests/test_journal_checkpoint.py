@@ -99,7 +99,7 @@ def test_damage_in_an_early_frame_is_found_line_by_line(long_match, tmp_path):
     path = tmp_path / "matches" / (j.id + ".sbn")
     data = bytearray(path.read_bytes())
     lines = jp.lines_of(bytes(data))
-    third = len(head) + 1 + frames[2]  # start() added an `id` line to the header
+    third = len(head) + 2 + frames[2]  # start() added `id` and `box` lines to the header
     assert lines[third].split()[1] == b"frame"
     bad = third + 4  # a line (0-based) in the third frame
     data[sum(len(b) for b in lines[:bad]) + 2] ^= 0x01
@@ -132,4 +132,4 @@ def test_a_checkpoint_the_core_refuses_means_a_full_replay(long_match, tmp_path)
     j2 = Journal(str(tmp_path), BOX)
     match, damage = j2.recover()
     assert damage is None and jp.report(match) == live
-    assert j2.replayed == n + len(head) + 1  # every line, the header too
+    assert j2.replayed == n + len(head) + 2  # every line, the header (and id, box) too

@@ -33,13 +33,13 @@ def test_recovery_scenario_is_the_same_under_micropython(tmp_path):
     assert lines[-1] == "reset in frame 3 after 25 events: replayed 6 ok"
     cuts = [x for x in lines if x.startswith("cut ")]
     flips = [x for x in lines if x.startswith("flip ")]
-    assert len(cuts) > 15 and len(flips) == 40
+    assert len(cuts) > 15 and len(flips) == 41  # 9 header lines, 31 events, the box line
     for x in cuts:
         assert x.endswith(" ok None") or x.endswith("no match True True"), x
     for x in flips[:-1]:
         n = x.split()[2]
         assert x == "flip line %s damage %s ok" % (n, n)
-    assert flips[-1] == "flip line 40 damage None ok"
+    assert flips[-1] == "flip line 41 damage None ok"
 
 
 def test_a_best_of_35_recovers_alike_and_replays_only_the_last_frame(tmp_path):
