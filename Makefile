@@ -1,11 +1,14 @@
 # Table-side scoreboard: one entry point for people and CI.
 #
 #   make deps       install what is missing (Debian packages, Python venv, Node tools,
-#                   MicroPython stubs, the 32-bit MicroPython with the firmware frozen in)
+#                   MicroPython stubs, the 32-bit MicroPython and the Cortex-M3 build with
+#                   the firmware frozen in, picotool and the Pico's UF2)
 #   make test       the test suite (calls deps first)
 #   make bench      memory/time budgets, full sweeps (calls deps first)
 #   make lint       ruff
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
+#   make uf2        the Pico images with the firmware frozen in: build/pico/scoreboard-pico.uf2
+#                   (RP2040) and scoreboard-pico2.uf2 (RP2350, the Pico 2 variant)
 #   make flash      compile the firmware and copy what changed onto a board (PORT=auto)
 #   make sync       pull the finished matches off a board into the results database
 #   make sim        the browser simulator on http://127.0.0.1:8000/ (SIM_PORT=...)
@@ -22,10 +25,10 @@ PY_STAMP := $(VENV)/.deps-stamp
 NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 
-.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu test bench lint typecheck flash sync sim \
-	clean-pycache
+.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test \
+	bench lint typecheck flash sync sim clean-pycache
 
-deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu
+deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2
 
 # Debian packages: each is installed only when dpkg does not know it yet (CI runs as root).
 # gcc-multilib: the 32-bit unix port.
@@ -36,6 +39,8 @@ DEB_PACKAGES += postgresql
 DEB_PACKAGES += chromium chromium-driver
 # The Cortex-M3 build of MicroPython and QEMU to run it: the firmware's ARM Thumb path.
 DEB_PACKAGES += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+# The rp2 port (the Pico's UF2) and picotool are built with cmake; the port links C++.
+DEB_PACKAGES += cmake libstdc++-arm-none-eabi-newlib
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -52,6 +57,10 @@ MP_TREE := build/micropython
 MP32 := build/mp32/micropython
 MP32_MANIFEST := host_tools/mp/manifest_unix32.py
 FIRMWARE_PY := $(shell find firmware -name '*.py' 2>/dev/null)
+# The version every build reports (banner, picotool info): the tree's own release, not
+# `git describe` of this repository, which the copy in build/ sits inside.
+export MICROPY_GIT_TAG := $(word 3,$(shell head -n 1 $(MP_SRC)/SOURCE-COMMIT 2>/dev/null))
+export MICROPY_GIT_HASH := $(shell head -c 10 $(MP_SRC)/SOURCE-COMMIT 2>/dev/null)
 
 deps-mp32: $(MP32)
 
@@ -84,6 +93,41 @@ $(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY
 	$(MAKE) -s -C $(MP_TREE)/ports/qemu -j2 BOARD=MPS2_AN385 MICROPY_HEAP_SIZE=196608 \
 		MICROPY_VFS_LFS2=1 FROZEN_MANIFEST=$(abspath $(QEMU_MANIFEST))
 	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/qemu/build-MPS2_AN385/firmware.elf $@
+
+# The Pico images (shared/RUNTIME.md, "The Pico itself"): the rp2 port built from the copy
+# in build/ with firmware/manifest.py (the port's own frozen modules, then the app and a
+# frozen main.py that starts it at power-on), made into a UF2 by picotool built from a
+# copy of ../shared/picotool (no USB or signing support: neither is needed for a UF2).
+# `make deps` builds the RP2040 one (the tests check it); `make uf2` both.
+PICOTOOL_SRC := ../shared/picotool
+PICOTOOL := build/picotool/bin/picotool
+PICO_UF2 := build/pico/scoreboard-pico.uf2
+PICO2_UF2 := build/pico/scoreboard-pico2.uf2
+RP2_INPUTS := $(PICOTOOL) $(MP_TREE)/mpy-cross/build/mpy-cross firmware/manifest.py $(FIRMWARE_PY)
+RP2_MAKE = CMAKE_ARGS="-Dpicotool_DIR=$(abspath build/picotool)/lib/cmake/picotool" \
+	$(MAKE) -s -C $(MP_TREE)/ports/rp2 -j2 FROZEN_MANIFEST=$(abspath firmware/manifest.py)
+
+deps-uf2: $(PICO_UF2)
+uf2: $(PICO_UF2) $(PICO2_UF2)
+
+$(PICOTOOL): $(MP_TREE)/.copied | deps-system
+	rm -rf build/picotool-src build/picotool-build build/picotool
+	cp -r $(PICOTOOL_SRC) build/picotool-src && chmod -R u+w build/picotool-src
+	cmake -S build/picotool-src -B build/picotool-build -DPICOTOOL_NO_LIBUSB=1 \
+		-DPICO_SDK_PATH=$(abspath $(MP_TREE))/lib/pico-sdk \
+		-DCMAKE_INSTALL_PREFIX=$(abspath build/picotool) >build/picotool-cmake.log \
+		|| { cat build/picotool-cmake.log >&2; exit 1; }
+	cmake --build build/picotool-build -j2 >build/picotool-build.log \
+		|| { tail -n 30 build/picotool-build.log >&2; exit 1; }
+	cmake --install build/picotool-build >/dev/null
+
+$(PICO_UF2): $(RP2_INPUTS) | deps-system
+	$(RP2_MAKE) BOARD=RPI_PICO
+	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/rp2/build-RPI_PICO/firmware.uf2 $@
+
+$(PICO2_UF2): $(RP2_INPUTS) | deps-system
+	$(RP2_MAKE) BOARD=RPI_PICO2
+	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/rp2/build-RPI_PICO2/firmware.uf2 $@
 
 deps-python: $(PY_STAMP)
 deps-node: $(NODE_STAMP)
@@ -138,5 +182,7 @@ sync: deps-python
 # localhost (nothing from the network at run time) until stopped. SIM_PORT=0: any free port.
 SIM_PORT ?= 8000
 
-sim: deps
+# Only what the simulator needs: the venv (the server) and node_modules (the WebAssembly
+# port); no cross build, no UF2.
+sim: deps-python deps-node
 	$(BIN)/python -m host_tools.sim --port $(SIM_PORT)

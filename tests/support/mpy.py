@@ -68,8 +68,11 @@ def run_tool(cmd, cwd=REPO, timeout=300):
 
 
 def firmware_files():
-    """Every .py file that goes onto the device, sorted, as paths."""
-    return sorted(p for p in FIRMWARE.rglob("*.py") if "__pycache__" not in p.parts)
+    """Every .py file that goes onto the device, sorted, as paths (`scoreboard flash`'s
+    list: not firmware/manifest.py, the build's)."""
+    from host_tools.flash import sources
+
+    return sources(FIRMWARE)
 
 
 def scenario_files():
