@@ -163,8 +163,12 @@ def run(args):
             device = Device(flash, args.micropython, args.oled)
             try:
                 play_script(device, commands, args.png)
+                status = device.send("status")  # `M <screen> ...`: did the app stop?
             finally:
                 device.close()
+            if status and status[0].split()[1:2] == ["error"]:
+                raise DeviceError("the box stopped on its error screen (its journal is "
+                                  "intact); --png shows it")
             print("played %d keys; flash: %s" % (sum(c != "wait" for c, _ in commands), flash))
             return 0
         from host_tools.terminal import interactive

@@ -521,3 +521,21 @@ def test_a_really_full_littlefs_in_a_match(tmp_path, interpreter):
     warn = [x for x in lines if x.startswith("warned ")]
     full = [x for x in lines if x.startswith("full ")]
     assert warn and full and lines.index(warn[0]) < lines.index(full[0]), out
+
+
+# -- 10. `scoreboard device --keys` and the error screen -----------------------------------
+def test_device_keys_exits_non_zero_when_the_app_reached_its_error_screen(tmp_path):
+    flash = tmp_path / "box"
+    device.queue(flash, "m1", HEADER)
+    (flash / "matches").write_text("not a folder")  # a flash the journal cannot write
+    keys = tmp_path / "keys.txt"
+    keys.write_text("ok\nred\n")
+    rc, out = mpy.run_tool([mpy.BIN / "scoreboard", "device", "--flash", flash,
+                            "--keys", keys])
+    assert rc != 0, out
+    assert len(out.strip().splitlines()) == 1 and "error screen" in out, out
+    assert "Traceback" not in out
+    ok = tmp_path / "fine"
+    device.queue(ok, "m1", HEADER)
+    rc, out = mpy.run_tool([mpy.BIN / "scoreboard", "device", "--flash", ok, "--keys", keys])
+    assert rc == 0 and out.startswith("played 2 keys"), out
