@@ -64,6 +64,7 @@ class HostFolder:
 
     def __init__(self, path, readonly):
         self.v = vfs.VfsPosix(path)
+        self.root = path.encode().rstrip(b"/")
         self.ro = readonly
         self.cwd = b""  # the working folder: b"" is the root, else b"/a/b"
         self.seen = {}  # path -> inode of the plain files and folders listed so far
@@ -191,7 +192,9 @@ class HostFolder:
 
     def rename(self, a, b):
         self._w()
-        self.v.rename(self._real(a), self._real(b))
+        # VfsPosix(root).rename builds both paths in one shared buffer (the new one
+        # overwrites the old: ENOENT); a root-less VfsPosix takes the full paths as given.
+        vfs.VfsPosix().rename(self.root + self._real(a), self.root + self._real(b))
 
     def rmdir(self, path):
         self._w()
