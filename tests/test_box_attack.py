@@ -539,3 +539,14 @@ def test_device_keys_exits_non_zero_when_the_app_reached_its_error_screen(tmp_pa
     device.queue(ok, "m1", HEADER)
     rc, out = mpy.run_tool([mpy.BIN / "scoreboard", "device", "--flash", ok, "--keys", keys])
     assert rc == 0 and out.startswith("played 2 keys"), out
+
+
+def test_the_frame_end_screen_shows_why_too(tmp_path):
+    cmds = (presses(["ok", "red"]) + ["choose concede_frame", "wait 3000", "show",
+                                      "jump %d" % MAX_MS, "wait 3000", "show", "text",
+                                      "press ok", "wait 3000", "show", "text"])
+    _, out = both(tmp_path, queue(HEADER), cmds)
+    over, waited, refused = (line.split()[3] for line in out if line[:2] == "E ")
+    assert shown(out) == [("frame_end", None, OVERTIME), ("frame_end", OVERTIME, OVERTIME)]
+    assert waited != over, "the notice is on the panel"
+    assert refused != waited, "and the refusal ('NO: ...') over it"

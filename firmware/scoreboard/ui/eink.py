@@ -83,7 +83,8 @@ def _hint(canvas, screen, default):
 
 def _message(canvas, screen, y):
     text = model.banner(screen)
-    if text:
+    if text:  # a box of its own, over whatever the screen drew there
+        canvas.fill_rect(0, y, W, 22, 0)
         canvas.rect(0, y, W, 22, 1)
         gfx.best(canvas, text, 6, y + 3, W - 12)
 
@@ -208,6 +209,7 @@ def _frame_end(canvas, screen):
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
+    _message(canvas, screen, _HINT_Y - 30)  # a refusal of `ok`, a full flash...
     _hint(canvas, screen, "ok: next frame   undo: take back the last entry")
 
 
@@ -232,6 +234,7 @@ def _match_end(canvas, screen):
         gfx.text_at(canvas, "HIGH BREAK %d" % high[0], 8, 182, 184, LEFT, 1, 2)
         gfx.text_at(canvas, "HIGH BREAK %d" % high[1], 208, 182, 184, RIGHT, 1, 2)
     _frame_table(canvas, match, 204, _HINT_Y - 4)
+    _message(canvas, screen, _HINT_Y - 30)
     _hint(canvas, screen, "ok: back to the start screen")
 
 
