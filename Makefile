@@ -98,7 +98,8 @@ $(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY
 # in build/ with firmware/manifest.py (the port's own frozen modules, then the app and a
 # frozen main.py that starts it at power-on), made into a UF2 by picotool built from a
 # copy of ../shared/picotool (no USB or signing support: neither is needed for a UF2).
-# `make deps` builds the RP2040 one (the tests check it); `make uf2` both.
+# `make deps` builds the RP2040 one (the tests check it); `make uf2` both (the Pico 2's
+# adds about as long again as the Pico's, so `make test` from nothing does not wait for it).
 PICOTOOL_SRC := ../shared/picotool
 PICOTOOL := build/picotool/bin/picotool
 PICO_UF2 := build/pico/scoreboard-pico.uf2
@@ -125,8 +126,10 @@ $(PICO_UF2): $(RP2_INPUTS) | deps-system
 	$(RP2_MAKE) BOARD=RPI_PICO
 	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/rp2/build-RPI_PICO/firmware.uf2 $@
 
-$(PICO2_UF2): $(RP2_INPUTS) | deps-system
+# The tests check the Pico's image; the Pico 2's is checked here, as it is made.
+$(PICO2_UF2): $(RP2_INPUTS) | deps-system deps-python
 	$(RP2_MAKE) BOARD=RPI_PICO2
+	$(BIN)/python -m host_tools.uf2 $(MP_TREE)/ports/rp2/build-RPI_PICO2/firmware.uf2 pico2
 	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/rp2/build-RPI_PICO2/firmware.uf2 $@
 
 deps-python: $(PY_STAMP)

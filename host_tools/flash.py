@@ -179,10 +179,23 @@ def flash(board, files, version=None, out=print):
 def add_parser(sub):
     p = sub.add_parser("flash", help="compile the firmware and copy what changed to a board")
     p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    p.add_argument("--uf2", nargs="?", const="", metavar="DRIVE",
+                   help="instead: copy the Pico image (make uf2) onto the board's RPI-RP2 "
+                        "drive in BOOTSEL mode (found when not given)")
+    p.add_argument("--image", metavar="FILE",
+                   help="with --uf2: this UF2 (default build/pico/scoreboard-pico.uf2)")
     p.set_defaults(run=run)
 
 
 def run(args):
+    if args.uf2 is not None:  # the UF2 route: the firmware frozen in, nothing over USB serial
+        from host_tools import uf2_install
+
+        return uf2_install.run(args.uf2 or None, args.image)
+    if args.image is not None:
+        print("flash: --image goes with --uf2 (the .mpy route compiles firmware/)",
+              file=sys.stderr)
+        return 2
     try:
         files = build()
     except FlashError as e:
