@@ -3,11 +3,14 @@
 journal offers; the firmware compiled, copied, only what changed copied again, checked.
 """
 
+import os
 import time
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import VirtualDevice, scoreboard
+from host_tools import uf2
 from host_tools.flash import build, flash as flash_firmware
+from host_tools.uf2_install import IMAGES
 from host_tools.sync_board import Board, BoardError
 from scoreboard.core.notation import Reader
 from scoreboard.journal import Journal
@@ -133,3 +136,94 @@ def test_flash_without_a_board_one_line(tmp_path):
         assert rc == 1 and len(text.splitlines()) == 1 and text.startswith("flash: "), text
     rc, _, err = scoreboard("flash", "--port", "auto")
     assert "no board found" in err
+
+
+# `scoreboard flash --uf2 [DRIVE]` (issue 15): the Pico image onto the boot ROM's drive.
+# A folder with an INFO_UF2.TXT stands in for the drive; SCOREBOARD_UF2_ROOTS points the
+# search at a fake mount root, so the search itself is what is tested.
+PICO_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
+PICO2_INFO = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
+PICO_IMAGE = IMAGES / "scoreboard-pico.uf2"
+
+
+def drive(root, name, info=PICO_INFO):
+    path = root / name
+    path.mkdir(parents=True)
+    if info is not None:
+        (path / "INFO_UF2.TXT").write_text(info)
+    return path
+
+
+def uf2_flash(roots, *args):
+    env = dict(os.environ, SCOREBOARD_UF2_ROOTS=os.pathsep.join(str(r) for r in roots))
+    return scoreboard("flash", "--uf2", *args, env=env)
+
+
+def test_flash_uf2_finds_the_drive_and_copies_the_built_image(tmp_path):
+    media = tmp_path / "media" / "ann"
+    drive(media, "USB-STICK", info=None)  # a drive, but no boot ROM behind it
+    drive(media, "OTHER", info="Board-ID: SOMETHING-ELSE\n")
+    rpi = drive(media, "RPI-RP2")
+    assert PICO_IMAGE.exists(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
+    rc, out, err = uf2_flash([tmp_path / "nowhere", media])
+    assert rc == 0, err
+    image = PICO_IMAGE.read_bytes()
+    assert (rpi / "scoreboard-pico.uf2").read_bytes() == image
+    assert out.strip() == ("flash: scoreboard-pico.uf2 copied to %s (%d blocks of 256 bytes,"
+                           " %d bytes): the Raspberry Pi Pico restarts with the scoreboard;"
+                           " the matches on its flash stay" % (rpi, len(image) // 512,
+                                                               len(image)))
+    assert sorted(p.name for p in (media / "USB-STICK").iterdir()) == []
+
+
+def test_flash_uf2_takes_the_drive_path_and_an_image(tmp_path):
+    rpi = drive(tmp_path, "E")  # e.g. a drive letter's root on Windows
+    image = tmp_path / "mine.uf2"
+    image.write_bytes(uf2.make_uf2(b"\x11" * 600))
+    rc, out, err = uf2_flash([tmp_path / "empty"], str(rpi), "--image", str(image))
+    assert rc == 0, err
+    assert (rpi / "mine.uf2").read_bytes() == image.read_bytes()
+    assert "(3 blocks of 256 bytes, 1536 bytes)" in out
+    # A Pico 2 in BOOTSEL mode takes an RP2350 image, never the Pico's.
+    p2 = drive(tmp_path / "vol", "RP2350", info=PICO2_INFO)
+    image2 = tmp_path / "p2.uf2"
+    image2.write_bytes(uf2.make_uf2(b"\x22" * 256, family=uf2.RP2350_ARM_S))
+    rc, out, err = uf2_flash([tmp_path / "vol"], "--image", str(image2))
+    assert rc == 0 and "the Raspberry Pi Pico 2 restarts" in out, err
+    assert (p2 / "p2.uf2").read_bytes() == image2.read_bytes()
+
+
+def test_flash_uf2_bad_input_one_line(tmp_path):
+    media = tmp_path / "media"
+    rpi = drive(media, "RPI-RP2")
+    not_drive = drive(tmp_path, "stick", info=None)
+    mpy_file = tmp_path / "app.mpy"  # what the .mpy route copies: no UF2
+    mpy_file.write_bytes(build()["scoreboard/app.mpy"])
+    p2_image = tmp_path / "p2.uf2"
+    p2_image.write_bytes(uf2.make_uf2(b"\x00" * 256, family=uf2.RP2350_ARM_S))
+    two = tmp_path / "two"
+    drive(two, "RPI-RP2")
+    drive(two, "RPI-RP2 1")
+    cases = [
+        (([tmp_path / "empty"],), "flash: no RPI-RP2 drive mounted: hold BOOTSEL"),
+        (([two],), "flash: 2 Pico drives mounted (%s, %s): give the one to use" % (
+            two / "RPI-RP2", two / "RPI-RP2 1")),
+        (([media], str(tmp_path / "missing")), "flash: %s is not a folder" % (
+            tmp_path / "missing")),
+        (([media], str(not_drive)), "flash: %s is not a Pico in BOOTSEL mode" % not_drive),
+        (([media], "--image", str(tmp_path / "none.uf2")), "flash: no image at %s: build "
+         "it with `make uf2`" % (tmp_path / "none.uf2")),
+        (([media], "--image", str(mpy_file)), "flash: %s is not a UF2 file: " % mpy_file),
+        (([media], "--image", str(p2_image)), "flash: %s is a UF2 for rp2350-arm-s, not "
+         "for the Raspberry Pi Pico (rp2040)" % p2_image),
+    ]
+    for args, start in cases:
+        rc, out, err = uf2_flash(*args)
+        text = (out + err).strip()
+        assert rc == 1 and len(text.splitlines()) == 1 and text.startswith(start), text
+        assert err.strip() == text
+    assert [p.name for p in rpi.iterdir()] == ["INFO_UF2.TXT"]  # nothing copied
+    rc, out, err = scoreboard("flash", "--image", str(p2_image))
+    assert rc == 2 and err.strip() == (
+        "flash: --image goes with --uf2 (the .mpy route compiles firmware/)")
+
