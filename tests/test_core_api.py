@@ -53,6 +53,24 @@ def test_colours_are_defined_once():
     assert notation.COLOURS is words.COLOURS is vocab.COLOURS
 
 
+def test_game_to_family_is_defined_once():
+    from scoreboard.core import match, words
+    from scoreboard.keys import keymaps
+    games = {"snooker": "snooker", "eightball": "pool", "nineball": "pool",
+             "tenball": "pool", "straight": "straight"}
+    assert tuple(games) == vocab.GAMES
+    for game, fam in games.items():
+        assert vocab.family(game) == fam
+        head = "sbn 1\ngame %s\nmatch %s\nside A \"A\"\nside B \"B\"\n" % (
+            game, {"snooker": "best-of 3", "pool": "race-to 3", "straight": "points 50"}[fam])
+        assert replay(lines_of(head)).family == fam
+    with pytest.raises(ValueError, match="unknown game 'darts'"):
+        vocab.family("darts")
+    # every module that needs it takes vocab's: none keeps a copy of its own
+    assert words.family is match.family is vocab.family and words.GAMES is vocab.GAMES
+    assert not hasattr(keymaps, "family_of")
+
+
 # -- views with names ------------------------------------------------------------------------
 def test_view_has_named_fields():
     m = replay(lines_of(START + "pot red\npot black\n"))

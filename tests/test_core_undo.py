@@ -124,7 +124,7 @@ def test_snapshots_stay_few_in_a_long_frame():
     snaps = Snapshots()
 
     class Thing:
-        _STATE = ("n",)
+        STATE = ("n",)
         n = 0
 
     t = Thing()

@@ -162,6 +162,54 @@ def test_frame_one_breaker_switch_and_the_next_frame():
     assert sbn.to_dict(d.match)["current"]["striker"] == "A"
 
 
+@pytest.mark.parametrize("policy,breaker", [("alternate", "B"), ("winner", "B"),
+                                             ("loser", "A")])
+def test_the_next_breaker_is_the_match_s_one_rule(policy, breaker):
+    """The break policy (RULES.md) is the match's: the grammar announces the side that
+    `frame` will then give, because it asks the match, which applies it."""
+    d = Desk(header("nineball", "race-to 3", "breaks " + policy), A)
+    d.play("rackB")  # A broke rack 1, B won it
+    assert d.match.next_breaker() == "AB".index(breaker)
+    assert d.grammar.entry() == "FRAME 2 - %s breaks? ok" % breaker
+    assert d.play("ok") == ["frame"]
+    assert d.match.breaker == "AB".index(breaker)
+    assert Desk(NINEBALL).match.next_breaker() is None  # frame 1: the referee's choice
+
+
+def test_the_clock_menu_offers_the_profiles_of_clocksettings(monkeypatch):
+    """The shot-clock profiles are clocksettings' alone: the menu offers what it says."""
+    from scoreboard.core import clocksettings
+    from scoreboard.keys import menus
+
+    def offered():
+        tree = menus.clock_menu(Desk(SNOOKER, A).match)
+        return [(label, data) for label, _, data in tree[1]]
+
+    assert offered() == [("wpa 35s", "clock on shot=35 warn=10 ext=1x25 first=60"),
+                         ("pro 30s", "clock on shot=30 warn=0 ext=1x30 beeps=5"),
+                         ("seed 45s", "clock on shot=45 warn=10")]
+    profile = clocksettings.profile
+    monkeypatch.setattr(clocksettings, "profile", lambda name: clocksettings.Settings(
+        shot=40, warn=5) if name == "seed" else profile(name))
+    assert offered()[2] == ("seed 40s", "clock on shot=40 warn=5")
+
+
+@pytest.mark.parametrize("game,balls", [("eightball", 15), ("nineball", 9),
+                                        ("tenball", 10)])
+def test_pool_ball_numbers_are_the_rules_table(game, balls, monkeypatch):
+    """Balls per game are the pool rules' table alone: the number entry takes 1 to it."""
+    from scoreboard.core.rules import pool
+
+    d = Desk(header(game, "race-to 3"), A)
+    d.press("pot")
+    assert d.grammar.press(str(balls)).refusal is None
+    assert d.grammar.press(str(balls + 1)).refusal == "a number from 1 to %d" % balls
+    monkeypatch.setitem(pool.BALLS, game, balls - 1)
+    d = Desk(header(game, "race-to 3"), A)
+    d.press("pot")
+    assert d.grammar.press(str(balls)).refusal == "a number from 1 to %d" % (balls - 1)
+
+
 def test_pool_side_key_before_the_first_rack():
     d = Desk(NINEBALL)
     d.play("side")

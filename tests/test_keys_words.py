@@ -178,7 +178,7 @@ def test_menu_trees_only_give_lines_that_parse():
             d = Desk(head + CLOCKED, setup)
             g = d.grammar
             for tree in (menus.start_menu(d.match), menus.between_menu(d.match),
-                         menus.play_menu(d.match, fam, ["respot"])):
+                         g.family_keys.menu(["respot"])):
                 for line in menus.lines(tree):
                     assert notation.parse_event(fam, line)[1] in words_for(fam), line
             assert isinstance(g, Grammar)

@@ -30,7 +30,7 @@ from scoreboard.core.timekeeper import MAX_MS, MatchTime
 from scoreboard.journal import Journal, JournalError, box_id
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
-from scoreboard.keys.keymaps import family_of, keymap
+from scoreboard.keys.keymaps import keymap
 from scoreboard.settings import (led_level_of, load_settings, next_volume, save_settings,
                                  volume_of)
 from scoreboard.sounds import Sounds
@@ -101,7 +101,7 @@ class App:
         self.match = match
         self.menu = None
         self._overtime = False
-        self.family = family_of(match.header.game)
+        self.family = match.family
         self.names = keymap(self.family)
         self.grammar = Grammar(match)
         self.time.resume(base_ms, now)

@@ -15,7 +15,7 @@ breaker, queued name or None); the app does the rest.
 """
 
 from scoreboard.journal import JournalError
-from scoreboard.keys.keymaps import family_of
+from scoreboard.core.vocab import family as family_of
 from scoreboard.ui.model import QUEUE_ROWS
 
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",

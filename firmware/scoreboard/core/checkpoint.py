@@ -19,7 +19,7 @@ def write(m):
     return "ck1;n=%d;b=%s;won=%d,%d;agg=%d,%d;high=%d,%d;cnt=%d;rec=%d;%s" % (
         m.number, "-" if m.breaker is None else "%d" % m.breaker,
         m.won[0], m.won[1], m.agg[0], m.agg[1], m.high[0], m.high[1],
-        m.counted, m._base_records, m.time.encode_base())
+        m.counted, m.base_records, m.time.encode_base())
 
 
 def read(m, text):
@@ -40,9 +40,9 @@ def read(m, text):
                 len(m.store), records))
         m.number = number
         m.breaker = None if number == 0 else int(breaker)
-        m._base_records = records
+        m.base_records = records
         m.time.decode_base(fields)
-        m._fresh_segment()
+        m.fresh_segment()
     except (KeyError, ValueError) as e:
         raise ValueError("bad checkpoint: %s" % e) from None
     return m

@@ -41,7 +41,7 @@ class ShotClock:
     the warning, the countdown beeps and the expiry, each once per shot. Shot-time
     statistics are the match's (`shots.py`): they are kept with or without a clock.
     """
-    _STATE = ("settings", "enabled", "_shot_ms", "_first_ms", "_warn_ms", "_beeps_ms",
+    STATE = ("settings", "enabled", "_shot_ms", "_first_ms", "_warn_ms", "_beeps_ms",
               "_ext_ms", "_ext_count", "_ext_left", "_state", "_suspended", "side", "first",
               "expired", "_deadline", "_limit_ms", "_left_ms", "_warn_at", "_beep_at",
               "_next")

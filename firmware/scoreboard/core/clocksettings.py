@@ -93,6 +93,12 @@ def profile(name):
     raise ValueError("unknown clock profile '" + str(name) + "' (seed, wpa, pro, off)")
 
 
+def profile_words(name):
+    """The NOTATION keys of a named profile (`shot=45 warn=10`): what a header's `clock`
+    line or `clock on` carries for it; '' for 'off'."""
+    return format_settings(profile(name))
+
+
 def _seconds(key, text, shown=None, most=_MAX_SECS):
     """ASCII digits only, at most 4 of them (a longer number is out of range anyway)."""
     if not text or any(c not in "0123456789" for c in text):

@@ -16,8 +16,8 @@ rebuilds the match from it (then the segment's lines are replayed on it).
 """
 
 from . import checkpoint, vocab
-from .vocab import PRE_FRAME, RESPOT_OK, SUSPENDED_OK
-from .notation import SIDES, clock_settings, family
+from .vocab import PRE_FRAME, RESPOT_OK, SUSPENDED_OK, family
+from .notation import SIDES, clock_settings
 from .rules.frame import other, side_index
 from .rules.pool import PoolFrame
 from .rules.snooker import SnookerFrame
@@ -35,7 +35,7 @@ class Match:
     # Attributes that are caches, not state: undo need not give them back.
     SCRATCH = ("_view", "_snaps")
     # What a snapshot inside a segment saves (snapshot.py).
-    _STATE = ("frame", "voided", "result_how", "suspended", "strokes", "time")
+    STATE = ("frame", "voided", "result_how", "suspended", "strokes", "time")
 
     def __init__(self, header, store=None):
         header.check()
@@ -50,7 +50,7 @@ class Match:
         self.counted = 0  # finished frames that count (restarted ones do not)
         self.number = 0  # the current frame's number; 0 before the first
         self.breaker = None  # who broke off the current frame
-        self._base_records = len(self.store)  # records in the store when the segment began
+        self.base_records = len(self.store)  # records in the store when the segment began
         self.events = Segment(self.family)  # the events since the last `frame` line
         self.time = Timekeeper(clock_settings(header.clock) if header.clock else None,
                                60 * header.rule("late", 15))
@@ -59,7 +59,7 @@ class Match:
         self._clear_segment()
 
     # -- the segment ---------------------------------------------------------------------
-    def _fresh_segment(self):
+    def fresh_segment(self):
         """A segment with no event yet, from the totals and the timekeeper's base."""
         self.events = Segment(self.family)
         self._snaps.clear()
@@ -274,25 +274,30 @@ class Match:
         self._commit()
         self.number += 1
         self.breaker = breaker
-        self._base_records = len(self.store)
+        self.base_records = len(self.store)
         self.time.new_segment(ms, stamped)
-        self._fresh_segment()
+        self.fresh_segment()
 
-    def _next_breaker(self, asked):
-        """Who breaks the next frame: the policy applied to the frame just finished."""
+    def next_breaker(self):
+        """Who breaks the next frame (0 or 1): the header's break policy applied to the
+        frame just finished; None before the first frame (the referee chooses). The one
+        rule: `frame` applies it, the key grammar announces it."""
         last = self.frame
         if last is None:
-            return 0 if asked is None else side_index(asked)
+            return None
         policy = self.header.breaks
         if policy == "alternate" or last.winner is None:
-            want = other(last.breaker)
-        elif policy == "winner":
-            want = last.winner
-        else:
-            want = other(last.winner)
+            return other(last.breaker)
+        return last.winner if policy == "winner" else other(last.winner)
+
+    def _next_breaker(self, asked):
+        """The breaker of a `frame` line: the policy's, and `asked` must agree with it."""
+        want = self.next_breaker()
+        if want is None:
+            return 0 if asked is None else side_index(asked)
         if asked is not None and side_index(asked) != want:
             raise ValueError("%s breaks frame %d (breaks %s)" % (SIDES[want], self.number + 1,
-                                                                 policy))
+                                                                 self.header.breaks))
         return want
 
     def _commit(self):

@@ -13,15 +13,15 @@ checked and stripped before anything else is read.
 from . import vocab
 from .header import HEADER_WORDS, Header
 from .vocab import (ARG_CLOCK, ARG_COUNT, ARG_FOUL, ARG_NONE, ARG_PENALTY, ARG_POT, ARG_RACK,
-                    ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY, POOL, SNOOKER, STRAIGHT,
-                    WORDS)
+                    ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY, WORDS, family,
+                    family_bit)
 from .timekeeper import MAX_MS
-from .words import (COLOURS, SIDES, choice, clock_settings, count, digits, family, number,
-                    escaped, shown, side, strip_checksum, tokenize, utf8, with_checksum)
+from .words import (COLOURS, SIDES, choice, clock_settings, count, digits, number, escaped,
+                    shown, side, strip_checksum, tokenize, utf8, with_checksum)
 
 # What other modules take from here, the words' names included.
 __all__ = ("COLOURS", "SIDES", "Header", "NotationError", "Reader",
-           "clock_settings", "family", "format_event", "parse_event", "write")
+           "clock_settings", "format_event", "parse_event", "write")
 
 
 class NotationError(Exception):
@@ -41,8 +41,7 @@ def parse_args(fam, word, args):
     The word table (`vocab.py`) says which games take the word and how its words are
     read."""
     row = WORDS.get(word)
-    bit = SNOOKER if fam == "snooker" else POOL if fam == "pool" else STRAIGHT
-    if row is None or not row[1] & bit:
+    if row is None or not row[1] & family_bit(fam):
         raise ValueError("unknown word '%s' in %s" % (shown(word), fam))
     arg = row[4]
     if arg == ARG_NONE:

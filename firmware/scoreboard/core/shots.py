@@ -8,7 +8,7 @@ started, never wrapped.
 
 
 class ShotTimes:
-    _STATE = ("shots", "total", "longest", "side", "since", "paused_at")
+    STATE = ("shots", "total", "longest", "side", "since", "paused_at")
 
     def __init__(self, shots=(0, 0), total=(0, 0), longest=(0, 0)):
         self.shots = list(shots)

@@ -2,7 +2,7 @@
 few events since the nearest snapshot, not the whole frame.
 
 Every object that holds segment state (the match, its frame, the timekeeper and its
-timers) names its state in a `_STATE` tuple of attribute names. `save(obj)` packs those
+timers) names its state in a `STATE` tuple of attribute names. `save(obj)` packs those
 values into a few hundred bytes (small ints, flags and list lengths a byte each; strings
 and the objects themselves are kept by reference); `load(saved)` puts them back into
 the very objects they came from, so a snapshot taken before a `restart` (a new frame
@@ -27,7 +27,7 @@ _FINE = const(8)
 # strings they name in a tuple. Codes: a byte 0x80 + n is the small int n (0..127);
 # _INT is followed by a zigzag varint; _LIST and _TUPLE by a varint count and the items;
 # _REF by a varint index into refs (a string, or an object without state, shared);
-# _OBJ by a varint index into refs and then the object's `_STATE` values.
+# _OBJ by a varint index into refs and then the object's `STATE` values.
 _NONE = const(0)
 _FALSE = const(1)
 _TRUE = const(2)
@@ -70,10 +70,10 @@ class _Packer:
             self.varint(len(v))
             for x in v:
                 self.value(x)
-        elif hasattr(v, "_STATE"):
+        elif hasattr(v, "STATE"):
             out.append(_OBJ)
             self.ref(v)
-            for name in v._STATE:
+            for name in v.STATE:
                 x = getattr(v, name)
                 if type(x) is int and 0 <= x < 0x80:  # not a bool: type(True) is bool
                     out.append(_SMALL | x)
@@ -133,7 +133,7 @@ class _Unpacker:
         obj = self.refs[self.varint()]
         if b == _OBJ:
             data = self.data
-            for name in obj._STATE:
+            for name in obj.STATE:
                 c = data[self.i]
                 if c >= _SMALL:  # most values: a small int, or a flag, or None
                     self.i += 1
@@ -147,7 +147,7 @@ class _Unpacker:
 
 
 def save(obj):
-    """The state of obj (its `_STATE` attributes, objects inside it included), packed."""
+    """The state of obj (its `STATE` attributes, objects inside it included), packed."""
     p = _Packer()
     p.value(obj)
     return bytes(p.out), tuple(p.refs)

@@ -58,7 +58,7 @@ class Timekeeper:
     """Frame and match stopwatches, the late start, shot times, the shot clock, and the
     last stamp, for one match. `settings`: the header's clock (Settings or None);
     `late_s`: the late-start limit in seconds."""
-    _STATE = ("stamped", "last_ms", "match_watch", "frame_watch", "late", "clock", "shots")
+    STATE = ("stamped", "last_ms", "match_watch", "frame_watch", "late", "clock", "shots")
 
     def __init__(self, settings, late_s):
         self.late_s = late_s

@@ -18,7 +18,7 @@ LATE_START_S = const(900)  # seed 004 1.7: 15 minutes after the match is called
 
 class Stopwatch:
     """Elapsed running time in ms: start, pause, resume; a pause is not counted."""
-    _STATE = ("_total", "_since", "started", "running")
+    STATE = ("_total", "_since", "started", "running")
 
     def __init__(self, ticks=ticks_module):
         self._ticks = ticks
@@ -62,7 +62,7 @@ class Stopwatch:
 class LateStart:
     """`called`: a player not at the table `limit_s` seconds later loses the match
     (`forfeit X late`, entered by the referee). Paused while play is suspended."""
-    _STATE = ("limit_ms", "_watch")
+    STATE = ("limit_ms", "_watch")
 
     def __init__(self, limit_s=LATE_START_S, ticks=ticks_module):
         self.limit_ms = limit_s * 1000

@@ -28,6 +28,8 @@ from micropython import const
 COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
 SIDES = ("A", "B")
 FAMILIES = ("snooker", "pool", "straight")
+# The header's games; eight-, nine- and ten-ball are the pool family.
+GAMES = ("snooker", "eightball", "nineball", "tenball", "straight")
 
 # Games, as a bit mask.
 SNOOKER = const(1)
@@ -91,6 +93,16 @@ WORDS = {row[0]: row for row in TABLE}
 
 AWARD_WHY = ("miss3", "conduct", "time", "other")
 FORFEIT_WHY = ("late", "conduct", "retired", "disqualified")
+
+
+def family(game):
+    """The family of a header's game word (snooker, pool, straight): the one place that
+    says so, for the parser, the match, the keys and the screens."""
+    if game == "snooker" or game == "straight":
+        return game
+    if game == "eightball" or game == "nineball" or game == "tenball":
+        return "pool"
+    raise ValueError("unknown game '%s'" % game)
 
 
 def family_bit(fam):

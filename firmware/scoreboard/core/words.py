@@ -10,14 +10,13 @@ from micropython import const
 
 from .clocksettings import KEYS as CLOCK_KEYS
 from .clocksettings import parse_words
-from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, SIDES
+from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, GAMES, SIDES, family
 
 # What other modules take from here.
 __all__ = ("AWARD_WHY", "CLOCK_KEYS", "COLOURS", "FORFEIT_WHY", "GAMES", "RULES_KEYS",
            "SIDES", "choice", "clock_settings", "count", "crc", "family", "key_values",
            "number", "quote", "side", "strip_checksum", "tokenize", "with_checksum")
 
-GAMES = ("snooker", "eightball", "nineball", "tenball", "straight")
 RULES_KEYS = ("misses", "late")
 _MAX_DIGITS = const(9)  # every number of the notation fits in 9 digits
 
@@ -223,14 +222,6 @@ def count(args, low, high, word):
         raise ValueError("'%s' needs more words" % word)
     if len(args) > high:
         raise ValueError("too many words after '%s'" % word)
-
-
-def family(game):
-    if game == "snooker":
-        return "snooker"
-    if game == "straight":
-        return "straight"
-    return "pool"
 
 
 def key_values(args, keys, what):

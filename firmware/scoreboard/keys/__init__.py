@@ -1,4 +1,8 @@
 """The keypad side of the scoreboard, pure: `debounce` (raw bitmap -> press, long, repeat
-events), `keymaps` (the 16 key names of each game's legend) and `grammar` (key names ->
-notation lines or refusals). Nothing here touches hardware; the app wires them:
+events), `keymaps` (the 16 key names of each game's legend), `grammar` (key names ->
+notation lines or refusals: what every game shares) with `snooker`, `pool` and
+`straight` (each family's own keys and menu, loaded for the match's family only) and
+`menus` (the menu trees), and `legends` (the printed texts, never loaded on the box).
+It sits on the core (the match, the word table) and imports nothing else; nothing here
+touches hardware. The app wires it:
 board.keys() -> Debouncer -> keymap name -> Grammar.press -> Match.apply + journal."""

@@ -21,125 +21,328 @@ entry the key names "1".."15" are taken too (key scripts, the simulator). A key 
 long where it has no long meaning counts as a short press. After the Match changes by
 other means (recovery), make a new Grammar.
 
-States: before the first frame `ok` gives `frame A` (the side key, snooker `end`, pool
-and straight `side`, switches to `frame B`); with a frame over `ok` gives `frame` (the
-break policy picks the breaker, `entry()` says who) and `undo` takes back the event that
-ended it; with the match over only `undo` is taken. In play: one press per pot, `undo`
-in one (it cancels an entry in progress first), `menu` for the rarer words (menus.py:
-`menu` moves down, long `menu` up, `ok` chooses, `undo` goes back); with a shot clock
-`ok` is `go` or `hit` (`hit` while a shot is on the clock), a long `ok` is `extend`.
-A foul entry (snooker `foul` or `miss`) is worth the least the ball on allows: a colour
-names the ball concerned (value up to 7), the same colour again or a red says it went
-down, `foul` again adds a point, a long `foul` toggles `time` (set already when the
-clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul pink ok` gives
-`foul 6`. Number entries (pool `pot`, straight `score`, straight penalties): the keys
-stand for keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels. Every key, per
+This module is what every game shares: the states around play (before the first frame
+`ok` gives `frame A` and the side key, snooker `end`, pool and straight `side`, switches
+to `frame B`; with a frame over `ok` gives `frame`, the breaker being the match's
+`next_breaker()`, and `undo` takes back the event that ended it; with the match over only
+`undo` is taken), and in play `undo` (it cancels an entry in progress first), `menu` (the
+rarer words, menus.py: `menu` moves down, long `menu` up, `ok` chooses, `undo` goes
+back), `ok` with a shot clock (`go`, or `hit` while a shot is on the clock; long:
+`extend`), the keys that mean the same on every legend that has them (`go`, `hit`,
+`extend`, `side`, `warn`, `concede`), the number entry (the keys stand for
+keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels) and the confirmation.
+Each game family's own keys and menu are in its module, `snooker.py`, `pool.py` and
+`straight.py`, loaded for the match's family only, each a `Keys(grammar)` with the same
+interface: `SIDE_KEY` (the key that switches the first breaker), `key(name, long)` (a key
+in play that is not the grammar's), `menu(prompts)` (the menu in play), `clear()`, and
+for an entry of several keys of its own (snooker's foul and pot, begun with
+`open_entry()`) `entry_key(name, long)` and `entry_text()`. They answer through the
+public methods below (`done`, `refuse`, `shown`, `view`, `prompts`, ...). Every key, per
 game, short and long: hardware/keypad.md (from legends.py).
 """
 
-from . import menus
-from .entries import CONFIRM, FOUL, MENU, NUMBER, POT, SIDES, Entries, Result
+from micropython import const
 
-__all__ = ("Grammar", "Result")
+from scoreboard.core.vocab import SIDES
+
+from . import keymaps, menus
+
+__all__ = ("CONFIRM", "ENTRY", "IDLE", "MENU", "NUMBER", "Grammar", "Result")
+
+IDLE = const(0)
+ENTRY = const(1)  # a family's entry of several keys (snooker's foul or pot)
+NUMBER = const(2)  # keys stand for numbers 1..15
+MENU = const(3)
+CONFIRM = const(4)  # one line waiting for `ok`
 
 
-class Grammar(Entries):
+class Result:
+    """What one key press gave: a line to apply, or a refusal, and what to show."""
+
+    def __init__(self, line, refusal, entry, menu):
+        self.line = line
+        self.refusal = refusal
+        self.entry = entry
+        self.menu = menu
+
+    def __repr__(self):
+        return "Result(line=%r, refusal=%r, entry=%r)" % (self.line, self.refusal,
+                                                          self.entry)
+
+
+def _family_keys(grammar):
+    """The Keys of the match's family; only that family's module is imported."""
+    fam = grammar.family
+    if fam == "snooker":
+        from . import snooker
+
+        return snooker.Keys(grammar)
+    if fam == "pool":
+        from . import pool
+
+        return pool.Keys(grammar)
+    from . import straight
+
+    return straight.Keys(grammar)
+
+
+class Grammar:
     """Key names to notation lines: see the module docstring."""
+
+    def __init__(self, match):
+        self.match = match
+        self.family = match.family
+        self.names = keymaps.keymap(self.family)
+        self.first_breaker = 0  # who breaks frame 1: 0 (A) or 1 (B)
+        self.family_keys = _family_keys(self)
+        self._walker = None
+        self.clear()
+
+    def clear(self):
+        """Drop the entry in progress and close the menu."""
+        self.mode = IDLE
+        self._walker = None
+        self._balls = []  # number entry: the numbers chosen
+        self._prefix = None  # number entry: the line before the number(s)
+        self._multi = False  # number entry: several (pool pot), ended by `ok`
+        self._limit = 15
+        self._confirm = None  # (text, line)
+        self.family_keys.clear()
 
     def cancel(self):
         """Drop the entry in progress and close the menu (an idle timeout, a new screen)."""
-        self._clear()
+        self.clear()
+
+    # -- what the screens read -----------------------------------------------------------
+    @property
+    def menu_title(self):
+        return self._walker.top()[0] if self._walker else None
+
+    @property
+    def menu_items(self):
+        return [item[0] for item in self._walker.top()[1]] if self._walker else []
+
+    @property
+    def menu_cursor(self):
+        return self._walker.top()[2] if self._walker else 0
+
+    def menu(self):
+        if not self._walker:
+            return None
+        return (self.menu_title, self.menu_items, self.menu_cursor)
+
+    def entry(self):
+        """The entry in progress (or what `ok` does now) as text, or None."""
+        m = self.mode
+        if m == ENTRY:
+            return self.family_keys.entry_text()
+        if m == NUMBER:
+            return self._number_text()
+        if m == CONFIRM:
+            return self._confirm[0]
+        if m == MENU:
+            return None
+        state = self.state()
+        if state == "start":
+            return "FRAME 1 - %s breaks? ok (%s switches)" % (
+                SIDES[self.first_breaker], self.family_keys.SIDE_KEY)
+        if state == "between":
+            return "FRAME %d - %s breaks? ok" % (self.match.number + 1,
+                                                 SIDES[self.match.next_breaker()])
+        if state == "play" and "respot" in self.prompts():
+            return "RESPOTTED BLACK - ok: who plays first?"
+        return None
+
+    # -- what a press gives (for the families too) -----------------------------------------
+    def _result(self, line=None, refusal=None):
+        return Result(line, refusal, self.entry(), self.menu())
+
+    def done(self, line):
+        """The entry is over: `line` to apply (None: nothing, the entry cancelled)."""
+        self.clear()
+        return self._result(line)
+
+    def refuse(self, why):
+        """The key is refused, and nothing changes."""
+        return self._result(None, why)
+
+    def shown(self):
+        """The key changed only what is shown (an entry, a menu)."""
+        return self._result()
+
+    def open_entry(self):
+        """A family's entry of several keys begins (its state is the family's)."""
+        self.mode = ENTRY
+
+    def walk(self, tree):
+        """Open the menu `tree` (menus.py)."""
+        self._walker = menus.Walker(tree)
+        self.mode = MENU
+        return self.shown()
+
+    def start_number(self, prefix, multi, limit):
+        """A number entry of 1..`limit` for the line `prefix N` (`multi`: several, as
+        pool's `pot 3 9`, ended by `ok`)."""
+        self.clear()
+        self.mode = NUMBER
+        self._prefix = prefix
+        self._multi = multi
+        self._limit = limit
+        return self.shown()
+
+    # -- reading the match (for the families too) ------------------------------------------
+    def state(self):
+        """over, start (no frame yet), between (a frame over) or play."""
+        m = self.match
+        if m.finished():
+            return "over"
+        if not m.number:
+            return "start"
+        if m.frame is None or m.frame.ended:
+            return "between"
+        return "play"
+
+    def view(self):
+        """The frame in play (Match.view(), a views.View)."""
+        return self.match.view()
+
+    def prompts(self):
+        return self.view().prompts or ()
+
+    def striker(self):
+        """The striker's letter (A while the board waits for `respot`)."""
+        return SIDES[self.view().striker or 0]
+
+    def time_flag(self, long):
+        """A time foul: asked for (a long press), or the shot clock has run out."""
+        clock = self.match.clock
+        if long or (clock.enabled and clock.active and getattr(clock, "expired", False)):
+            return True
+        return "time" in self.prompts()
 
     # -- the key press -------------------------------------------------------------------
     def press(self, name, long=False):
         """One key: `name` from the game's keymap (in a number entry also "1".."15")."""
         mode = self.mode
         if name not in self.names and not (mode == NUMBER and name.isdigit()):
-            return self._refuse("no key '%s' in %s" % (name, self.family))
+            return self.refuse("no key '%s' in %s" % (name, self.family))
         if mode == MENU:
             return self._menu_key(name, long)
         if mode == NUMBER:
             return self._number_key(name, long)
         if mode == CONFIRM:
             if name == "ok":
-                return self._done(self._confirm[1])
+                return self.done(self._confirm[1])
             if name == "undo":
-                return self._done(None)
-            return self._refuse("ok confirms, undo cancels")
-        if mode == FOUL:
-            return self._foul_key(name, long)
-        if mode == POT:
-            return self._pot_key(name)
+                return self.done(None)
+            return self.refuse("ok confirms, undo cancels")
+        if mode == ENTRY:
+            return self.family_keys.entry_key(name, long)
         return self._idle(name, long)
 
     def _idle(self, name, long):
-        state = self._state()
+        state = self.state()
         if name == "menu":
-            return self._open_menu(state)
+            return self.open_menu()
         if state == "over":
             if name == "undo":
-                return self._done("undo")
-            return self._refuse("the match is over")
+                return self.done("undo")
+            return self.refuse("the match is over")
         if state == "start":
             if name == "ok":
-                return self._done("frame " + SIDES[self.first_breaker])
-            if name == ("end" if self.family == "snooker" else "side"):
+                return self.done("frame " + SIDES[self.first_breaker])
+            if name == self.family_keys.SIDE_KEY:
                 self.first_breaker = 1 - self.first_breaker
-                return self._shown()
-            return self._refuse("no frame yet: ok starts frame 1")
+                return self.shown()
+            return self.refuse("no frame yet: ok starts frame 1")
         if state == "between":
             if name == "ok":
-                return self._done("frame")
+                return self.done("frame")
             if name == "undo":
-                return self._done("undo")
-            return self._refuse("frame %d is over: ok starts the next" % self.match.number)
+                return self.done("undo")
+            return self.refuse("frame %d is over: ok starts the next" % self.match.number)
         if name == "undo":
-            return self._done("undo")
+            return self.done("undo")
         if name == "ok":
             return self._ok(long)
-        if self.family == "snooker":
-            return self._snooker(name, long)
+        # The keys of the clock and of the match, the same on every legend that has them.
         if name in ("go", "hit", "extend"):
-            return self._done(name)
+            return self.done(name)
         if name == "side":
-            return self._refuse("side switches the breaker before the first frame")
+            return self.refuse("side switches the breaker before the first frame")
         if name == "concede":
             self.mode = CONFIRM
             self._confirm = ("CONCEDE THE MATCH? ok", "concede")
-            return self._shown()
+            return self.shown()
         if name == "warn":
-            return self._done("warn " + self._striker())
-        if self.family == "pool":
-            return self._pool(name, long)
-        return self._straight(name, long)
+            return self.done("warn " + self.striker())
+        return self.family_keys.key(name, long)
 
     def _ok(self, long):
-        if "respot" in self._prompts():
-            self._walker = menus.Walker(menus.respot_menu(self.match))
-            self.mode = MENU
-            return self._shown()
+        if "respot" in self.prompts():
+            return self.walk(menus.respot_menu(self.match))
         clock = self.match.clock
         if clock.enabled:
             if long:
-                return self._done("extend")
-            return self._done("hit" if clock.active else "go")
-        return self._refuse("nothing to confirm")
+                return self.done("extend")
+            return self.done("hit" if clock.active else "go")
+        return self.refuse("nothing to confirm")
 
     # -- menus ---------------------------------------------------------------------------
+    def open_menu(self):
+        """The menu of the rarer words for the state the match is in."""
+        m = self.match
+        state = self.state()
+        if state == "over":
+            return self.refuse("the match is over")
+        if state == "start":
+            tree = menus.start_menu(m)
+        elif state == "between":
+            tree = menus.between_menu(m)
+        else:
+            tree = self.family_keys.menu(self.prompts())
+        self.clear()
+        return self.walk(tree)
+
     def _menu_key(self, name, long):
         w = self._walker
         if name == "menu":
             w.move(-1 if long else 1)
-            return self._shown()
+            return self.shown()
         if name == "undo":
             if not w.back():
-                self._clear()
-            return self._shown()
+                self.clear()
+            return self.shown()
         if name != "ok":
-            return self._refuse("menu moves, ok chooses, undo goes back")
+            return self.refuse("menu moves, ok chooses, undo goes back")
         kind, data = w.choose()
         if kind == menus.LINE:
-            return self._done(data)
+            return self.done(data)
         if kind == menus.NUMBER:
-            return self._start_number(data, False, 15)
-        return self._shown()
+            return self.start_number(data, False, 15)
+        return self.shown()
+
+    # -- the number entry ------------------------------------------------------------------
+    def _number_text(self):
+        text = self._prefix.upper()
+        if self._multi:
+            for n in self._balls:
+                text += " %d" % n
+            return text + " - balls? ok"
+        return text + " - number? 1-%d" % self._limit
+
+    def _number_key(self, name, long):
+        if name == "ok":
+            if not self._multi or not self._balls or long:
+                return self.done(None)  # nothing entered: cancelled
+            return self.done(self._prefix + " " + " ".join(str(n) for n in self._balls))
+        n = keymaps.number(self.family, name)
+        if not 1 <= n <= self._limit:
+            return self.refuse("a number from 1 to %d" % self._limit)
+        if not self._multi:
+            return self.done("%s %d" % (self._prefix, n))
+        if n in self._balls:
+            self._balls.remove(n)  # a second press takes the ball back
+        else:
+            self._balls.append(n)
+        return self.shown()

@@ -24,7 +24,7 @@ KEYMAPS = {
         "miss", "free", "again", "replace",
         "end", "undo", "menu", "ok",
     ),
-    # eightball, nineball, tenball
+    # eightball, nineball, tenball (a game's family: scoreboard.core.vocab.family)
     "pool": (
         "rackA", "rackB", "pot", "foul",
         "end", "push", "pass", "warn",
@@ -58,15 +58,6 @@ def keymap(family):
         return KEYMAPS[family]
     except KeyError:
         raise ValueError("no keymap for '%s'" % family) from None
-
-
-def family_of(game):
-    """The keymap family of a header's game word (eightball -> pool, ...)."""
-    if game == "snooker" or game == "straight":
-        return game
-    if game in ("eightball", "nineball", "tenball"):
-        return "pool"
-    raise ValueError("unknown game '%s'" % game)
 
 
 def key_index(family, name):

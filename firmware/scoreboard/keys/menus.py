@@ -8,22 +8,25 @@ A menu is `(title, items)`; an item is `(label, kind, data)`:
 The grammar (`grammar.py`) walks them: `menu` moves down, a long `menu` up, `ok`
 chooses, `undo` goes back a level. Only the words a game takes are offered; whether one
 is allowed at that moment is the match's to say (a refused line is shown as a refusal).
+
+Here: the trees every game shares (before the first frame, between frames, a side's
+award, forfeit, abandon, respot, the shot clock with clocksettings' profiles) and
+`play_menu(match, first, last)`, the frame in play, which each family's module
+(`snooker.py`, `pool.py`, `straight.py`) fills with its own words.
 """
 
 from micropython import const
 
+from scoreboard.core import clocksettings
 from scoreboard.core.vocab import AWARD_WHY, FORFEIT_WHY, SIDES
 
 LINE = const(0)
 SUB = const(1)
 NUMBER = const(2)
 
-# Shot-clock profiles (RULES.md, seed 004 1.11): the `clock on` settings of each.
-CLOCK_PROFILES = (
-    ("wpa 35s", "shot=35 warn=10 ext=1x25 first=60"),
-    ("pro 30s", "shot=30 warn=0 ext=1x30 beeps=5"),
-    ("seed 45s", "shot=45 warn=10"),
-)
+# The shot-clock profiles the clock menu offers, in its order (the settings of each are
+# clocksettings.profile's, RULES.md and seed 004 1.11).
+CLOCK_MENU_PROFILES = ("wpa", "pro", "seed")
 
 
 def side_label(match, s):
@@ -32,7 +35,7 @@ def side_label(match, s):
     return SIDES[s] + " " + " & ".join(names)
 
 
-def _sides(match, title, make):
+def sides_menu(match, title, make):
     """A menu choosing a side; `make(letter)` gives each side's item (kind, data)."""
     items = []
     for s in (0, 1):
@@ -49,11 +52,11 @@ def _why(word, reasons):
 
 
 def award_menu(match):
-    return _sides(match, "AWARD THE FRAME TO", _why("award", AWARD_WHY))
+    return sides_menu(match, "AWARD THE FRAME TO", _why("award", AWARD_WHY))
 
 
 def forfeit_menu(match):
-    return _sides(match, "FORFEIT: WHO LOSES?", _why("forfeit", FORFEIT_WHY))
+    return sides_menu(match, "FORFEIT: WHO LOSES?", _why("forfeit", FORFEIT_WHY))
 
 
 def abandon_menu(match):
@@ -64,33 +67,8 @@ def abandon_menu(match):
 
 
 def respot_menu(match):
-    return _sides(match, "RESPOT: WHO PLAYS FIRST?",
-                  lambda letter: (LINE, "respot " + letter))
-
-
-def _snooker_penalty(letter):
-    items = [(str(n), LINE, "penalty %s %d" % (letter, n)) for n in (4, 5, 6, 7)]
-    return SUB, ("PENALTY %s - points?" % letter, items)
-
-
-def _points_penalty(letter):
-    return NUMBER, "penalty " + letter
-
-
-def penalty_menu(match, family):
-    """Snooker: 4 to 7 points to the other side; straight pool: a number taken off."""
-    make = _snooker_penalty if family == "snooker" else _points_penalty
-    return _sides(match, "PENALTY: WHO IS PENALISED?", make)
-
-
-def rack_menu(match, letter):
-    """Pool: a rack won with its details (`run`, nine-ball's `golden`)."""
-    items = [("rack " + letter, LINE, "rack " + letter),
-             ("break and run", LINE, "rack %s run" % letter)]
-    if match.header.game == "nineball":
-        items.append(("golden break", LINE, "rack %s golden" % letter))
-        items.append(("golden, run", LINE, "rack %s run golden" % letter))
-    return ("RACK " + letter, items)
+    return sides_menu(match, "RESPOT: WHO PLAYS FIRST?",
+                      lambda letter: (LINE, "respot " + letter))
 
 
 def clock_menu(match):
@@ -99,8 +77,9 @@ def clock_menu(match):
         items.append(("clock off", LINE, "clock off"))
     if match.header.clock:
         items.append(("as set up", LINE, "clock on " + " ".join(match.header.clock)))
-    for label, keys in CLOCK_PROFILES:
-        items.append((label, LINE, "clock on " + keys))
+    for name in CLOCK_MENU_PROFILES:
+        label = "%s %ds" % (name, clocksettings.profile(name).shot)
+        items.append((label, LINE, "clock on " + clocksettings.profile_words(name)))
     return ("SHOT CLOCK", items)
 
 
@@ -128,36 +107,16 @@ def between_menu(match):
     return ("BETWEEN FRAMES", items)
 
 
-def play_menu(match, family, prompts):
-    """The frame in play: the family's rare words first, then the common ones."""
-    items = []
-    if family == "snooker":
-        if "respot" in prompts:
-            items.append(("respot", SUB, respot_menu(match)))
-        items.append(("claim", LINE, "claim"))
-        items.append(("concede frame", LINE, "concede"))
-        items.append(("award", SUB, award_menu(match)))
-        items.append(("penalty", SUB, penalty_menu(match, family)))
-        items.append(("restart", LINE, "restart"))
-    elif family == "pool":
-        items.append(("rack A details", SUB, rack_menu(match, "A")))
-        items.append(("rack B details", SUB, rack_menu(match, "B")))
-        items.append(("concede match", LINE, "concede"))
-        items.append(("award", SUB, award_menu(match)))
-        items.append(("restart", LINE, "restart"))
-    else:
-        items.append(("rerack 15", LINE, "rerack 15"))
-        items.append(("foul break time", LINE, "foul break time"))
-        items.append(("concede match", LINE, "concede"))
-        items.append(("penalty", SUB, penalty_menu(match, family)))
-        items.append(("award", SUB, award_menu(match)))
-        items.append(("restart", LINE, "restart"))
+def play_menu(match, first, last=()):
+    """The frame in play: the family's rare words (`first`, a new list, extended here),
+    the clock's words when the clock is on, the family's `last`, then what every state
+    in play offers."""
+    items = first
     if match.clock.enabled:
         items.append(("extend", LINE, "extend"))
         items.append(("go", LINE, "go"))
         items.append(("hit", LINE, "hit"))
-    if family != "snooker":
-        items.append(("foul time", LINE, "foul time"))
+    items.extend(last)
     _common_tail(match, items)
     return ("MENU", items)
 

@@ -21,7 +21,7 @@ def side_index(letter):
 
 class Frame:
     """One frame or rack: the parts that do not depend on the game."""
-    _STATE = ("striker", "turns", "score", "brk", "breaks", "high", "fouls", "warned",
+    STATE = ("striker", "turns", "score", "brk", "breaks", "high", "fouls", "warned",
               "awaiting_respot", "ended", "winner", "how", "last")
 
     def __init__(self, number, breaker, players):

@@ -9,18 +9,20 @@ the warning on two; eight-ball has no three-foul rule.
 from .frame import Frame, other
 
 _GAME_BALL = {"eightball": 8, "nineball": 9, "tenball": 10}
-_BALLS = {"eightball": 15, "nineball": 9, "tenball": 10}
+# The object balls of each game, 1 to this number: the one table (the key grammar's
+# number entry reads it too).
+BALLS = {"eightball": 15, "nineball": 9, "tenball": 10}
 
 
 class PoolFrame(Frame):
     """One rack of eight-, nine- or ten-ball."""
-    _STATE = Frame._STATE + ("left", "strokes")
+    STATE = Frame.STATE + ("left", "strokes")
 
     def __init__(self, number, breaker, players, game):
         super().__init__(number, breaker, players)
         self.game = game
         self.game_ball = _GAME_BALL[game]
-        self.left = (1 << (_BALLS[game] + 1)) - 2  # bit n: ball n on the table
+        self.left = (1 << (BALLS[game] + 1)) - 2  # bit n: ball n on the table
         self.strokes = 0  # strokes played in this rack; the first is the break
         self.three_fouls = game != "eightball"
 

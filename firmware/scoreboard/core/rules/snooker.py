@@ -56,7 +56,7 @@ class SnookerFrame(Frame):
     match); `offset` is A's aggregate lead from earlier frames, so that in the last
     frame of an aggregate match it is the aggregate that must be level.
     """
-    _STATE = Frame._STATE + ("reds", "on", "free", "respotted", "misses", "pots", "received",
+    STATE = Frame.STATE + ("reds", "on", "free", "respotted", "misses", "pots", "received",
                              "pre", "foul_by", "foul_miss")
 
     def __init__(self, number, breaker, players, reds=15, misses_limit=3,

@@ -16,7 +16,7 @@ _THIRD_FOUL_EXTRA = const(15)
 
 
 class StraightFrame(Frame):
-    _STATE = Frame._STATE + ("balls", "opening", "pots", "lost")
+    STATE = Frame.STATE + ("balls", "opening", "pots", "lost")
 
     def __init__(self, number, breaker, players, target):
         super().__init__(number, breaker, players)

@@ -1,0 +1,65 @@
+"""Pool's keys (eight-, nine- and ten-ball): who won the rack, the balls potted, fouls,
+and pool's part of the menu. The grammar (`grammar.py`) takes what every game shares and
+hands the rest to `Keys` (its interface is in grammar.py's docstring).
+
+`rackA` / `rackB` give `rack A` / `rack B`; held long they open the rack's details
+(break and run, nine-ball's golden break). `pot` starts a number entry of the balls
+potted (1 to the game's highest ball, the rules' `BALLS`), `foul` is `foul` (`foul time`
+held long or once the clock has run out); `end`, `push` and `pass` are their words.
+"""
+
+from scoreboard.core.rules.pool import BALLS
+
+from . import menus
+
+
+def rack_menu(match, letter):
+    """A rack won with its details (`run`, nine-ball's `golden`)."""
+    items = [("rack " + letter, menus.LINE, "rack " + letter),
+             ("break and run", menus.LINE, "rack %s run" % letter)]
+    if match.header.game == "nineball":
+        items.append(("golden break", menus.LINE, "rack %s golden" % letter))
+        items.append(("golden, run", menus.LINE, "rack %s run golden" % letter))
+    return ("RACK " + letter, items)
+
+
+class Keys:
+    """Pool's keys for a Grammar `g` (grammar.py)."""
+
+    SIDE_KEY = "side"  # switches the breaker before the first rack
+
+    def __init__(self, g):
+        self.g = g
+
+    # No entry of several keys of its own (the number entry is the grammar's): never in
+    # ENTRY, so these three have nothing to do.
+    def clear(self):
+        pass
+
+    def entry_text(self):
+        return None
+
+    def entry_key(self, name, long):
+        return self.g.refuse("no entry in progress")
+
+    def menu(self, prompts):
+        match = self.g.match
+        items = [("rack A details", menus.SUB, rack_menu(match, "A")),
+                 ("rack B details", menus.SUB, rack_menu(match, "B")),
+                 ("concede match", menus.LINE, "concede"),
+                 ("award", menus.SUB, menus.award_menu(match)),
+                 ("restart", menus.LINE, "restart")]
+        return menus.play_menu(match, items, (("foul time", menus.LINE, "foul time"),))
+
+    def key(self, name, long):
+        g = self.g
+        if name == "rackA" or name == "rackB":
+            letter = name[-1]
+            if long:
+                return g.walk(rack_menu(g.match, letter))
+            return g.done("rack " + letter)
+        if name == "pot":
+            return g.start_number("pot", True, BALLS[g.match.header.game])
+        if name == "foul":
+            return g.done("foul time" if g.time_flag(long) else "foul")
+        return g.done(name)  # end, push, pass

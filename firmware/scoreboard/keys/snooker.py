@@ -1,0 +1,204 @@
+"""Snooker's keys: one press per pot, the foul entry and the pot of several balls, and
+snooker's part of the menu. The grammar (`grammar.py`) takes what every game shares and
+hands the rest to `Keys` (its interface is in grammar.py's docstring).
+
+A ball key pots that ball (`pot pink`); with a free ball on, a colour that is not on is
+the free ball (`pot free`); a long `red` starts a pot of several reds (each `red` adds
+one, `ok` ends it), and `free` with the free ball on starts a pot of the free ball with
+others. The foul entry (`foul`, or `miss`) is worth the least the ball on allows: a
+colour names the ball concerned (value up to 7), the same colour again or a red says it
+went down, `foul` again adds a point, a long `foul` toggles `time` (set already when the
+clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul pink ok` gives
+`foul 6`. `again`, `free`, `replace` and `end` are their words.
+"""
+
+from micropython import const
+
+from scoreboard.core.vocab import COLOURS
+
+from . import menus
+
+_FOUL = const(1)  # the foul entry
+_POT = const(2)  # a pot of several balls (reds, or the free ball with others)
+_MIN_FOUL = const(4)
+_MAX_FOUL = const(7)
+
+
+def colour_value(name):
+    return COLOURS.index(name) + 2
+
+
+def _penalty(letter):
+    """Snooker's penalty: 4 to 7 points to the other side."""
+    items = [(str(n), menus.LINE, "penalty %s %d" % (letter, n)) for n in (4, 5, 6, 7)]
+    return menus.SUB, ("PENALTY %s - points?" % letter, items)
+
+
+class Keys:
+    """Snooker's keys for a Grammar `g` (grammar.py)."""
+
+    SIDE_KEY = "end"  # switches the breaker before the first frame
+
+    def __init__(self, g):
+        self.g = g
+        self.clear()
+
+    def clear(self):
+        self.entry = 0  # _FOUL, _POT or 0
+        self.value = 0  # foul: the value asked for with `foul` presses (0: none)
+        self.named = 0  # foul: bit c set when colour value c was named
+        self.balls = []  # foul: balls down; pot: balls potted
+        self.miss = False
+        self.time = False
+        self.free = False  # pot entry: the free ball is among them
+
+    def menu(self, prompts):
+        match = self.g.match
+        items = []
+        if "respot" in prompts:
+            items.append(("respot", menus.SUB, menus.respot_menu(match)))
+        items.append(("claim", menus.LINE, "claim"))
+        items.append(("concede frame", menus.LINE, "concede"))
+        items.append(("award", menus.SUB, menus.award_menu(match)))
+        items.append(("penalty", menus.SUB, menus.sides_menu(
+            match, "PENALTY: WHO IS PENALISED?", _penalty)))
+        items.append(("restart", menus.LINE, "restart"))
+        return menus.play_menu(match, items)
+
+    # -- in play -------------------------------------------------------------------------
+    def key(self, name, long):
+        g = self.g
+        v = g.view()
+        on = v.ball_on
+        free = v.free_ball
+        if name == "red":
+            if long:
+                return self._start_pot(False, ["red", "red"])
+            return g.done("pot red")
+        if name in COLOURS:
+            if free and (on == "red" or (on in COLOURS and name != on)):
+                return g.done("pot free")
+            return g.done("pot " + name)
+        if name == "foul" or name == "miss":
+            g.clear()
+            g.open_entry()
+            self.entry = _FOUL
+            self.miss = name == "miss"
+            self.time = g.time_flag(long and name == "foul")
+            return g.shown()
+        if name == "free" and free:
+            return self._start_pot(True, [])
+        return g.done(name)  # free, again, replace, end
+
+    def _start_pot(self, free, balls):
+        g = self.g
+        g.clear()
+        g.open_entry()
+        self.entry = _POT
+        self.free = free
+        self.balls = balls
+        return g.shown()
+
+    def _reds_left(self):
+        return self.g.view().reds or 0
+
+    # -- the entries ---------------------------------------------------------------------
+    def entry_text(self):
+        """The text of the foul or pot entry in progress."""
+        if self.entry == _FOUL:
+            text = "FOUL %d" % self._foul_value()
+            for b in self.balls:
+                text += " " + b.upper()
+            if self.miss:
+                text += " MISS"
+            if self.time:
+                text += " TIME"
+            return text + (" - balls down? ok" if self.named or self.balls
+                           else " - ball? ok")
+        text = "POT FREE" if self.free else "POT"
+        for b in self.balls:
+            text += " " + b.upper()
+        return text + (" - with it? ok" if self.free else " - red adds, ok")
+
+    def entry_key(self, name, long):
+        if self.entry == _FOUL:
+            return self._foul_key(name, long)
+        return self._pot_key(name)
+
+    def _pot_key(self, name):
+        g = self.g
+        if name == "ok":
+            if not self.free and not self.balls:
+                return g.done(None)
+            words = ["pot"] + (["free"] if self.free else []) + self.balls
+            return g.done(" ".join(words))
+        if name == "undo":
+            return g.done(None)
+        if name == "red":
+            if self.balls.count("red") >= self._reds_left():
+                return g.refuse("only %d red(s) on the table" % self._reds_left())
+            self.balls.append("red")
+            return g.shown()
+        if name in COLOURS and self.free:
+            if self.balls:
+                return g.refuse("one ball on with the free ball")
+            self.balls.append(name)
+            return g.shown()
+        return g.refuse("ok ends the pot, undo cancels it")
+
+    def _foul_base(self):
+        on = self.g.view().ball_on
+        return colour_value(on) if on in COLOURS else _MIN_FOUL
+
+    def _foul_value(self):
+        value = max(_MIN_FOUL, self._foul_base(), self.value)
+        for c in range(2, 8):
+            if self.named >> c & 1 and c > value:
+                value = c
+        return value
+
+    def _foul_key(self, name, long):
+        g = self.g
+        if name == "ok":
+            return self._foul_line()
+        if name == "miss":
+            self.miss = True
+            return self._foul_line()
+        if name == "undo":
+            return g.done(None)
+        if name == "menu":
+            g.clear()
+            return g.open_menu()
+        if name == "foul":
+            if long:
+                self.time = not self.time
+            else:
+                value = self._foul_value() + 1
+                self.value = value if value <= _MAX_FOUL else 0  # past 7: the least
+            return g.shown()
+        if name == "red":
+            if self.balls.count("red") >= self._reds_left():
+                return g.refuse("only %d red(s) on the table" % self._reds_left())
+            self.balls.append(name)
+            return g.shown()
+        if name in COLOURS:
+            c = colour_value(name)
+            base = self._foul_base()
+            on = g.view().ball_on
+            if on in COLOURS and c < base:
+                return g.refuse("%s is not on the table" % name)
+            if self.named >> c & 1:
+                if name in self.balls:
+                    return g.refuse("%s is down already" % name)
+                self.balls.append(name)
+            self.named |= 1 << c
+            return g.shown()
+        return g.refuse("finish the foul: ok (or miss), undo cancels")
+
+    def _foul_line(self):
+        words = ["foul", str(self._foul_value())] + self.balls
+        if self.miss:
+            words.append("miss")
+        if self.time:
+            words.append("time")
+        return self.g.done(" ".join(words))
