@@ -2,14 +2,15 @@
 
 The file (or standard input, `-`) is read as bytes and split on `\\n` only, as on the
 device: the core checks each line is UTF-8 (`line N: not UTF-8`, exit 2). The summary is
-written with replacements where the terminal's encoding lacks a character, and a closed
-pipe (`scoreboard replay FILE | head`) ends the command quietly.
+written with replacements where the terminal's encoding lacks a character, control
+characters (from names, say) as `\\xNN`, and a closed pipe (`scoreboard replay FILE |
+head`) ends the command quietly.
 """
 
-import os
 import sys
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.messages import fail, say, shown, write_out
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
 from scoreboard.core.report import to_json
@@ -30,28 +31,14 @@ def run(args):
             with open(args.file, "rb") as f:
                 match = replay(f)
     except NotationError as e:
-        _write(sys.stderr, str(e) + "\n")
+        say(str(e), sys.stderr)
         return 2
     except OSError as e:
-        _write(sys.stderr, "%s: %s\n" % (args.file, e.strerror or e))
+        fail(args.file, e.strerror or e)
         return 2
     text = to_json(match) if args.json else summary(match)
-    try:
-        _write(sys.stdout, text + "\n")
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # The reader went away (`| head`): say nothing, and keep Python's exit-time
-        # flush of stdout from complaining.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
-    return 0
-
-
-def _write(stream, text):
-    """Write text, with `?` for what the stream's encoding cannot show (cp1252...)."""
-    encoding = getattr(stream, "encoding", None) or "utf-8"
-    stream.write(text.encode(encoding, "replace").decode(encoding))
+    # Names come from the file: each line of the summary is escaped (the JSON is ASCII).
+    return write_out("replay", "\n".join(shown(line) for line in text.split("\n")) + "\n")
 
 
 def _names(match, side):

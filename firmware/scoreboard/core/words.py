@@ -93,15 +93,16 @@ def _strict_utf8(b):
 
 
 def escaped(text):
-    """Text for a message: control characters as `\\xNN`, so none reaches a terminal."""
+    """Text for a message: control characters (C0, DEL and the C1 set, whose 0x9b a
+    terminal takes as ESC [) as `\\xNN`, so none reaches a terminal."""
     for c in text:
-        if c < " " or c == "\x7f":
+        if c < " " or "\x7f" <= c <= "\x9f":
             break
     else:
         return text
     out = []
     for c in text:
-        out.append("\\x%02x" % ord(c) if c < " " or c == "\x7f" else c)
+        out.append("\\x%02x" % ord(c) if c < " " or "\x7f" <= c <= "\x9f" else c)
     return "".join(out)
 
 
