@@ -1,56 +1,98 @@
 """`scoreboard export [--db URL] --format csv|json [-o FILE]`: the results database out.
 
-JSON: a list with one object per match, oldest first: `id`, `date`, `sides` (A and B's
-names), `stored` (finished, abandoned, or unfinished: the copy of the match in play),
+JSON: a list with one object per match, oldest first: `id`, `box`, `date`, `sides` (A
+and B's names), `stored` (finished, abandoned, or unfinished: the copy of the match in play),
 then every key of NOTATION.md's replay JSON in its order (`game`, `status`, `winner`,
 `frames_won`, `frames`, `current`, `result`, `timing`), as the core computed them when
 the match was pulled. CSV: one row per frame (or rack): match id, date, game, frame
-number, both names, both scores, the winner (A/B and name), how the frame ended, and
-each side's breaks (space-separated). Both are UTF-8.
+number, both names, both scores, the winner (A/B and name), how the frame ended, each
+side's breaks (space-separated), how it was stored and the box. Both are UTF-8; each
+match is its current version (a corrected result's earlier ones stay in the database).
+
+The CSV is made safe to open in a spreadsheet (OWASP's CSV injection guidance): every
+cell is quoted, and a text cell that starts with `=`, `+`, `-`, `@`, a tab, a carriage
+return or a line feed gets a leading `'`, so it shows as text and never runs as a
+formula. Numbers (frame number, scores) are written as numbers: they come from the core,
+never from the match file, so they cannot start a formula. Control characters in text
+cells show as `\\xNN` (the CSV often goes to a terminal); JSON escapes them, losing
+nothing.
 """
 
 import csv
 import io
 import json
-import sys
+import re
 
-from host_tools.db import DbError, open_db
+from host_tools.db import DbError, add_db_options, open_db, url_from
+from host_tools.messages import fail, shown, write_out
 
 CSV_COLUMNS = ("match_id", "date", "game", "frame", "side_a", "side_b", "score_a", "score_b",
-               "winner", "winner_name", "how", "breaks_a", "breaks_b", "stored")
+               "winner", "winner_name", "how", "breaks_a", "breaks_b", "stored", "box")
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV
+# Injection"); a line feed is there too, for the spreadsheets that trim one first.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
+_CONTROLS_IN_JSON = re.compile("[\x7f-\x9f]")  # json.dumps escapes C0 itself
+
+
+def report_of(db, m):
+    """The stored replay JSON of match row `m` as a dict; DbError when it is damaged."""
+    try:
+        report = json.loads(m["report"])
+    except (TypeError, ValueError) as e:
+        raise damaged(db, m, "its stored report is damaged (%s)" % e) from None
+    if not isinstance(report, dict):
+        raise damaged(db, m, "its stored report is damaged (not a JSON object)")
+    return report
+
+
+def damaged(db, m, why):
+    return DbError("database %s: match %s%s: %s" % (
+        db.label, m["id"], " of box %s" % m["box"] if m.get("box") else "", why))
 
 
 def as_json(db):
     out = []
     for m in db.matches():
-        obj = {"id": m["id"], "date": m["date"],
+        obj = {"id": m["id"], "box": m["box"], "date": m["date"],
                "sides": {"A": m["side_a"], "B": m["side_b"]}, "stored": m["status"]}
-        obj.update(json.loads(m["report"]))
+        obj.update(report_of(db, m))
         out.append(obj)
-    return json.dumps(out, indent=1, ensure_ascii=False) + "\n"
+    text = json.dumps(out, indent=1, ensure_ascii=False) + "\n"
+    # Lossless, and no C1 control (0x9b is a terminal's ESC [) reaches a terminal raw.
+    return _CONTROLS_IN_JSON.sub(lambda c: "\\u%04x" % ord(c.group(0)), text)
+
+
+def cell(value):
+    """A CSV cell that no spreadsheet runs and no terminal obeys: text that starts like
+    a formula gets a leading `'` (OWASP), control characters show as `\\xNN`. Numbers
+    (frame numbers, scores) are written as they are."""
+    if value is None:
+        return ""
+    if isinstance(value, int):
+        return value
+    text = str(value)
+    if text.startswith(FORMULA_STARTS):
+        text = "'" + text
+    return shown(text)
 
 
 def as_csv(db):
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
     w.writerow(CSV_COLUMNS)
     for m in db.matches():
         names = {"A": m["side_a"], "B": m["side_b"]}
-        for f in db.frames(m["id"]):
-            w.writerow([m["id"], m["date"] or "", m["game"], f["number"], m["side_a"],
-                        m["side_b"], _blank(f["score_a"]), _blank(f["score_b"]),
-                        f["winner"] or "", names.get(f["winner"], ""), f["how"] or "",
-                        f["breaks_a"], f["breaks_b"], m["status"]])
+        for f in db.frames(m["id"], m["box"]):
+            w.writerow([cell(v) for v in (
+                m["id"], m["date"], m["game"], f["number"], m["side_a"], m["side_b"],
+                f["score_a"], f["score_b"], f["winner"], names.get(f["winner"]), f["how"],
+                f["breaks_a"], f["breaks_b"], m["status"], m["box"])])
     return buf.getvalue()
-
-
-def _blank(value):
-    return "" if value is None else value
 
 
 def add_parser(sub):
     p = sub.add_parser("export", help="export the results database as CSV or JSON")
-    p.add_argument("--db", default=None, help="results database (default: the sync default)")
+    add_db_options(p)
     p.add_argument("--format", required=True, choices=("csv", "json"))
     p.add_argument("-o", "--output", default=None, help="write here (default: stdout)")
     p.set_defaults(run=run)
@@ -58,24 +100,23 @@ def add_parser(sub):
 
 def run(args):
     try:
-        db = open_db(args.db, create=False)
+        db = open_db(url_from(args.db, args.db_file), create=False)
     except DbError as e:
-        print("export: %s" % e, file=sys.stderr)
+        fail("export", e)
         return 2
     try:
         text = as_json(db) if args.format == "json" else as_csv(db)
     except DbError as e:
-        print("export: %s" % e, file=sys.stderr)
+        fail("export", e)
         return 2
     finally:
         db.close()
     if args.output is None:
-        sys.stdout.write(text)
-        return 0
+        return write_out("export", text)
     try:
         with open(args.output, "w", encoding="utf-8", newline="") as f:
             f.write(text)
     except OSError as e:
-        print("export: cannot write %s: %s" % (args.output, e.strerror or e), file=sys.stderr)
+        fail("export", "cannot write %s: %s" % (args.output, e.strerror or e))
         return 2
     return 0

@@ -8,14 +8,15 @@ Every text that comes from a match file (names above all) is HTML-escaped, so a 
 such as `<script>` shows as text.
 """
 
-import json
-import sys
 from html import escape
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.db import DbError, open_db
+from host_tools.db import DbError, add_db_options, open_db, url_from
+from host_tools.export import damaged, report_of
+from host_tools.messages import fail, say
 from scoreboard.core.match import Match
-from scoreboard.core.notation import Reader
+from scoreboard.core.notation import NotationError, Reader
+from scoreboard.core.words import check_id
 
 _W, _H, _PAD = 640, 220, 36
 _COLOURS = ("#1f5fbf", "#c0392b")
@@ -32,7 +33,10 @@ def progression(sbn):
     match = None
     series = []
     pool_points = None
-    for text in sbn.splitlines(True):
+    lines = sbn.split("\n")  # line ends as on the box: `\n` only (not U+0085)
+    if lines[-1] == "":
+        lines.pop()
+    for text in lines:
         event = reader.feed(text)
         if event is None:
             continue
@@ -149,34 +153,56 @@ def render(match, report, sbn):
 def add_parser(sub):
     p = sub.add_parser("report", help="one match as a self-contained HTML page")
     p.add_argument("match_id", metavar="MATCH_ID")
-    p.add_argument("--db", default=None, help="results database (default: the sync default)")
+    p.add_argument("--box", default=None,
+                   help="the box that made the match, when boxes share the id")
+    add_db_options(p)
     p.add_argument("-o", "--output", default=None, help="the HTML file (default: MATCH_ID.html)")
     p.set_defaults(run=run)
 
 
+def page_of(db, match):
+    """The HTML page of a stored match row; DbError when the row is damaged."""
+    report = report_of(db, match)
+    try:
+        return render(match, report, match["sbn"])
+    except NotationError as e:
+        raise damaged(db, match, "its stored journal is damaged (%s)" % e) from None
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
+        raise damaged(db, match, "its stored report is damaged (%s: %s)" % (
+            e.__class__.__name__, e)) from None
+
+
 def run(args):
     try:
-        db = open_db(args.db, create=False)
+        db = open_db(url_from(args.db, args.db_file), create=False)
     except DbError as e:
-        print("report: %s" % e, file=sys.stderr)
+        fail("report", e)
         return 2
     try:
-        match = db.match(args.match_id)
+        match = db.match(args.match_id, args.box)
+        if match is None:
+            fail("report", "no match %s%s in %s" % (
+                args.match_id, "" if args.box is None else " of box %s" % args.box,
+                db.label))
+            return 2
+        page = page_of(db, match)
     except DbError as e:
-        print("report: %s" % e, file=sys.stderr)
+        fail("report", e)
         return 2
     finally:
         db.close()
-    if match is None:
-        print("report: no match %s in %s" % (args.match_id, db.label), file=sys.stderr)
-        return 2
-    page = render(match, json.loads(match["report"]), match["sbn"])
-    path = args.output or "%s.html" % args.match_id
+    path = args.output
+    if path is None:
+        try:  # the file is named by the id: one that is no file name needs -o
+            path = "%s.html" % check_id(match["id"], "match id")
+        except ValueError as e:
+            fail("report", "%s: give -o FILE.html" % e)
+            return 2
     try:
         with open(path, "w", encoding="utf-8") as f:
             f.write(page)
     except OSError as e:
-        print("report: cannot write %s: %s" % (path, e.strerror or e), file=sys.stderr)
+        fail("report", "cannot write %s: %s" % (path, e.strerror or e))
         return 2
-    print("report: %s" % path)
+    say("report: %s" % path)
     return 0

@@ -14,18 +14,22 @@ current one was left on the box (abandoned there): it is final, pulled and marke
 match's continuations (ID.N.sbn, written by the box's recovery) the highest N is taken.
 """
 
+import ast
+import contextlib
 import hashlib
+import os
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.db import FINAL, DbError, open_db
+from host_tools.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
+from host_tools.messages import board_reason, fail, say, shown
 from host_tools.sync_board import Board, BoardError, progress_bar
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
 from scoreboard.core.report import to_json
-from scoreboard.core.words import strip_checksum
+from scoreboard.core.words import check_id, strip_checksum
 
 MATCHES = "matches"
 _BAR_BYTES = 4096  # transfers at least this long get a progress bar
@@ -126,8 +130,10 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
 
     BoardError escapes when the link goes: what was committed (and marked) stays so.
     `again`: take the matches already marked pulled too (into a new database, say).
+    A marked match is taken again when its journal's SHA-256 is no longer its mark's
+    (a result corrected on the box after the sync).
     """
-    err = err or (lambda text: print(text, file=sys.stderr))
+    err = err or (lambda text: say(text, sys.stderr))
     entries = board.listdir(MATCHES)
     latest = {}  # match id -> (N, stem, size) of its highest continuation ID.N.sbn
     for name, is_dir, size in entries:
@@ -138,7 +144,8 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
                 latest[mid] = (n, stem, size)
     marked = {n[:-7] for n, is_dir, _ in entries if not is_dir and n.endswith(".pulled")}
     current = board.current()
-    todo = [mid for mid in sorted(latest) if again or mid not in marked]
+    up_to_date = unchanged(board, {mid: latest[mid][1] for mid in latest if mid in marked})
+    todo = [mid for mid in sorted(latest) if again or mid not in up_to_date]
     sizes = {mid: latest[mid][2] for mid in todo}
     counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0}
     total = sum(sizes[s] for s in todo)
@@ -146,37 +153,175 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
     if total >= _BAR_BYTES and (progress or sys.stderr.isatty()):
         bar = progress_bar("sync", total)
     done = 0
+    boxes = {}  # the board's own id, asked once, for journals without a `box` line
     for mid in todo:
         stem = latest[mid][1]
         path = "%s/%s.sbn" % (MATCHES, stem)
         base = done
-        data = board.read(path, None if bar is None else (lambda n, b=base: bar(b + n)))
         done += sizes[mid]
         try:
+            check_id(mid, "file name")
+            data = _board_call(path, board.read, path,
+                               None if bar is None else (lambda n, b=base: bar(b + n)))
             lines, note = check_journal(data)
             match = load(lines)
-        except Damaged as e:
+            box = header_ids(match.header, mid)
+            if box is None:
+                if "box" not in boxes:
+                    boxes["box"] = board_box(board)
+                box = boxes["box"]
+            rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
+            rec["box"] = box
+            stored = db.store(rec, frames)
+        except (Damaged, Conflict, ValueError) as e:
             err("refused %s: %s; the file stays on the box" % (path, e))
             counts["refused"] += 1
             continue
         if note:
             err("%s: %s" % (path, note))
-        rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
-        stored = db.store(rec, frames)
+        if stored == "corrected":
+            out(shown("corrected %s: a new version, the earlier result kept as history"
+                      % mid))
         if files is not None:
-            Path(files).mkdir(parents=True, exist_ok=True)
-            (Path(files) / ("%s.sbn" % rec["id"])).write_text(rec["sbn"], encoding="utf-8")
-        if mid in marked:
-            counts["pulled" if stored != "same" else "skipped"] += 1
-        elif rec["status"] in FINAL:
-            board.write("%s/%s.pulled" % (MATCHES, mid), (
-                "pulled %s sha256 %s\n" % (rec["pulled_at"], rec["sha256"])).encode())
-            counts["pulled"] += 1
+            write_copy(files, mid, rec["sbn"])
+        if rec["status"] in FINAL:
+            if mid not in up_to_date:
+                mark = "%s/%s.pulled" % (MATCHES, mid)
+                _board_call(mark, board.write, mark, ("pulled %s sha256 %s\n" % (
+                    rec["pulled_at"], hashlib.sha256(data).hexdigest())).encode())
+            same = stored == "same" and mid in marked
+            counts["skipped" if same else "pulled"] += 1
         else:
             counts["unfinished"] += 1
     if bar is not None:
         bar(total, final=True)
     return counts
+
+
+def header_ids(header, mid):
+    """The box the header names (None when it names none: older firmware); ValueError
+    when its id is not one (check_id) or is not the file's name."""
+    if header.id is not None:
+        check_id(header.id, "id")
+        if header.id != mid:
+            raise ValueError("its id %s is not its file's name %s" % (header.id, mid))
+    return getattr(header, "box", None)
+
+
+# The board's id as the box writes it into a header (`box ID`: its board's name, a
+# dash, the hex of the last four bytes of machine.unique_id()), for journals written
+# before the box word; '' when the board has no unique_id (the virtual device).
+_BOX = """try:
+ import machine, binascii
+ _u = machine.unique_id()
+ try:
+  import main as _m
+  _n = _m.board_name()
+ except Exception:
+  _n = 'pico'
+ print(repr('%s-%s' % (_n.upper(), binascii.hexlify(bytes(_u[-4:])).decode().upper())))
+except Exception:
+ print(repr(''))
+"""
+
+
+def board_box(board):
+    """The box id of a journal that names none: the board's, asked over the REPL."""
+    try:
+        box = ast.literal_eval(board.exec(_BOX).decode().strip().splitlines()[-1])
+        return check_id(box, "box") if box else ""
+    except (ValueError, SyntaxError, IndexError, TypeError):
+        return ""
+
+
+# For each marked match: its mark's text and the SHA-256 of the journal file to pull.
+_MARKS = """import hashlib, binascii
+def _h(p):
+ h = hashlib.sha256()
+ try:
+  with open(p, 'rb') as f:
+   while 1:
+    b = f.read(512)
+    if not b:
+     break
+    h.update(b)
+ except OSError:
+  return None
+ return binascii.hexlify(h.digest()).decode()
+def _m(p):
+ try:
+  with open(p) as f:
+   return f.read(200)
+ except OSError:
+  return None
+for _i, _s in %r:
+ print(repr((_i, _m('matches/' + _i + '.pulled'), _h('matches/' + _s + '.sbn'))))
+del _h, _m
+"""
+
+
+def unchanged(board, stems):
+    """The ids (of `stems`: id -> stem of the journal to pull) whose mark carries the
+    SHA-256 of that journal as it is now: pulled, and not changed since."""
+    if not stems:
+        return set()
+    found = set()
+    for line in board.exec(_MARKS % (sorted(stems.items()),)).decode(
+            "utf-8", "replace").splitlines():
+        try:
+            mid, mark, digest = ast.literal_eval(line)
+        except (ValueError, SyntaxError, TypeError):
+            continue
+        words = (mark or "").split()
+        if digest and len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
+            found.add(mid)
+    return found
+
+
+class SyncError(Exception):
+    """A host file that cannot be written: one line naming it."""
+
+
+def write_copy(folder, mid, text):
+    """Write FOLDER/MID.sbn: a checked id (no path in it), into the folder itself, by a
+    new file renamed over the name (a link found there is replaced, never followed)."""
+    folder = Path(folder)
+    target = folder / ("%s.sbn" % mid)
+    if os.path.dirname(os.path.normpath(target)) != os.path.normpath(folder):
+        raise SyncError("%s is not inside %s" % (target, folder))
+    part = folder / (".%s.sbn.part" % mid)
+    try:
+        fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(
+            os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+        os.replace(part, target)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.remove(part)
+        raise SyncError("cannot write %s: %s" % (target, e.strerror or e)) from None
+
+
+def _board_call(path, call, *args):
+    """call(*args); a BoardError names `path` and says the board's errno in words."""
+    try:
+        return call(*args)
+    except BoardError as e:
+        raise BoardError("%s: %s" % (path, board_reason(e))) from None
+
+
+def files_folder(files):
+    """The --files folder, made if missing; SyncError naming it when it cannot be."""
+    if files is None:
+        return None
+    path = Path(files)
+    if path.exists() and not path.is_dir():
+        raise SyncError("--files %s: not a folder" % files)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise SyncError("--files %s: cannot make it (%s)" % (files, e.strerror or e)) from None
+    return path
 
 
 def summary(counts):
@@ -190,9 +335,7 @@ def summary(counts):
 def add_parser(sub):
     p = sub.add_parser("sync", help="pull the box's matches into the results database")
     p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
-    p.add_argument("--db", default=None,
-                   help="results database: a file, sqlite:///FILE or postgresql://... "
-                        "(default: results.sqlite in the user's data directory)")
+    add_db_options(p)
     p.add_argument("--files", default=None, metavar="DIR",
                    help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")
     p.add_argument("--all", action="store_true",
@@ -204,31 +347,30 @@ def add_parser(sub):
 
 def run(args):
     try:
-        db = open_db(args.db)
-    except DbError as e:
-        print("sync: %s" % e, file=sys.stderr)
+        files = files_folder(args.files)
+        db = open_db(url_from(args.db, args.db_file))
+    except (DbError, SyncError) as e:
+        fail("sync", e)
         return 2
     try:
         board = Board(args.port)
     except BoardError as e:
         db.close()
-        print("sync: %s" % e, file=sys.stderr)
+        fail("sync", e)
         return 1
     try:
-        counts = pull(board, db, args.files, args.progress, again=args.all)
+        counts = pull(board, db, files, args.progress, again=args.all)
         board.restart_app()
-    except (BoardError, DbError) as e:
-        print("sync: %s; what was stored is kept and marked, run sync again" % e,
-              file=sys.stderr)
+    except (BoardError, DbError, SyncError) as e:
+        fail("sync", "%s; what was stored is kept and marked, run sync again" % e)
         return 1
     except KeyboardInterrupt:
-        print("sync: interrupted; what was stored is kept and marked, run sync again",
-              file=sys.stderr)
+        fail("sync", "interrupted; what was stored is kept and marked, run sync again")
         return 130
     finally:
         board.close()
         db.close()
-    print("sync: " + summary(counts))
+    say("sync: " + summary(counts))
     return 1 if counts["refused"] else 0
 
 

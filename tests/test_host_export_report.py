@@ -47,8 +47,8 @@ def test_export_json(pulled, flash, tmp_path):
     data = json.loads(out_file.read_text(encoding="utf-8"))
     assert [m["id"] for m in data] == ids
     for m in data:
-        assert list(m)[:4] == ["id", "date", "sides", "stored"]
-        assert list(m)[4:] == REPLAY_KEYS
+        assert list(m)[:5] == ["id", "box", "date", "sides", "stored"]
+        assert list(m)[5:] == REPLAY_KEYS
         assert m["sides"] == {"A": EVIL, "B": 'Bob "B" & Co'}
         assert m["date"] == "2026-11-29T18:03"
         expected = journal_json(flash, m["id"])

@@ -35,7 +35,7 @@ def test_same_results_as_sqlite(flash, device, pg_server, tmp_path):
         assert rc == 0, err
         exports.append(json.loads(out))
     assert exports[0] == exports[1] and len(exports[0]) == 4
-    assert pg_server.psql("SELECT MAX(version) FROM schema_version") == [(3,)]
+    assert pg_server.psql("SELECT MAX(version) FROM schema_version") == [(4,)]
     db = open_db(pg_server.url())
     assert db.counts() == open_db(lite).counts()
     db.close()
@@ -99,7 +99,7 @@ def test_wrong_password_and_no_server_masked(flash, device, pg_server, tmp_path)
 
 def test_hosts_migrating_one_server_at_once(pg_server):
     import threading
-    pg_server.psql("DROP TABLE IF EXISTS frames, matches, schema_version CASCADE")
+    pg_server.reset()
     errors = []
 
     def migrate():
@@ -114,4 +114,5 @@ def test_hosts_migrating_one_server_at_once(pg_server):
     for h in hosts:
         h.join()
     assert errors == []
-    assert pg_server.psql("SELECT version FROM schema_version ORDER BY 1") == [(1,), (2,), (3,)]
+    assert pg_server.psql("SELECT version FROM schema_version ORDER BY 1") == [
+        (1,), (2,), (3,), (4,)]

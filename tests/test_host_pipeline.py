@@ -65,7 +65,8 @@ def test_queue_play_pull_report(tmp_path):
     assert sync(flash, url) == "sync: pulled 0, skipped 1, refused 0"
 
     rc, out, err = scoreboard("export", "--db", url, "--format", "csv")
-    assert rc == 0 and "%s,2026-12-01T10:00,snooker,1,Ann <b>,Bob,75,0,A," % mid in out
+    assert rc == 0 and ('"%s","2026-12-01T10:00","snooker","1","Ann <b>","Bob","75","0","A",'
+                        % mid) in out
     page = tmp_path / "m.html"
     assert scoreboard("report", mid, "--db", url, "-o", page)[0] == 0
     html = page.read_text(encoding="utf-8")

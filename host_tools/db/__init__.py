@@ -3,27 +3,54 @@ PostgreSQL server (`postgresql://user@host/db`) with the very same schema and SQ
 
 Queries are written once with `?` parameters (never text pasted into SQL); the
 PostgreSQL driver gets them as `%s`. Transactions are explicit (`BEGIN`/`COMMIT`), the
-same statements on both. Passwords come from the URL, `PGPASSWORD` or `~/.pgpass` (libpq
-reads the last two itself) and are never printed: every message goes through `mask()`.
+same statements on both.
+
+Where the URL comes from (`url_from`): `--db URL`, else `--db-file FILE` (its first line
+that is not blank or a `#` comment), else the `SCOREBOARD_DB` environment variable, else
+the default file. The password is best left out of the URL altogether: libpq reads
+`PGPASSWORD` and `~/.pgpass` itself. Whatever holds it, no message shows it: the URL is
+shown with `***` for the password and for any `password=` parameter, whatever the URL's
+shape (one the parser cannot read is masked from its `://` to its last `@`), and a
+message from the driver is shown only after the same masking and only if no password
+(the URL's, a `password=` parameter's, PGPASSWORD's) is left in it as a word; else it is
+withheld. The text is the same whatever the password is, so a short one cannot be read
+off the `***`.
+
+A match is keyed by (box, id) (`store`): the box's own id from the journal's header, or
+'' for a match whose header names none (older firmware) and for rows stored before
+schema 4. A journal that grew (`undo` after the end, a continuation) is the match's
+next version: the earlier final one is kept in `match_versions`; a different journal
+under a (box, id) already stored is refused (`Conflict`), never written over.
 """
 
 import os
+import re
 import sqlite3
 from datetime import datetime, timezone
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit
 
 from host_tools.db.migrations import LATEST, MIGRATIONS, SCHEMA_VERSION_TABLE
 
-_MATCH_COLUMNS = ("id", "date", "game", "format", "side_a", "side_b", "status", "winner",
-                  "frames_a", "frames_b", "report", "sbn", "sha256", "pulled_at", "source")
+_MATCH_COLUMNS = ("box", "id", "version", "date", "game", "format", "side_a", "side_b",
+                  "status", "winner", "frames_a", "frames_b", "report", "sbn", "sha256",
+                  "pulled_at", "source")
 _FRAME_COLUMNS = ("seq", "number", "breaker", "score_a", "score_b", "winner", "how",
                   "breaks_a", "breaks_b")
 FINAL = ("finished", "abandoned")
+ENV = "SCOREBOARD_DB"
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+_PARAM = re.compile(r"(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^&\s\"]*)")
+_ANY_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"']*")
+_WITHHELD = "(the driver's message is not shown: it holds the password)"
 
 
 class DbError(Exception):
     """A one-line reason, with any password masked."""
+
+
+class Conflict(Exception):
+    """A different match under a (box, id) already stored: why, in one line."""
 
 
 def default_path():
@@ -31,35 +58,118 @@ def default_path():
     return Path(platformdirs.user_data_dir("scoreboard")) / "results.sqlite"
 
 
-def mask(text, url=None):
-    """`text` with the password of `url` (and PGPASSWORD's) replaced by ***."""
-    text = str(text)
-    secrets = []
-    if url:
+def url_from(db=None, db_file=None, environ=None):
+    """The database URL the user gave: `--db`, `--db-file`, $SCOREBOARD_DB, or None (the
+    default file). DbError, naming the file, when the file cannot be read or holds none."""
+    environ = os.environ if environ is None else environ
+    if db is not None and db_file is not None:
+        raise DbError("give --db or --db-file, not both")
+    if db is not None:
+        return db
+    if db_file is not None:
         try:
-            pw = urlsplit(url).password
-        except ValueError:
-            pw = None
-        if pw:
-            secrets.append(pw)
-    if os.environ.get("PGPASSWORD"):
-        secrets.append(os.environ["PGPASSWORD"])
-    for s in sorted(secrets, key=len, reverse=True):
-        text = text.replace(s, "***")
-    return text
+            with open(db_file, encoding="utf-8") as f:
+                text = f.read()
+        except (OSError, UnicodeDecodeError) as e:
+            raise DbError("--db-file %s: cannot read it (%s)" % (
+                db_file, getattr(e, "strerror", None) or e)) from None
+        for line in text.splitlines():
+            if line.strip() and not line.strip().startswith("#"):
+                return line.strip()
+        raise DbError("--db-file %s: no database URL in it" % db_file)
+    return environ.get(ENV) or None
+
+
+def add_db_options(p):
+    """--db and --db-file, as sync, export and report take them."""
+    p.add_argument("--db", default=None,
+                   help="results database: a file, sqlite:///FILE or postgresql://... "
+                        "(default: $%s, else results.sqlite in the user's data "
+                        "directory)" % ENV)
+    p.add_argument("--db-file", default=None, metavar="FILE",
+                   help="read the database URL from FILE (out of sight of `ps`)")
+
+
+def _password_span(url):
+    """(start, end) of the password in `url`, or None. A URL urlsplit reads has it in
+    its netloc; in any other (a password with `/`, `?` or `#`, a broken host) it is
+    everything from the first `:` after `scheme://` to the last `@`."""
+    m = _SCHEME.match(url)
+    if m is None:
+        return None
+    rest = url[m.end():]
+    try:
+        netloc = urlsplit(url).netloc
+    except ValueError:
+        netloc = ""
+    if "@" in netloc and rest.startswith(netloc):
+        at = netloc.rfind("@")
+    else:
+        at = rest.rfind("@")
+    if at < 0:
+        return None
+    colon = rest.find(":", 0, at)
+    if colon < 0:
+        return None
+    return m.end() + colon + 1, m.end() + at
+
+
+def _odd(url):
+    """True for a URL whose password the parsers may split differently from us."""
+    span = _password_span(url)
+    if span is None:
+        return False
+    pw = url[span[0]:span[1]]
+    return any(c in pw for c in "/?#[]@") or "@" in url[span[1] + 1:]
 
 
 def masked_url(url):
-    """The URL to show: any password is ***."""
-    try:
-        parts = urlsplit(url)
-        if parts.password:
-            host = parts.netloc.rsplit("@", 1)[1]
-            user = parts.username or ""
-            return urlunsplit(parts._replace(netloc="%s:***@%s" % (user, host)))
-    except ValueError:
-        return "(an unreadable URL)"
-    return mask(url, url)
+    """The URL (or a file path) to show: the password and any password=... are ***."""
+    url = str(url)
+    span = _password_span(url)
+    if span is not None:
+        url = url[:span[0]] + "***" + url[span[1]:]
+    return _PARAM.sub(lambda m: m.group(1) + "***", url)
+
+
+def secrets(url=None):
+    """The passwords a message must not show: the URL's, its password= parameters',
+    PGPASSWORD's; each also as percent-decoded."""
+    found = []
+    if url:
+        url = str(url)
+        span = _password_span(url)
+        if span is not None:
+            found.append(url[span[0]:span[1]])
+        for m in _PARAM.finditer(url):
+            found.append(m.group(2).strip("'"))
+    if os.environ.get("PGPASSWORD"):
+        found.append(os.environ["PGPASSWORD"])
+    out = []
+    for s in found:
+        for v in (s, unquote(s)):
+            if v and v not in out:
+                out.append(v)
+    return out
+
+
+def mask(text, url=None):
+    """A driver's message, safe to show: every URL in it masked, password=... masked,
+    and withheld whole when a password still stands in it as a word (next to no letter
+    or digit), so that the text never depends on what the password is."""
+    text = str(text)
+    if url:
+        text = text.replace(str(url), masked_url(url))
+    text = _ANY_URL.sub(lambda m: masked_url(m.group(0)), text)
+    text = _PARAM.sub(lambda m: m.group(1) + "***", text)
+    for s in secrets(url):
+        if re.search(r"(?<![A-Za-z0-9])%s(?![A-Za-z0-9])" % re.escape(s), text):
+            return _WITHHELD
+    return text
+
+
+def _first_line(e):
+    return (str(e).strip().splitlines() or ["error"])[0]
 
 
 def open_db(url=None, create=True):
@@ -68,7 +178,7 @@ def open_db(url=None, create=True):
     db = connect(url, create)
     try:
         db.migrate()
-    except DbError:
+    except BaseException:
         db.close()
         raise
     return db
@@ -99,6 +209,7 @@ def connect(url=None, create=True):
 
 
 def _sqlite(path, label, create=True):
+    label = masked_url(label)
     if not create and not Path(path).is_file():
         raise DbError("no results database at %s (`scoreboard sync` makes it)" % label)
     parent = Path(path).resolve().parent
@@ -108,7 +219,7 @@ def _sqlite(path, label, create=True):
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as e:
-        raise DbError("cannot open the database %s: %s" % (label, e)) from None
+        raise DbError("cannot open the database %s: %s" % (label, _first_line(e))) from None
     return Database(conn, "sqlite", label, sqlite3.Error)
 
 
@@ -120,9 +231,18 @@ def _postgres(url):
     try:
         conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
     except (psycopg.Error, ValueError) as e:
-        first = (str(e).strip().splitlines() or ["error"])[0]
-        raise DbError("cannot connect to %s: %s" % (masked_url(url), mask(first, url))) from None
+        detail = _WITHHELD if _odd(url) else mask(_first_line(e), url)
+        raise DbError("cannot connect to %s: %s" % (masked_url(url), detail)) from None
     return Database(conn, "postgresql", masked_url(url), psycopg.Error, url)
+
+
+def extends(old, new):
+    """True when journal text `new` goes on from `old`: old's lines, comments aside (a
+    continuation's `# continued from` line), are the first lines of new's."""
+    def events(text):
+        return [ln for ln in text.split("\n") if ln and not ln.startswith("#")]
+    a, b = events(old), events(new)
+    return b[:len(a)] == a
 
 
 class Database:
@@ -144,8 +264,8 @@ class Database:
             cur.execute(self._sql(q), tuple(params))
             return cur
         except self.errors as e:
-            raise DbError("database %s: %s" % (self.label, mask(
-                (str(e).strip().splitlines() or ["error"])[0], self.url))) from None
+            raise DbError("database %s: %s" % (self.label, mask(_first_line(e), self.url))
+                          ) from None
 
     def rows(self, q, params=()):
         return self.execute(q, params).fetchall()
@@ -169,7 +289,8 @@ class Database:
 
     def migrate(self, upto=LATEST):
         """Apply the missing migrations up to `upto`, each in its own transaction. When
-        another host migrates the same server at the same moment, its work is taken."""
+        another host migrates the same server at the same moment, its work is taken.
+        Interrupted (Ctrl-C), the migration under way is rolled back whole."""
         try:
             have = self.version()
         except DbError:
@@ -192,53 +313,95 @@ class Database:
                 if self.version() >= version:
                     continue  # applied by the other host meanwhile
                 raise
+            except BaseException:
+                self.rollback()
+                raise
 
     def store(self, rec, frames):
-        """Store one match (and its frames) in one transaction.
+        """Store one match (and its frames) in one transaction, keyed by (box, id).
 
-        Returns "new", "replaced" (an unfinished copy overwritten) or "same" (nothing to
-        do: the same bytes are there already, or the final version is and this is a copy).
+        Returns "new", "replaced" (the copy of a match in play brought up to date),
+        "corrected" (a final version kept in match_versions, this one the next) or
+        "same" (nothing to do: these bytes, or a journal this one is the start of, are
+        stored already). Raises Conflict for a different journal under a (box, id) that
+        is stored: that match is never written over. A row with no box ('': older
+        firmware, or from before schema 4) is this box's when this journal goes on
+        from it.
         """
+        box, mid = rec["box"], rec["id"]
         self.begin()
         try:
-            old = self.rows("SELECT sha256, status FROM matches WHERE id = ?", (rec["id"],))
-            if old and (old[0][0] == rec["sha256"] or (
-                    old[0][1] in FINAL and rec["status"] not in FINAL)):
+            rows = self.rows("SELECT box, sha256, status, sbn, version FROM matches "
+                             "WHERE id = ?", (mid,))
+            old = [r for r in rows if r[0] == box] or [
+                r for r in rows if box and r[0] == "" and extends(r[3], rec["sbn"])]
+            seen = any(r[1] == rec["sha256"] for r in rows) or self.rows(
+                "SELECT COUNT(*) FROM match_versions WHERE id = ? AND sha256 = ?",
+                (mid, rec["sha256"]))[0][0]
+            if seen or (old and extends(rec["sbn"], old[0][3])):
                 self.rollback()
                 return "same"
-            values = [rec.get(c) for c in _MATCH_COLUMNS]
+            outcome = "new"
+            version = 1
             if old:
-                self.execute("DELETE FROM frames WHERE match_id = ?", (rec["id"],))
-                self.execute("UPDATE matches SET %s WHERE id = ?" % ", ".join(
-                    "%s = ?" % c for c in _MATCH_COLUMNS[1:]), values[1:] + [rec["id"]])
-            else:
-                self.execute("INSERT INTO matches (%s) VALUES (%s)" % (
-                    ", ".join(_MATCH_COLUMNS), ", ".join("?" * len(_MATCH_COLUMNS))), values)
+                was_box, _, status, sbn, version = old[0]
+                if not extends(sbn, rec["sbn"]):
+                    raise Conflict("a different match %s is stored already (not a "
+                                   "continuation of its journal)" % mid)
+                outcome = "replaced"
+                if status in FINAL:
+                    self._keep(was_box, mid)
+                    version += 1
+                    outcome = "corrected"
+                self.execute("DELETE FROM frames WHERE box = ? AND match_id = ?",
+                             (was_box, mid))
+                self.execute("DELETE FROM matches WHERE box = ? AND id = ?", (was_box, mid))
+                if was_box != box:
+                    self.execute("UPDATE match_versions SET box = ? WHERE box = ? AND id = ?",
+                                 (box, was_box, mid))
+            values = dict(rec, version=version)
+            self.execute("INSERT INTO matches (%s) VALUES (%s)" % (
+                ", ".join(_MATCH_COLUMNS), ", ".join("?" * len(_MATCH_COLUMNS))),
+                [values.get(c) for c in _MATCH_COLUMNS])
             for f in frames:
-                self.execute("INSERT INTO frames (match_id, %s) VALUES (?, %s)" % (
+                self.execute("INSERT INTO frames (box, match_id, %s) VALUES (?, ?, %s)" % (
                     ", ".join(_FRAME_COLUMNS), ", ".join("?" * len(_FRAME_COLUMNS))),
-                    [rec["id"]] + [f[c] for c in _FRAME_COLUMNS])
+                    [box, mid] + [f[c] for c in _FRAME_COLUMNS])
             self.commit()
-        except DbError:
+        except BaseException:
             self.rollback()
             raise
-        return "replaced" if old else "new"
+        return outcome
 
-    def match(self, match_id):
-        """The match row as a dict, or None."""
-        cur = self.execute("SELECT %s FROM matches WHERE id = ?" % ", ".join(_MATCH_COLUMNS),
-                           (match_id,))
-        row = cur.fetchone()
-        return None if row is None else dict(zip(_MATCH_COLUMNS, row))
+    def _keep(self, box, mid):
+        """Copy the current version of (box, mid) into match_versions."""
+        cols = ", ".join(_MATCH_COLUMNS)
+        self.execute("INSERT INTO match_versions (%s, replaced_at) SELECT %s, ? FROM matches "
+                     "WHERE box = ? AND id = ?" % (cols, cols), (_now(), box, mid))
+
+    def match(self, match_id, box=None):
+        """The current version of a match as a dict, or None. DbError when `box` is not
+        given and the id was stored from several boxes."""
+        q = "SELECT %s FROM matches WHERE id = ?" % ", ".join(_MATCH_COLUMNS)
+        params = [match_id]
+        if box is not None:
+            q += " AND box = ?"
+            params.append(box)
+        found = [dict(zip(_MATCH_COLUMNS, r)) for r in self.rows(q + " ORDER BY box", params)]
+        if len(found) > 1:
+            raise DbError("match %s was stored from %d boxes (%s): give --box BOX" % (
+                match_id, len(found), ", ".join(m["box"] or "''" for m in found)))
+        return found[0] if found else None
 
     def matches(self):
-        cur = self.execute("SELECT %s FROM matches ORDER BY date, id" % ", ".join(
+        """Every match's current version, oldest first."""
+        cur = self.execute("SELECT %s FROM matches ORDER BY date, id, box" % ", ".join(
             _MATCH_COLUMNS))
         return [dict(zip(_MATCH_COLUMNS, row)) for row in cur.fetchall()]
 
-    def frames(self, match_id):
-        cur = self.execute("SELECT %s FROM frames WHERE match_id = ? ORDER BY seq" % ", ".join(
-            _FRAME_COLUMNS), (match_id,))
+    def frames(self, match_id, box=""):
+        cur = self.execute("SELECT %s FROM frames WHERE match_id = ? AND box = ? ORDER BY seq"
+                           % ", ".join(_FRAME_COLUMNS), (match_id, box))
         return [dict(zip(_FRAME_COLUMNS, row)) for row in cur.fetchall()]
 
     def counts(self):

@@ -1,7 +1,9 @@
 """The results database's schema, as numbered migrations run in order, once each.
 
 The same SQL runs on SQLite and PostgreSQL (TEXT and INTEGER columns, standard
-constraints), so a club can pull every table into one server. A database records the
+constraints), so a club can pull every table into one server. Since version 4 a match
+is keyed by the box that made it and its id (`matches`, `frames`), and the versions a
+correction on the box replaced are kept in `match_versions`. A database records the
 versions it has in `schema_version`; `migrate()` (host_tools/db) applies the missing ones,
 each in its own transaction. Never edit a released migration: add the next one.
 """
@@ -48,6 +50,82 @@ MIGRATIONS = (
     (3, "where a match came from (the port), and matches by date", (
         "ALTER TABLE matches ADD COLUMN source TEXT",
         "CREATE INDEX matches_by_date ON matches (date)",
+    )),
+    # An id is unique per box only (the same draw set up on two boxes gives two matches
+    # one id), and a result corrected on the box after a sync is the match's next
+    # version: the key becomes (box, id), and the earlier versions are kept. Neither
+    # engine changes a primary key in place, so both tables are built anew and renamed
+    # (the frames' reference follows the rename on both). Rows from before have no box:
+    # ''. The same SQL on both engines.
+    (4, "matches keyed by box and id, with their version; earlier versions kept", (
+        ("CREATE TABLE matches_v4 ("
+         " box TEXT NOT NULL,"
+         " id TEXT NOT NULL,"
+         " version INTEGER NOT NULL,"
+         " date TEXT,"
+         " game TEXT NOT NULL,"
+         " format TEXT NOT NULL,"
+         " side_a TEXT NOT NULL,"
+         " side_b TEXT NOT NULL,"
+         " status TEXT NOT NULL,"
+         " winner TEXT,"
+         " frames_a INTEGER NOT NULL,"
+         " frames_b INTEGER NOT NULL,"
+         " report TEXT NOT NULL,"
+         " sbn TEXT NOT NULL,"
+         " sha256 TEXT NOT NULL,"
+         " pulled_at TEXT NOT NULL,"
+         " source TEXT,"
+         " PRIMARY KEY (box, id))"),
+        ("INSERT INTO matches_v4 (box, id, version, date, game, format, side_a, side_b,"
+         " status, winner, frames_a, frames_b, report, sbn, sha256, pulled_at, source)"
+         " SELECT '', id, 1, date, game, format, side_a, side_b, status, winner, frames_a,"
+         " frames_b, report, sbn, sha256, pulled_at, source FROM matches"),
+        ("CREATE TABLE frames_v4 ("
+         " box TEXT NOT NULL,"
+         " match_id TEXT NOT NULL,"
+         " seq INTEGER NOT NULL,"
+         " number INTEGER NOT NULL,"
+         " breaker TEXT,"
+         " score_a INTEGER,"
+         " score_b INTEGER,"
+         " winner TEXT,"
+         " how TEXT,"
+         " breaks_a TEXT NOT NULL,"
+         " breaks_b TEXT NOT NULL,"
+         " PRIMARY KEY (box, match_id, seq),"
+         " FOREIGN KEY (box, match_id) REFERENCES matches_v4 (box, id) ON DELETE CASCADE)"),
+        ("INSERT INTO frames_v4 (box, match_id, seq, number, breaker, score_a, score_b,"
+         " winner, how, breaks_a, breaks_b)"
+         " SELECT '', match_id, seq, number, breaker, score_a, score_b, winner, how,"
+         " breaks_a, breaks_b FROM frames"),
+        "DROP TABLE frames",
+        "DROP TABLE matches",
+        "ALTER TABLE matches_v4 RENAME TO matches",
+        "ALTER TABLE frames_v4 RENAME TO frames",
+        "CREATE INDEX matches_by_date ON matches (date)",
+        "CREATE INDEX matches_by_id ON matches (id)",
+        ("CREATE TABLE match_versions ("
+         " box TEXT NOT NULL,"
+         " id TEXT NOT NULL,"
+         " version INTEGER NOT NULL,"
+         " date TEXT,"
+         " game TEXT NOT NULL,"
+         " format TEXT NOT NULL,"
+         " side_a TEXT NOT NULL,"
+         " side_b TEXT NOT NULL,"
+         " status TEXT NOT NULL,"
+         " winner TEXT,"
+         " frames_a INTEGER NOT NULL,"
+         " frames_b INTEGER NOT NULL,"
+         " report TEXT NOT NULL,"
+         " sbn TEXT NOT NULL,"
+         " sha256 TEXT NOT NULL,"
+         " pulled_at TEXT NOT NULL,"
+         " source TEXT,"
+         " replaced_at TEXT NOT NULL,"
+         " PRIMARY KEY (box, id, version))"),
+        "CREATE INDEX match_versions_by_id ON match_versions (id)",
     )),
 )
 

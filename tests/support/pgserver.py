@@ -80,7 +80,8 @@ class Server:
 
     def reset(self):
         """Drop every table: a fresh, empty results database."""
-        self.psql("DROP TABLE IF EXISTS frames, matches, schema_version CASCADE")
+        self.psql("DROP TABLE IF EXISTS frames, matches, match_versions, schema_version "
+                  "CASCADE")
 
     def stop(self):
         try:
