@@ -1,15 +1,15 @@
-"""The buzzer driver against a fake PWM: tones, volume by duty cycle, patterns, mute.
+"""The buzzer driver against a fake PWM: tones, volume by duty cycle, mute; the sounds'
+patterns (scoreboard/sounds.py, the one table) played through it.
 
 The RP2040 datasheet's PWM section: the output is high for duty_u16/65536 of each
 period; a square wave (50 %) is the loudest a piezo gets, so volume 100 % = duty 32768
 and 0 % = duty 0 (pin low, silent).
 """
 
-import asyncio
-
 import pytest
 
 from drivers import buzzer
+from scoreboard.sounds import PATTERNS, Sounds
 from support import fakes
 
 
@@ -79,33 +79,6 @@ def test_out_of_range_tones_are_refused():
         bz.tone(30000, 50)
 
 
-def test_pattern_plays_in_order_and_ends_quiet():
-    bus, _pwm, bz = make(volume=50)
-    asyncio.run(bz.play(((1000, 1), (0, 1), (2000, 1))))
-    steps = [(e[2], e[3]) for e in bus.log if e[0] == "pwm"]
-    assert steps == [("duty", 0),  # constructor
-                     ("freq", 1000), ("duty", 16384),
-                     ("duty", 0),  # the rest
-                     ("freq", 2000), ("duty", 16384),
-                     ("duty", 0)]  # quiet at the end
-    assert not bz.playing and buzzer.pattern_ms(buzzer.FRAME_END) == 680
-
-
-def test_cancelled_pattern_goes_quiet():
-    _, pwm, bz = make()
-
-    async def go():
-        task = asyncio.ensure_future(bz.play(((1000, 1000),)))
-        await asyncio.sleep(0.01)
-        assert pwm.duty_u16() > 0 and bz.playing
-        task.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await task
-
-    asyncio.run(go())
-    assert pwm.duty_u16() == 0 and not bz.playing
-
-
 def test_deinit_releases_the_pwm():
     _, pwm, bz = make()
     bz.tone(1000)
@@ -113,14 +86,42 @@ def test_deinit_releases_the_pwm():
     assert pwm.deinited and pwm.duty_u16() == 0
 
 
-@pytest.mark.parametrize("name, hz", [("A4", 440), ("A5", 880), ("C4", 262), ("C6", 1047),
-                                      ("F#5", 740), ("Bb4", 466), ("G#7", 3322)])
-def test_note_names_equal_temperament(name, hz):
-    assert buzzer.note_hz(name) == hz
+def test_the_driver_keeps_no_patterns_of_its_own():
+    """The referee's sounds are one table, sounds.PATTERNS, played by sounds.Sounds
+    through a board's tone() and quiet(): the driver makes tones and nothing else."""
+    tables = sorted(n for n, v in vars(buzzer).items() if isinstance(v, tuple))
+    assert tables == [] and not hasattr(buzzer.Buzzer, "play")
 
 
-def test_melody_and_its_errors():
-    assert buzzer.melody("C6:100 -:50 G6:200") == ((1047, 100), (0, 50), (1568, 200))
-    for bad in ("H4:100", "C:100", "C6", "C6:x"):
-        with pytest.raises(ValueError):
-            buzzer.melody(bad)
+class _Board:
+    """A board whose tone() and quiet() are the real driver's (as boards/pico.py)."""
+
+    def __init__(self, bz):
+        self.tone = bz.tone
+        self.quiet = bz.quiet
+
+    def ticks_ms(self):
+        return 0
+
+
+@pytest.mark.parametrize("name", sorted(PATTERNS))
+def test_every_sound_plays_on_the_driver(name):
+    bus, pwm, bz = make()
+    player = Sounds(_Board(bz), volume=50)
+    bus.clear()
+    player.play(name, 0)
+    now = 0
+    while player.playing:
+        now += 10
+        player.update(now)
+    pattern = PATTERNS[name]
+    expected = []
+    last = 0
+    for freq in pattern[::2]:  # the driver sets a frequency only when it changes
+        if freq and freq != last:
+            expected.append(freq)
+        last = freq
+    assert [e[3] for e in bus.log if e[2] == "freq"] == expected
+    duties = [e[3] for e in bus.log if e[2] == "duty"]
+    assert duties.count(16384) == sum(1 for f in pattern[::2] if f)  # 50 %: half of full
+    assert now >= sum(pattern[1::2]) and pwm.duty_u16() == 0

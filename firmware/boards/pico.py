@@ -241,10 +241,6 @@ class Board:
     def quiet(self):
         self.buzzer.quiet()
 
-    async def play(self, pattern, volume_pct=None):
-        """Play a (freq_hz, ms) pattern on the buzzer (see drivers/buzzer.py)."""
-        await self.buzzer.play(pattern, volume_pct)
-
     # -- system ----------------------------------------------------------------------
     def unique_id(self):
         return self._machine.unique_id()

@@ -1,4 +1,4 @@
-"""Driver for a piezo buzzer on a PWM pin: tones, patterns, volume by duty cycle, mute.
+"""Driver for a piezo buzzer on a PWM pin: tones, volume by duty cycle, mute.
 
 A passive piezo sounder (for example Murata PKM17EPPH4001-B0, 4 kHz resonance) driven
 straight from a GPIO sounds a square wave at the PWM frequency; how loud depends on the
@@ -9,45 +9,27 @@ which keeps the pin low and the piezo silent (PWM stays configured; nothing is r
 
 - `tone(freq_hz, volume_pct)` starts a tone (freq 0 = silence) and returns at once;
 - `quiet()` stops it;
-- `await play(pattern)` plays a pattern, a tuple of (freq_hz, ms) steps (freq 0 = a
-  rest), at the buzzer's volume, then goes quiet (also when cancelled);
 - `mute(True)` silences everything until `mute(False)`; `volume` is the default volume.
+
+The sounds themselves (which tones, how long) are the app's, in one table:
+scoreboard/sounds.py, whose player steps through them from the loop with `tone()` and
+`quiet()`, so no beep ever waits on the driver.
 
 `tone()` and `quiet()` allocate nothing (only `PWM.freq()` and `PWM.duty_u16()` calls),
 so the app may call them from its hot loop; tests run them under
 `micropython.heap_lock()`. The RP2040's PWM reaches every audible frequency from about
-8 Hz (125 MHz / 65536 / 256 divider) up, so any tone in a pattern is accepted; tones
+8 Hz (125 MHz / 65536 / 256 divider) up, so any audible tone is accepted; tones
 below 20 Hz or above 20 kHz are refused with ValueError.
 
 The PWM object comes ready from the board (`machine.PWM(Pin(15))`), as with
 micropython-lib's drivers: the driver never builds hardware.
 """
 
-import asyncio
-
 from micropython import const
-
-_SLEEP_MS = getattr(asyncio, "sleep_ms", None)
-
-
-def _sleep_ms(ms):
-    """asyncio.sleep_ms on MicroPython; asyncio.sleep (seconds) on CPython (tests)."""
-    if _SLEEP_MS is not None:
-        return _SLEEP_MS(ms)
-    return asyncio.sleep(ms / 1000)
-
 
 _FULL_DUTY = const(32768)  # 50 % of 65536: the loudest square wave
 _MIN_HZ = const(20)
 _MAX_HZ = const(20000)
-
-# A few patterns the app can use (frequency Hz, duration ms); 0 Hz is a rest.
-BEEP = ((2000, 80),)
-LOW = ((400, 250),)  # an impossible entry: a low beep
-WARNING = ((2400, 120), (0, 80), (2400, 120))
-COUNTDOWN = ((3000, 60),)
-TIME = ((1500, 700),)
-FRAME_END = ((1568, 150), (0, 40), (2093, 150), (0, 40), (2637, 300))
 
 
 class Buzzer:
@@ -58,7 +40,6 @@ class Buzzer:
         self.volume = volume
         self.muted = muted
         self.freq = 0  # the tone sounding now, 0 = quiet
-        self.playing = False
         pwm.duty_u16(0)
 
     def set_volume(self, volume_pct):
@@ -105,64 +86,7 @@ class Buzzer:
         self.pwm.duty_u16(0)
         self.freq = 0
 
-    async def play(self, pattern, volume_pct=None):
-        """Play (freq_hz, ms) steps one after the other, then go quiet.
-
-        Awaits between steps, so the loop keeps running; cancelling the task (a new
-        pattern, a key press) silences the buzzer on the way out.
-        """
-        self.playing = True
-        try:
-            for freq, ms in pattern:
-                self.tone(freq, volume_pct)
-                if ms > 0:
-                    await _sleep_ms(ms)
-        finally:
-            self.quiet()
-            self.playing = False
-
     def deinit(self):
         """Silence and release the PWM (the pin can then be used for something else)."""
         self.quiet()
         self.pwm.deinit()
-
-
-def pattern_ms(pattern):
-    """The total length of a pattern in milliseconds."""
-    total = 0
-    for _freq, ms in pattern:
-        total += ms
-    return total
-
-
-_NOTE_STEPS = {"C": -9, "D": -7, "E": -5, "F": -4, "G": -2, "A": 0, "B": 2}
-
-
-def note_hz(name):
-    """The frequency of a note name, equal temperament, A4 = 440 Hz: "A4" 440, "C6"
-    1047, "F#5" 740, "Bb4" 466 (rounded to whole hertz, as PWM.freq() takes)."""
-    if not name or name[0].upper() not in _NOTE_STEPS:
-        raise ValueError("not a note: %r" % name)
-    steps = _NOTE_STEPS[name[0].upper()]
-    rest = name[1:]
-    while rest and rest[0] in "#b":
-        steps += 1 if rest[0] == "#" else -1
-        rest = rest[1:]
-    if not rest or not (rest.isdigit() or (rest[0] == "-" and rest[1:].isdigit())):
-        raise ValueError("no octave in %r" % name)
-    steps += (int(rest) - 4) * 12
-    return int(440 * 2 ** (steps / 12) + 0.5)
-
-
-def melody(text):
-    """A pattern from a short score: "C6:100 E6:100 G6:200 -:50 C7:300" is
-    ((1047, 100), (1319, 100), (1568, 200), (0, 50), (2093, 300)); "-" is a rest.
-    For settings files and tests; the built-in patterns above are plain tuples."""
-    steps = []
-    for word in text.split():
-        note, sep, ms = word.partition(":")
-        if not sep or not ms.isdigit():
-            raise ValueError("want NOTE:MS, got %r" % word)
-        steps.append((0 if note == "-" else note_hz(note), int(ms)))
-    return tuple(steps)
-

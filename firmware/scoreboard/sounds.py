@@ -1,7 +1,8 @@
 """What the buzzer says, and a player that never blocks the loop.
 
-Each sound is a pattern: pairs of (frequency in Hz, milliseconds), 0 Hz a rest. The
-player starts the pattern's first tone at once and moves on as `update(now)` is called
+`PATTERNS` is the one table of the box's sounds (the driver, drivers/buzzer.py, only
+makes tones). Each is a flat tuple of (frequency in Hz, milliseconds) pairs, 0 Hz a
+rest. The player starts the pattern's first tone at once and moves on as `update(now)` is called
 from the loop (every pass), so a beep never delays a key. A new sound replaces the one
 playing, except that the shot clock's TIME is never cut short by a lesser sound.
 Volume (duty cycle, 0..100 %) and mute are the player's; the board only makes tones.
