@@ -1,6 +1,7 @@
-"""A recorded journal cut at every byte offset and flipped at every byte: recovery always
-lands on the last whole good line, reports damage before the end with the right line,
-drops a torn last line quietly, and never changes the damaged file.
+"""A recorded journal cut at every byte offset (a sample in the default run, every byte
+under `-m slow`) and flipped at every byte: recovery always lands on the last whole good
+line, reports damage before the end with the right line, drops a torn last line
+quietly, and never changes the damaged file.
 
 The recorded match is tests/scenarios/snooker-best-of-3.sbn played through the journal
 (three frames, so checkpoints are crossed); the expected match after each cut is a full
@@ -8,6 +9,7 @@ replay of the whole lines left (NOTATION.md: a last line without `\\n` or with a
 checksum is dropped; a bad line before the end is damage).
 """
 
+import os
 import sys
 
 import pytest
@@ -92,11 +94,31 @@ def _one_more(j):
     raise AssertionError("no legal event")
 
 
-def test_cut_at_every_byte_recovers_to_the_last_whole_line(recorded, tmp_path):
+# The default run cuts at a sample of the offsets (`make bench` and `-m slow` at all):
+# every line end and the bytes either side of it (a line whole or torn by one byte, the
+# checksum cut), every JOURNAL_CUT_STEP-th byte, and every 41st, where the match then
+# goes on and is reset again.
+SAMPLE_STEP = int(os.environ.get("JOURNAL_CUT_STEP", "13"))
+
+
+def cut_offsets(data, step):
+    """The offsets to cut the journal at: all of them for step 1, else the sample."""
+    if step == 1:
+        return list(range(len(data) + 1))
+    cuts = set(range(0, len(data) + 1, step)) | set(range(0, len(data) + 1, 41))
+    end = 0
+    for line in jp.lines_of(data):
+        end += len(line)
+        cuts |= {end - 2, end - 1, end, end + 1}
+    return sorted(c for c in cuts if 0 <= c <= len(data))
+
+
+def _cut_and_recover(recorded, tmp_path, step):
     _, data, ckpt = recorded
     header = _header_bytes(data)
     checked = 0
-    for cut in range(len(data) + 1):
+    cuts = cut_offsets(data, step)
+    for cut in cuts:
         for k in (_ckpt_at(ckpt, cut), ckpt):  # as it was, or ahead of the journal
             root = _flash(tmp_path / "f", recorded, data[:cut], k)
             j = Journal(str(root), BOX)
@@ -115,7 +137,20 @@ def test_cut_at_every_byte_recovers_to_the_last_whole_line(recorded, tmp_path):
                 _one_more(j)
                 again, damage = Journal(str(root), BOX).recover()
                 assert damage is None and jp.report(again) == jp.report(j.match), cut
-    assert checked > len(data)
+    assert checked > len(cuts) // 2
+    return checked
+
+
+def test_cuts_recover_to_the_last_whole_line(recorded, tmp_path):
+    _, data, _ = recorded
+    assert len(cut_offsets(data, SAMPLE_STEP)) < len(data) // 3  # a sample, not all
+    assert _cut_and_recover(recorded, tmp_path, SAMPLE_STEP) > 100
+
+
+@pytest.mark.slow
+def test_a_cut_at_every_byte_recovers_to_the_last_whole_line(recorded, tmp_path):
+    _, data, _ = recorded
+    assert _cut_and_recover(recorded, tmp_path, 1) > len(data)
 
 
 def test_every_flipped_byte_is_detected_on_its_line(recorded, tmp_path):

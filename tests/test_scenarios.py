@@ -1,10 +1,11 @@
-"""Whole-match scenarios in tests/scenarios/.
+"""Whole-match scenarios in tests/scenarios/, against their expected files: the one test
+of each `.json` and `.err` (tests/test_micropython_parity.py then checks that
+MicroPython prints the same bytes as CPython, and test_mp32_parity.py the 32-bit build).
 
-`snooker-*.sbn` replays to the JSON object in the `.json` beside it (worked out by hand
-from RULES.md and NOTATION.md). `error-*.sbn` must stop with a NotationError on the line
-named in the `.err` beside it, which holds the exact `line N: why` that both interpreters
-print (tests/test_micropython_parity.py compares the whole text; the line numbers were
-worked out by hand before the engine's reasons were written in).
+Every `NAME.sbn` replays to the JSON object in the `NAME.json` beside it (worked out by
+hand from RULES.md and NOTATION.md); `error-*.sbn` must stop with a NotationError whose
+text is exactly the `line N: why` in the `.err` beside it (the line numbers were worked
+out by hand before the engine's reasons were written in).
 """
 
 import glob
@@ -27,30 +28,31 @@ def _read(name):
         return f.read()
 
 
-SNOOKER = _names("snooker-*.sbn")
 ERRORS = _names("error-*.sbn")
+MATCHES = [n for n in _names("*.sbn") if n not in ERRORS]
 
 
-def test_scenarios_present():
-    assert len(SNOOKER) >= 7
-    assert len(ERRORS) >= 14
-    for name in SNOOKER:
-        assert os.path.exists(os.path.join(HERE, name + ".json")), name
-    for name in ERRORS:
-        assert os.path.exists(os.path.join(HERE, name + ".err")), name
+def test_every_scenario_has_its_expected_file():
+    assert len(MATCHES) >= 7 and len(ERRORS) >= 14
+    expected = {n + ".err" for n in ERRORS} | {n + ".json" for n in MATCHES}
+    present = {os.path.basename(p) for p in glob.glob(os.path.join(HERE, "*.err"))
+               + glob.glob(os.path.join(HERE, "*.json"))}
+    assert present == expected  # none missing, none left over
 
 
-@pytest.mark.parametrize("name", SNOOKER)
-def test_snooker_scenario(name):
+@pytest.mark.parametrize("name", MATCHES)
+def test_scenario_replays_to_its_json(name):
     expected = json.loads(_read(name + ".json"))
     assert state(_read(name + ".sbn")) == expected
 
 
-def _expected_line(name):
-    first = _read(name + ".err").split("\n", 1)[0].strip()
-    m = re.fullmatch(r"line (\d+): .+", first)
-    assert m, "bad .err first line: %r" % first
-    return int(m.group(1))
+def _expected(name):
+    """(line number, text) of the `.err` file: one line, `line N: why`."""
+    text = _read(name + ".err")
+    assert text.endswith("\n") and text.count("\n") == 1, "one line in %s.err" % name
+    m = re.fullmatch(r"line (\d+): .+", text[:-1])
+    assert m, "bad .err line: %r" % text
+    return int(m.group(1)), text[:-1]
 
 
 def _word(line):
@@ -62,17 +64,16 @@ def _word(line):
 
 
 @pytest.mark.parametrize("name", ERRORS)
-def test_error_scenario(name):
+def test_error_scenario_stops_as_its_err_says(name):
     from scoreboard.core.match import Match
     from scoreboard.core.notation import NotationError, Reader
     from scoreboard.core.replay import replay
 
     text = _read(name + ".sbn")
-    n = _expected_line(name)
+    n, expected = _expected(name)
     e = notation_error(text)
-    assert e.line == n, str(e)
-    assert str(e).startswith("line %d: " % n)
-    assert len(str(e)) > len("line %d: " % n)
+    assert str(e) == expected
+    assert e.line == n
 
     # The lines before the error were good: replaying them alone raises nothing on them.
     # (A header is checked for completeness when it ends, so a prefix that stops inside
