@@ -22,8 +22,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 RUNNER = REPO / "host_tools" / "mp" / "device.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
-# The keyboard's 4x4 block stands for the keypad's 4x4 keys, row by row; Shift = long.
-KEYBOARD = "1234qwerasdfzxcv"
 
 
 class DeviceError(Exception):
@@ -171,7 +169,9 @@ def run(args):
                                   "intact); --png shows it")
             print("played %d keys; flash: %s" % (sum(c != "wait" for c, _ in commands), flash))
             return 0
-        from host_tools.terminal import interactive
+        if not sys.stdin.isatty():
+            raise DeviceError("the interactive device needs a terminal (or give --keys FILE)")
+        from host_tools.terminal import interactive  # it imports nothing from here
 
         return interactive(Device(flash, args.micropython, args.oled), args.png)
     except DeviceError as e:

@@ -14,7 +14,8 @@ import termios
 import time
 import tty
 
-from host_tools.device_cmd import KEYBOARD, DeviceError
+# The keyboard's 4x4 block stands for the keypad's 4x4 keys, row by row; Shift = long.
+KEYBOARD = "1234qwerasdfzxcv"
 
 _STEP_S = 0.05
 _SHIFTED = "!@#$"  # Shift+1..4 on a US keyboard
@@ -61,11 +62,9 @@ def draw(panels, legend):
 
 
 def interactive(device, png_dir=None):
+    """Play the device from this terminal (stdin must be one: device_cmd checks)."""
     from scoreboard.keys.keymaps import keymap
 
-    if not sys.stdin.isatty():
-        device.close()
-        raise DeviceError("the interactive device needs a terminal (or give --keys FILE)")
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
     last = time.monotonic()

@@ -58,3 +58,9 @@ def test_bad_input_is_one_line(tmp_path):
     (tmp_path / "w.txt").write_text("@soon\n", encoding="utf-8")
     rc, out = scoreboard("device", "--flash", tmp_path / "f", "--keys", tmp_path / "w.txt")
     assert rc == 1 and "line 1" in out
+
+
+def test_the_interactive_device_needs_a_terminal(tmp_path):
+    rc, out = scoreboard("device", "--flash", tmp_path / "f")  # stdin is not a terminal
+    want = "scoreboard device: the interactive device needs a terminal (or give --keys FILE)\n"
+    assert (rc, out) == (1, want)

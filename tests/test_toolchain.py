@@ -7,6 +7,7 @@
   the screens, the keys, the journal, drivers, boards, the hardware, asyncio or framebuf;
   keys and screens import the core (screens also framebuf); drivers never the
   scoreboard; boards wire drivers and build Pins only in build(), never at import;
+- no import cycles in the firmware or the host tools (imports inside functions count);
 - ruff passes on everything we write.
 """
 
@@ -82,11 +83,13 @@ def test_pyright_checks_against_the_micropython_stubs(tmp_path):
     assert lines == [6, 7, 9, 10], _diagnostics(report)
 
 
-def _imported_modules(path):
-    """Absolute names of the modules that `path` imports (relative imports resolved)."""
-    package = path.relative_to(mpy.FIRMWARE).with_suffix("").parts[:-1]
+def _imported_modules(path, root=mpy.FIRMWARE):
+    """Absolute names of the modules that `path` imports (relative imports resolved), with
+    `root` the folder its package names start from; a `from X import a` gives `X.a` too,
+    which is a module when X is a package. Imports inside functions count: they run."""
+    package = path.relative_to(root).with_suffix("").parts[:-1]
     if path.name == "__init__.py":
-        package = path.relative_to(mpy.FIRMWARE).parts[:-1]
+        package = path.relative_to(root).parts[:-1]
     names = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
@@ -94,7 +97,7 @@ def _imported_modules(path):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package[: len(package) - (node.level - 1)]
-                assert len(base) == len(package) - (node.level - 1), "import beyond firmware/"
+                assert len(base) == len(package) - (node.level - 1), "import beyond the root"
                 prefix = ".".join(base)
                 module = prefix + "." + node.module if node.module else prefix
                 if not node.module:
@@ -103,6 +106,7 @@ def _imported_modules(path):
             else:
                 module = node.module
             names.append(module)
+            names += [module + "." + alias.name for alias in node.names]
     return names
 
 
@@ -184,6 +188,134 @@ def test_layer_rule_catches_a_core_that_imports_the_screens():
     assert not _allowed("scoreboard.ui.eink", inside) and "framebuf" in forbidden
     assert _allowed("drivers.keypad", _layer(mpy.FIRMWARE / "drivers/y.py")[1])
     assert not _allowed("scoreboard.core", _layer(mpy.FIRMWARE / "drivers/y.py")[1])
+
+
+# No import cycles (STYLE.md 17), in the firmware and the host tools alike: each module's
+# imports, wherever in the module they stand, form a graph that must have none.
+HOST_TOOLS = mpy.REPO / "host_tools"
+
+
+def _module_files():
+    """{dotted name: path} of every firmware module (names from firmware/, as on the
+    device) and every host tool (names from the repo: host_tools.x)."""
+    files = {}
+    for root, paths in ((mpy.FIRMWARE, mpy.firmware_files()),
+                        (mpy.REPO, sorted(HOST_TOOLS.rglob("*.py")))):
+        for path in paths:
+            if "__pycache__" in path.parts or "node_modules" in path.parts:
+                continue
+            parts = path.relative_to(root).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            files[".".join(parts)] = (path, root)
+    return files
+
+
+def import_graph():
+    """{module: set of the modules of this tree it imports}. A bare name that is a file
+    beside the importer (host_tools/mp/ scripts run from their folder) is that file."""
+    files = _module_files()
+    graph = {}
+    for name, (path, root) in files.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = set()
+        for imported in _imported_modules(path, root):
+            for candidate in (imported, package + "." + imported if package else None):
+                if candidate in files and candidate != name:
+                    edges.add(candidate)
+                    break
+        graph[name] = edges
+    return graph
+
+
+def cycles(graph):
+    """The import cycles of a graph, each as the list of its modules (sorted), found as
+    the strongly connected components of more than one module (Tarjan's algorithm)."""
+    index = {}
+    low = {}
+    stack = []
+    on_stack = set()
+    found = []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycles():
+    graph = import_graph()
+    assert "scoreboard.core.match" in graph and "host_tools.device_cmd" in graph
+    assert "scoreboard.core.store" in graph["scoreboard.core.match"]  # edges are found
+    found = cycles(graph)
+    assert not found, "import cycles: " + "; ".join(" <-> ".join(c) for c in found)
+
+
+def test_the_cycle_check_finds_a_cycle_through_a_lazy_import(tmp_path):
+    # The graph of three modules where the last imports the first inside a function.
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a.py").write_text("from .b import f\n")
+    (pkg / "b.py").write_text("from . import c\n\ndef f():\n    return c\n")
+    (pkg / "c.py").write_text("def g():\n    from .a import f\n    return f\n")
+    (pkg / "d.py").write_text("import pkg.a\n")
+    graph = {"pkg." + n: {m for m in (_imported_modules(pkg / (n + ".py"), tmp_path))
+                          if m in ("pkg.a", "pkg.b", "pkg.c")}
+             for n in ("a", "b", "c", "d")}
+    assert cycles(graph) == [["pkg.a", "pkg.b", "pkg.c"]]
+    del graph["pkg.c"]
+    assert cycles(graph) == []
+
+
+# Public names across module boundaries: the rules core and the keys reach nothing
+# private (`x._name`) of another object than their own (`self`, `cls`).
+PUBLIC_ONLY = sorted(p for p in mpy.firmware_files()
+                     if _rel(p).startswith(("firmware/scoreboard/core/",
+                                            "firmware/scoreboard/keys/")))
+
+
+def _private_reaches(path):
+    """(line, text) of each `x._name` (not a dunder) on anything but self or cls."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+            found.append((node.lineno, ast.unparse(node)))
+    return sorted(found)
+
+
+@pytest.mark.parametrize("path", PUBLIC_ONLY, ids=_rel)
+def test_no_private_names_across_modules(path):
+    assert not _private_reaches(path), _rel(path)
+
+
+def test_a_private_reach_is_caught(tmp_path):
+    bad = tmp_path / "bad.py"
+    bad.write_text("def f(g, m):\n    g._done(1)\n    return m.__name__, g.done\n")
+    assert _private_reaches(bad) == [(2, "g._done")]
 
 
 _BUILDERS = {"Pin", "SPI", "I2C", "PWM", "ADC", "UART"}
