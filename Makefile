@@ -39,8 +39,9 @@ DEB_PACKAGES += postgresql
 DEB_PACKAGES += chromium chromium-driver
 # The Cortex-M3 build of MicroPython and QEMU to run it: the firmware's ARM Thumb path.
 DEB_PACKAGES += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
-# The rp2 port (the Pico's UF2) and picotool are built with cmake; the port links C++.
-DEB_PACKAGES += cmake libstdc++-arm-none-eabi-newlib
+# The rp2 port (the Pico's UF2) and picotool are built with cmake; picotool is C++, the
+# port links the ARM C++ library.
+DEB_PACKAGES += cmake g++ libstdc++-arm-none-eabi-newlib
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -105,32 +106,46 @@ PICOTOOL := build/picotool/bin/picotool
 PICO_UF2 := build/pico/scoreboard-pico.uf2
 PICO2_UF2 := build/pico/scoreboard-pico2.uf2
 RP2_INPUTS := $(PICOTOOL) $(MP_TREE)/mpy-cross/build/mpy-cross firmware/manifest.py $(FIRMWARE_PY)
-RP2_MAKE = CMAKE_ARGS="-Dpicotool_DIR=$(abspath build/picotool)/lib/cmake/picotool" \
-	$(MAKE) -s -C $(MP_TREE)/ports/rp2 -j2 FROZEN_MANIFEST=$(abspath firmware/manifest.py)
+# What the two builds need on PATH (Debian: cmake, gcc-arm-none-eabi, g++): a missing one
+# is one line on stderr, not a page of cmake errors.
+RP2_TOOLS := cmake arm-none-eabi-gcc c++
+RP2_CHECK = @for t in $(RP2_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
+	echo "make uf2: $$t is missing: run make deps (as root: it installs cmake and the ARM toolchain)" >&2; \
+	exit 1; }; done
+# $(call rp2_uf2,BOARD,check target): build the port for BOARD into its build-BOARD/
+# (the output in build/pico/build-BOARD.log, its tail on failure), then check the UF2
+# (python -m host_tools.uf2, which prints what it covers) and only then keep it.
+define rp2_uf2
+	$(RP2_CHECK)
+	mkdir -p build/pico
+	CMAKE_ARGS="-Dpicotool_DIR=$(abspath build/picotool)/lib/cmake/picotool" \
+		$(MAKE) -C $(MP_TREE)/ports/rp2 -j2 BOARD=$(1) \
+		FROZEN_MANIFEST=$(abspath firmware/manifest.py) >build/pico/build-$(1).log 2>&1 \
+		|| { tail -n 30 build/pico/build-$(1).log >&2; exit 1; }
+	$(BIN)/python -m host_tools.uf2 $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $(2)
+	cp $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $@
+endef
 
 deps-uf2: $(PICO_UF2)
 uf2: $(PICO_UF2) $(PICO2_UF2)
 
 $(PICOTOOL): $(MP_TREE)/.copied | deps-system
+	$(RP2_CHECK)
 	rm -rf build/picotool-src build/picotool-build build/picotool
 	cp -r $(PICOTOOL_SRC) build/picotool-src && chmod -R u+w build/picotool-src
 	cmake -S build/picotool-src -B build/picotool-build -DPICOTOOL_NO_LIBUSB=1 \
 		-DPICO_SDK_PATH=$(abspath $(MP_TREE))/lib/pico-sdk \
-		-DCMAKE_INSTALL_PREFIX=$(abspath build/picotool) >build/picotool-cmake.log \
+		-DCMAKE_INSTALL_PREFIX=$(abspath build/picotool) >build/picotool-cmake.log 2>&1 \
 		|| { cat build/picotool-cmake.log >&2; exit 1; }
-	cmake --build build/picotool-build -j2 >build/picotool-build.log \
+	cmake --build build/picotool-build -j2 >build/picotool-build.log 2>&1 \
 		|| { tail -n 30 build/picotool-build.log >&2; exit 1; }
 	cmake --install build/picotool-build >/dev/null
 
-$(PICO_UF2): $(RP2_INPUTS) | deps-system
-	$(RP2_MAKE) BOARD=RPI_PICO
-	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/rp2/build-RPI_PICO/firmware.uf2 $@
+$(PICO_UF2): $(RP2_INPUTS) | deps-system deps-python
+	$(call rp2_uf2,RPI_PICO,pico)
 
-# The tests check the Pico's image; the Pico 2's is checked here, as it is made.
 $(PICO2_UF2): $(RP2_INPUTS) | deps-system deps-python
-	$(RP2_MAKE) BOARD=RPI_PICO2
-	$(BIN)/python -m host_tools.uf2 $(MP_TREE)/ports/rp2/build-RPI_PICO2/firmware.uf2 pico2
-	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/rp2/build-RPI_PICO2/firmware.uf2 $@
+	$(call rp2_uf2,RPI_PICO2,pico2)
 
 deps-python: $(PY_STAMP)
 deps-node: $(NODE_STAMP)

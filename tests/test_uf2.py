@@ -191,11 +191,11 @@ def make_dry_run(*args):
 
 def test_a_firmware_change_rebuilds_the_uf2_in_deps_and_uf2():
     deps = make_dry_run("deps")
-    assert re.search(r"BOARD=RPI_PICO$", deps, re.M) and "scoreboard-pico.uf2" in deps
+    assert re.search(r"BOARD=RPI_PICO\b", deps) and "scoreboard-pico.uf2" in deps
     assert "RPI_PICO2" not in deps  # only `make uf2` waits for the Pico 2's image
     assert "ports/unix" in deps and "ports/qemu" in deps
     both = make_dry_run("uf2")
-    assert re.search(r"BOARD=RPI_PICO$", both, re.M) and "BOARD=RPI_PICO2" in both
+    assert re.search(r"BOARD=RPI_PICO\b", both) and "BOARD=RPI_PICO2" in both
     assert "FROZEN_MANIFEST=%s" % (mpy.REPO / "firmware" / "manifest.py") in both
 
 
@@ -227,3 +227,18 @@ def test_the_check_command_says_what_an_image_covers_or_why_not(tmp_path):
     assert rc == 1 and "is a UF2 for rp2040, not for the Raspberry Pi Pico 2" in err
     rc, _, err = uf2_cli()
     assert rc == 2 and err.startswith("usage: python -m host_tools.uf2 FILE")
+
+
+def test_a_missing_toolchain_is_one_line():
+    # As if the firmware had changed, with an ARM compiler that is not there: the build
+    # stops before it starts, with one line of its own (make adds its `***` line).
+    before = built(IMAGE).stat().st_mtime_ns
+    proc = subprocess.run(["make", "-s", "-W", "firmware/main.py", str(IMAGE.relative_to(
+        mpy.REPO)), "RP2_TOOLS=cmake no-such-arm-none-eabi-gcc c++"], cwd=str(mpy.REPO),
+        capture_output=True, timeout=300, check=False)
+    err = proc.stderr.decode(errors="replace").splitlines()
+    ours = [line for line in err if not line.startswith("make: ***")]
+    assert proc.returncode != 0
+    assert ours == [("make uf2: no-such-arm-none-eabi-gcc is missing: run make deps (as "
+                     "root: it installs cmake and the ARM toolchain)")], err
+    assert IMAGE.stat().st_mtime_ns == before
