@@ -225,4 +225,3 @@ def test_flash_uf2_bad_input_one_line(tmp_path):
     rc, out, err = scoreboard("flash", "--image", str(p2_image))
     assert rc == 2 and err.strip() == (
         "flash: --image goes with --uf2 (the .mpy route compiles firmware/)")
-
