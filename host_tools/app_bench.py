@@ -10,6 +10,7 @@ on the 32-bit build with the firmware frozen in (Pico-sized objects) and on the 
 unix port. `--quick` plays a best-of-3 instead (the sample `make test` runs).
 """
 
+import ast
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,7 @@ from host_tools import measure
 
 REPO = Path(__file__).resolve().parent.parent
 RUNNER = REPO / "host_tools" / "mp" / "device.py"
+BREAKDOWN = REPO / "host_tools" / "mp" / "heap_breakdown.py"
 MP64 = Path(sys.executable).parent / "micropython"
 MP32 = REPO / "build" / "mp32" / "micropython"
 HEADER = ["sbn 1", "game snooker reds=15", "match best-of %d", 'side A "Ann"', 'side B "Bob"',
@@ -118,6 +120,79 @@ def latency(interpreter, root):
     rows = [line.split() for line in text.splitlines() if line.startswith("T ")]
     assert rc == 0 and len(rows) == 3, text
     return max(int(r[1]) for r in rows), max(int(r[2]) for r in rows) / 1000
+
+
+def _module_files():
+    """{module name: source path} of the firmware and of the key runner's two modules."""
+    out = {}
+    firmware = REPO / "firmware"
+    for path in sorted(firmware.rglob("*.py")):
+        parts = list(path.relative_to(firmware).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if parts and parts != ["manifest"]:
+            out[".".join(parts)] = path
+    for name in ("device", "mp_args"):
+        out[name] = REPO / "host_tools" / "mp" / (name + ".py")
+    return out
+
+
+def _top_imports(name, path, known):
+    """The known modules that module `name` imports outside its functions."""
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = []
+
+    def visit(node):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                  ast.Lambda)):
+                continue
+            if isinstance(child, ast.Import):
+                found.extend(a.name for a in child.names)
+            elif isinstance(child, ast.ImportFrom):
+                base = child.module or ""
+                if child.level:
+                    up = package.split(".")[:len(package.split(".")) - child.level + 1]
+                    base = ".".join(up + ([base] if base else []))
+                found.append(base)
+                found.extend(base + "." + a.name for a in child.names)
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
+    return [m for m in found if m in known]
+
+
+def import_order(root="device"):
+    """The modules the key runner loads at its import, each after the ones it imports
+    at its top and after its packages: the order heap_breakdown.py measures them in."""
+    files = _module_files()
+    order = []
+
+    def visit(name):
+        if name in order:
+            return
+        parts = name.split(".")
+        for i in range(1, len(parts)):  # a module's packages load before it
+            visit(".".join(parts[:i]))
+        order.append(name)  # marked first: an import cycle stops here
+        for dep in _top_imports(name, files[name], files):
+            visit(dep)
+        order.remove(name)
+        order.append(name)
+
+    visit(root)
+    return order
+
+
+def breakdown(interpreter=MP32):
+    """heap_breakdown.py's lines under `interpreter`: module, modules, step, live."""
+    with tempfile.TemporaryDirectory() as flash:
+        proc = subprocess.run([str(interpreter), str(BREAKDOWN), "--flash", flash],
+                              input="\n".join(import_order()) + "\n", text=True,
+                              capture_output=True, timeout=300, check=False)
+    if proc.returncode != 0:
+        raise RuntimeError("heap breakdown failed: %s" % (proc.stdout + proc.stderr)[-500:])
+    return [line.split() for line in proc.stdout.splitlines()]
 
 
 def rows(frames, ref_ms, root):

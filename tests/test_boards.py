@@ -24,7 +24,7 @@ PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 1
             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26,
             21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
 
-CONTRACT = ("name", "eink", "eink_size", "eink_show", "led", "led_show", "led_level",
+CONTRACT = ("name", "eink_size", "eink_show", "led", "led_show", "led_level",
             "keys", "tone", "quiet", "flash", "unique_id", "ticks_ms", "errno")
 
 
@@ -47,9 +47,20 @@ def test_board_has_the_contract_interface(module):
     assert board.errno(OSError(2, "x")) == 2
     assert board.led.width == 32 and board.led.height == 16
     assert len(board.led_buf) == 64
-    w, h = board.eink_size
-    assert board.eink.width == w and board.eink.height == h
-    assert board.eink.fmt == fakes.MONO_HLSB and board.led.fmt == fakes.MONO_HLSB
+    assert list(inspect.signature(board.eink_show).parameters)[:2] == ["full", "paint"]
+    assert board.led.fmt == fakes.MONO_HLSB
+
+
+def test_the_pico_draws_the_eink_panel_in_bands_and_the_oled_whole():
+    _, _, board = build(pico)
+    band = board.panel.band
+    assert (band.width, band.height, band.rows) == (400, 300, 30)
+    assert len(band.buf) == 1500 and band.fb.fmt == fakes.MONO_HLSB
+    # the app paints through eink_show: the board holds no canvas of the whole panel
+    assert not hasattr(board, "eink")
+    assert not any(isinstance(v, bytearray) and len(v) >= 15000 for v in vars(board).values())
+    _, _, oled = build(pico2_oled)
+    assert (oled.eink.width, oled.eink.height, oled.eink.fmt) == (128, 64, fakes.MONO_HLSB)
 
 
 def test_sizes_per_board():
@@ -185,29 +196,46 @@ def test_led_show_dims_before_a_brighter_picture_goes_out():
 
 def test_eink_show_full_and_partial_go_to_the_panel():
     bus, _, board = build(pico, levels={13: 0})  # BUSY low
-    board.eink.pixel(0, 0, 1)
-    asyncio.run(board.eink_show(True))
-    data = dict(fakes.dc_commands(bus, "GP8", "GP9", "spi1"))
-    assert data[0x24][0] == 0x80 and len(data[0x24]) == 15000
+    dots = [(0, 0), (399, 299)]
+
+    def paint(canvas):
+        canvas.fill(0)
+        for x, y in dots:
+            canvas.pixel(x, y, 1)
+
+    asyncio.run(board.eink_show(True, paint))
+    cmds = fakes.dc_commands(bus, "GP8", "GP9", "spi1")
+    ram = fakes.EinkRam().feed(cmds)
+    want = bytearray(15000)
+    want[0], want[-1] = 0x80, 0x01
+    assert ram.picture() == want and sum(1 for c, _ in cmds if c == 0x24) == 10
     bus.clear()
-    asyncio.run(board.eink_show(False))
-    assert dict(fakes.dc_commands(bus, "GP8", "GP9", "spi1"))[0x22] == bytes([0xFF])
+    dots.append((200, 150))
+    asyncio.run(board.eink_show(False, paint))
+    cmds = fakes.dc_commands(bus, "GP8", "GP9", "spi1")
+    assert dict(cmds)[0x22] == bytes([0xFF])
+    assert sum(1 for c, _ in cmds if c == 0x24) == 1  # only the band that changed
+    want[150 * 50 + 25] = 0x80
+    assert ram.feed(cmds).picture() == want
     asyncio.run(board.eink_sleep())
     assert board.panel.asleep
 
 
 def test_oled_show_sends_the_canvas_in_page_layout():
     bus, _, board = build(pico2_oled)
-    board.eink.pixel(0, 0, 1)
-    board.eink.pixel(127, 63, 1)
+
+    def paint(canvas):
+        canvas.pixel(0, 0, 1)
+        canvas.pixel(127, 63, 1)
+
     bus.clear()
-    asyncio.run(board.eink_show(False))
+    asyncio.run(board.eink_show(False, paint))
     data = [e[2] for e in bus.log if e[0] == "i2c" and e[2][0] == 0x40]
     want = ssd1306.hlsb_to_vlsb(board.eink_buf, bytearray(1024), 128, 64)
     assert data == [b"\x40" + bytes(want)]
     asyncio.run(board.eink_sleep())
     assert not board.panel.on
-    asyncio.run(board.eink_show(True))
+    asyncio.run(board.eink_show(True, paint))
     assert board.panel.on
 
 
@@ -226,6 +254,7 @@ def test_boards_build_under_micropython(micropython_bin):
     rc, out = mpy.run_micropython(mpy.REPO / "tests" / "micropython" / "boards_build.py")
     assert rc == 0, out
     lines = out.splitlines()
-    assert lines[0].startswith("pico (400, 300) lit ") and lines[0].endswith("level 15")
+    assert lines[0].startswith("pico (400, 300) lit ")
+    assert lines[0].endswith("level 15 band 30 1500")
     assert lines[1] == "pico2_oled (128, 64) blit matches True"
     assert lines[-1] == "OK"

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from boards import pico, pico2_oled
-from drivers import max7219
+from drivers import max7219, ssd1683
 from host_tools import legends
 from scoreboard.keys import keymaps
 from scoreboard.keys import legends as key_legends
@@ -102,14 +102,36 @@ def measured_bytes():
     board = pico.build(fakes.machine_module(bus, {13: 0}), fakes.time_module(),
                        fakes.framebuf_module())
     out = {}
-    bus.clear()
-    asyncio.run(board.eink_show(True))
-    out["wake"] = bus.spi_bytes - 30036  # the first show resets and inits the panel
+    shade = [0]
+
+    def paint(canvas):  # a picture that differs in every row from the last one
+        canvas.fill(0)
+        for y in range(canvas.top, canvas.top + canvas.shown()):
+            canvas.pixel((y + shade[0]) % 400, y, 1)
+
+    def show(*args):
+        shade[0] += 1
+        bus.clear()
+        asyncio.run(board.eink_show(args[0], paint, *args[1:]))
+        return bus.spi_bytes
+
+    out["wake"] = show(True) - ssd1683.spi_bytes()  # the first show resets, inits
     for key, args in (("full", (True,)), ("partial-all", (False,)),
                       ("band", (False, 0, 100, 400, 48))):
-        bus.clear()
-        asyncio.run(board.eink_show(*args))
-        out[key] = bus.spi_bytes
+        out[key] = show(*args)
+    ink = [0]  # one dot more in the last band: the bands that did not change stay off
+    rows = board.panel.band.rows
+
+    def one_band(canvas):
+        paint(canvas)
+        if canvas.top == 300 - rows:
+            canvas.pixel(ink[0], 299, 1)
+
+    asyncio.run(board.eink_show(False, one_band))
+    bus.clear()
+    ink[0] = 1
+    asyncio.run(board.eink_show(False, one_band))
+    out["one-band"] = bus.spi_bytes
     board.led_show()
     bus.clear()
     board.led_show()
@@ -122,7 +144,7 @@ def measured_bytes():
     oled = pico2_oled.build(fakes.machine_module(bus), fakes.time_module(),
                             fakes.framebuf_module())
     bus.clear()
-    asyncio.run(oled.eink_show(True))
+    asyncio.run(oled.eink_show(True, lambda canvas: canvas.pixel(0, 0, 1)))
     out["oled"] = sum(len(e[2]) + 1 for e in bus.log if e[0] == "i2c")  # + address byte
     return out
 
@@ -136,6 +158,7 @@ def test_timing_table_matches_the_measured_traffic():
 
     expect = {"e-ink full": m["full"], "e-ink partial refresh, whole": m["partial-all"],
               "e-ink partial refresh, a 400x48": m["band"], "e-ink wake": m["wake"],
+              "e-ink partial refresh, one band": m["one-band"],
               "LED frame": m["led"], "LED brightness": m["level"], "OLED frame": m["oled"]}
     for prefix, nbytes in expect.items():
         r = row(prefix)
@@ -144,7 +167,10 @@ def test_timing_table_matches_the_measured_traffic():
         bits = nbytes * (9 if hz == 400e3 else 8)
         ms = float(r[3].split()[0])
         assert ms == pytest.approx(bits / hz * 1000, rel=0.005, abs=0.006), prefix
-    assert m["full"] == 30036 and m["led"] == 128
+    # ten bands of 30 rows: a window each per RAM write on top of the 30,036 bytes of one
+    # whole-panel window per RAM; a partial refresh sends only the bands that changed
+    assert m["full"] == m["partial-all"] == 30036 + 18 * 14 and m["led"] == 128
+    assert m["one-band"] == 2 * (14 + 1500) + 8
 
 
 @pytest.mark.parametrize("family", sorted(keymaps.KEYMAPS))

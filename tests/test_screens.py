@@ -70,6 +70,20 @@ def test_every_screen_is_byte_identical_under_micropython(rendered, tmp_path,
     assert not differ, "MicroPython and CPython drew different bytes: %s" % differ
 
 
+def test_screens_drawn_in_bands_are_the_same_bytes(rendered, tmp_path, micropython_bin):
+    """The boards draw the panel in bands (drivers/ssd1683.py): put together, they are
+    the screens drawn whole, byte for byte, on both interpreters."""
+    banded = cat.render(bands=True)
+    assert [r[0] for r in banded] == [r[0] for r in rendered]
+    differ = [a[0] for a, b in zip(banded, rendered) if a[4] != b[4]]
+    assert not differ, "CPython's bands differ from the whole screens: %s" % differ
+    rc, out = mpy.run_micropython(CATALOGUE, tmp_path, "--bands")
+    assert rc == 0, out
+    differ = [name for name, _, _, _, data in rendered
+              if (tmp_path / (name + ".fb")).read_bytes() != data]
+    assert not differ, "MicroPython's bands differ from the whole screens: %s" % differ
+
+
 def test_framebuf_stand_in_matches_the_real_one(micropython_bin):
     rc_mp, out_mp = mpy.run_micropython(OPS)
     rc_cp, out_cp = mpy.run_tool([sys.executable, OPS])

@@ -81,7 +81,12 @@ print("current", box.current())
 with open(flash + "/" + box.current()) as f:
     words = [line.split(" *")[0].split() for line in f]
     print("journal", [" ".join([w for w in ws if w[0] != "@"]) for ws in words][-3:])
-print("canvas on the panel", board.eink_panel == board.eink_buf)
+import framebuf
+from scoreboard.ui import eink
+whole = bytearray(15000)  # the screen drawn whole: what the bands must have put together
+eink.draw(framebuf.FrameBuffer(whole, 400, 300, framebuf.MONO_HLSB), box.app.screen)
+print("bands on the panel", board.eink_panel == whole, "band", len(board.band.buf),
+      "canvas", hasattr(board, "eink"))
 before = (crc(board.eink_panel), crc(board.led_panel))
 box.reset()
 for _ in range(20):
@@ -139,7 +144,7 @@ def test_the_sim_board_runs_the_app_alike_on_both_interpreters(tmp_path):
     boot, played, reset = (get[k][0].split() for k in ("boot", "played", "reset"))
     assert boot[2] == "1" and int(played[2]) > 1 and boot[6] == "1"
     assert reset[6] == "2"
-    assert get["canvas"] == ["canvas on the panel True"]
+    assert get["bands"] == ["bands on the panel True band 1500 canvas False"]
     assert get["same"] == ["same panels after the reset True"]
     # Emscripten's errno numbers translated; others passed through
     assert get["errno"] == ["errno 44 2", "errno 20 17", "errno 54 20", "errno 51 28",

@@ -3,17 +3,25 @@
 It has the board interface the app uses (the reference is `boards.pico`):
 
     name, eink_size            "host", (width, height) of the score panel
-    eink, led                  framebuf canvases, MONO_HLSB: e-ink 1 = black ink,
-                               LED 32x16 1 = lit
-    eink_show(full)            async: push the e-ink canvas (full or partial refresh)
-    eink_show_now(full)        the same, at once (host and simulator boards only)
+    eink_show(full, paint)     async: draw the e-ink picture and refresh the panel (full
+                               or partial). `paint(canvas)` draws the whole picture with
+                               framebuf's methods in panel coordinates (MONO_HLSB, 1 =
+                               black ink); the board calls it once per band it sends
+                               (drivers/ssd1683.py's Band), or once on a canvas of the
+                               whole panel (the OLED), so what it draws must depend on
+                               the state alone
+    eink_show_now(full, paint) the same, at once (host and simulator boards only)
+    led                        the LED's framebuf canvas, 32x16 MONO_HLSB, 1 = lit
     led_show(), led_level(n)   push the LED canvas; brightness 0..15
     keys()                     raw key bitmap, bit i = row * 4 + col pressed
     tone(freq, volume), quiet()
     flash                      the folder that holds matches/ and queue/
     unique_id(), ticks_ms(), errno(e), free_bytes(), sync()
 
-Here the canvases are plain framebuffers over bytearrays, the keys are what the runner
+Here the e-ink picture is painted in the Pico's bands and put together in `eink_buf`,
+the panel's RAM as the computer holds it (None with `panel=False`: the benchmarks
+measure the heap the box needs, and the panel's RAM is the controller's, not the
+Pico's); the LED canvas is a framebuffer over a bytearray; the keys are what the runner
 sets in `raw`, the flash is a folder of the computer, and the buzzer records what it
 would play. Time is virtual (the runner sets `now`) unless `real_time` is set.
 """
@@ -23,6 +31,7 @@ import time
 import framebuf
 from micropython import const
 
+from drivers.ssd1683 import BAND_ROWS, Band, draw_bands
 from scoreboard.core.ticks import MASK
 
 _LED_W = const(32)
@@ -50,11 +59,11 @@ class HostBoard:
     name = "host"
 
     def __init__(self, flash="flash", eink_size=(400, 300), real_time=False,
-                 box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES):
+                 box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES, panel=True):
         w, h = eink_size
         self.eink_size = eink_size
-        self.eink_buf = bytearray(((w + 7) // 8) * h)
-        self.eink = framebuf.FrameBuffer(self.eink_buf, w, h, framebuf.MONO_HLSB)
+        self.band = Band(w, h, BAND_ROWS, framebuf)
+        self.eink_buf = bytearray(((w + 7) // 8) * h) if panel else None
         self.led_buf = bytearray(_LED_W * _LED_H // 8)
         self.led = framebuf.FrameBuffer(self.led_buf, _LED_W, _LED_H, framebuf.MONO_HLSB)
         self.flash = flash
@@ -86,10 +95,11 @@ class HostBoard:
         return ticks() & MASK
 
     # -- panels ----------------------------------------------------------------------
-    async def eink_show(self, full):
-        self.eink_show_now(full)
+    async def eink_show(self, full, paint):
+        self.eink_show_now(full, paint)
 
-    def eink_show_now(self, full):
+    def eink_show_now(self, full, paint):
+        draw_bands(paint, self.band, self.eink_buf)
         self.refreshes[1 if full else 0] += 1
         if self.on_eink is not None:
             self.on_eink(full)

@@ -159,7 +159,8 @@ class Board:
         return pin_of(part, signal, self.pins)
 
     def make_display(self, machine, framebuf):
-        """The e-ink panel on SPI1 and its 400x300 canvas (a variant overrides this)."""
+        """The e-ink panel on SPI1, drawn in bands of ssd1683.BAND_ROWS rows (a variant
+        overrides this)."""
         Pin = machine.Pin
         spi1 = machine.SPI(
             EINK_SPI, baudrate=EINK_BAUD, polarity=0, phase=0,
@@ -167,25 +168,26 @@ class Board:
             miso=Pin(self.gp("spi1", "MISO")),
         )
         self.eink_spi = spi1
+        w, h = _ssd1683.WIDTH, _ssd1683.HEIGHT
         self.panel = _ssd1683.SSD1683(
             spi1,
             cs=Pin(self.gp("e-ink", "CS"), Pin.OUT, value=1),
             dc=Pin(self.gp("e-ink", "DC"), Pin.OUT, value=1),
             rst=Pin(self.gp("e-ink", "RST"), Pin.OUT, value=1),
             busy=Pin(self.gp("e-ink", "BUSY"), Pin.IN),
+            band=_ssd1683.Band(w, h, _ssd1683.BAND_ROWS, framebuf),
         )
-        w, h = _ssd1683.WIDTH, _ssd1683.HEIGHT
         self.eink_size = (w, h)
-        self.eink_buf = bytearray(w * h // 8)
-        self.eink = framebuf.FrameBuffer(self.eink_buf, w, h, framebuf.MONO_HLSB)
 
     # -- e-ink ---------------------------------------------------------------------
-    async def eink_show(self, full, x=0, y=0, w=None, h=None):
-        """Push the canvas: full refresh, or partial (of the window x, y, w, h)."""
+    async def eink_show(self, full, paint, x=0, y=0, w=None, h=None):
+        """Draw the picture with `paint(canvas)` and refresh the panel: in full, or
+        partially (the window x, y, w, h). The panel's driver calls `paint` once per band
+        it sends (see drivers/ssd1683.py)."""
         if full:
-            await self.panel.show_full(self.eink_buf)
+            await self.panel.show_full(paint)
         else:
-            await self.panel.show_partial(self.eink_buf, x, y, w, h)
+            await self.panel.show_partial(paint, x, y, w, h)
 
     async def eink_sleep(self):
         """Put the panel in deep sleep (the next eink_show wakes it)."""

@@ -3,16 +3,17 @@
 How a variant is added without touching the app: a new file in boards/ with its own
 wiring table and `build()`, reusing what it shares with the reference board
 (boards/pico.py: LED chain, keypad, buzzer, power budget) and replacing only the part
-that differs, here the display (`make_display` and `eink_show`). The app still draws on
-`board.eink`, now a 128x64 MONO_HLSB canvas with `eink_size == (128, 64)`, and the
-screens pick their small layout from that size. main.py picks this file when the flash
-holds `board.txt` with `pico2_oled` in it (see the lead's main.py).
+that differs, here the display (`make_display` and `eink_show`). The app's paint still
+draws the e-ink screens, here on one 128x64 MONO_HLSB canvas (`eink`, all of the panel:
+1 KB needs no bands) with `eink_size == (128, 64)`, and the screens pick their small
+layout from that size. main.py picks this file when the flash holds `board.txt` with
+`pico2_oled` in it (see the lead's main.py).
 
-An OLED has no slow refresh: `eink_show(full)` converts the canvas to the controller's
-page layout (framebuf blit, in C) and sends it over I2C in about 25 ms at 400 kHz
-(1,024 data bytes), full or not. Canvas 1 ("black ink") lights the pixel: the OLED
-shows light text on black, which reads better than a lit background and draws less
-current.
+An OLED has no slow refresh: `eink_show(full, paint)` paints the canvas, converts it to
+the controller's page layout (framebuf blit, in C) and sends it over I2C in about 25 ms
+at 400 kHz (1,024 data bytes), full or not. Canvas 1 ("black ink") lights the pixel:
+the OLED shows light text on black, which reads better than a lit background and draws
+less current.
 
 Wiring (as the reference board, minus the e-ink and SPI1; the OLED takes two of the
 e-ink's pins):
@@ -67,20 +68,18 @@ class Board(_pico.Board):
         self.oled_buf = bytearray(OLED_W * OLED_H // 8)
         self.oled = framebuf.FrameBuffer(self.oled_buf, OLED_W, OLED_H, framebuf.MONO_VLSB)
 
-    async def eink_show(self, full, x=0, y=0, w=None, h=None):
-        """Convert the canvas (HLSB) to the OLED's pages (VLSB) and send all of it."""
-        self.eink_show_sync()
-
-    async def eink_sleep(self):
-        """Display off (RAM kept); the next eink_show turns it back on."""
-        self.panel.poweroff()
-
-    def eink_show_sync(self):
-        """The same as eink_show, synchronous (nothing to wait for on an OLED)."""
+    async def eink_show(self, full, paint, x=0, y=0, w=None, h=None):
+        """Paint the canvas, convert it (HLSB) to the OLED's pages (VLSB) and send all
+        of it, full or not (the window is ignored)."""
+        paint(self.eink)
         self.oled.blit(self.eink, 0, 0)
         if not self.panel.on:
             self.panel.poweron()
         self.panel.show(self.oled_buf)
+
+    async def eink_sleep(self):
+        """Display off (RAM kept); the next eink_show turns it back on."""
+        self.panel.poweroff()
 
 
 def build(machine=None, time=None, framebuf=None):

@@ -2,14 +2,15 @@
 
 The browser simulator (`make sim`, host_tools/sim/) copies every firmware/ file into the
 port's in-memory filesystem and runs the real app on this board. It has the board
-interface of `boards.host` (name, eink_size, eink, led, eink_show(full),
-eink_show_now(full), led_show(), led_level(n), keys(), tone(freq, volume), quiet(),
-flash, unique_id(), ticks_ms(), errno(e), sync(), free_bytes()) and stands in for the
-hardware:
+interface of `boards.host` (name, eink_size, eink_show(full, paint),
+eink_show_now(full, paint), led, led_show(), led_level(n), keys(), tone(freq, volume),
+quiet(), flash, unique_id(), ticks_ms(), errno(e), sync(), free_bytes()) and stands in
+for the hardware:
 
-- the canvases are framebuffers over bytearrays. `eink_show_now` and `led_show` copy
-  them into the *panel* buffers, which the page draws pixel for pixel (MONO_HLSB, e-ink
-  1 = black ink, LED 1 = lit), so the page shows what was pushed to the panels, not a
+- the e-ink picture is painted in bands, as on the Pico, each band copied into the
+  *panel* buffer (the panel's RAM); the LED canvas is a framebuffer that `led_show`
+  copies into its panel buffer. The page draws both panels pixel for pixel (MONO_HLSB,
+  e-ink 1 = black ink, LED 1 = lit), so it shows what was pushed to the panels, not a
   half-drawn canvas. The page reads the panel buffers and a status block (refresh
   counters, LED level) straight from the WebAssembly memory at their addresses.
 - keys() is the bitmap of the page's pressed buttons and keyboard keys (`Simulator.step`).
@@ -29,8 +30,9 @@ import time
 import framebuf
 from micropython import const
 
-from scoreboard.core.ticks import MASK
 from boards.host import dir_bytes
+from drivers.ssd1683 import Band, draw_bands
+from scoreboard.core.ticks import MASK
 
 EINK_W = const(400)
 EINK_H = const(300)
@@ -90,9 +92,8 @@ class SimBoard:
         from array import array
 
         self.eink_size = (EINK_W, EINK_H)
-        self.eink_buf = bytearray(EINK_W // 8 * EINK_H)
-        self.eink = framebuf.FrameBuffer(self.eink_buf, EINK_W, EINK_H, framebuf.MONO_HLSB)
-        self.eink_panel = bytearray(len(self.eink_buf))
+        self.band = Band(EINK_W, EINK_H)
+        self.eink_panel = bytearray(EINK_W // 8 * EINK_H)
         self.led_buf = bytearray(LED_W // 8 * LED_H)
         self.led = framebuf.FrameBuffer(self.led_buf, LED_W, LED_H, framebuf.MONO_HLSB)
         self.led_panel = bytearray(len(self.led_buf))
@@ -118,11 +119,11 @@ class SimBoard:
         return ticks() & MASK
 
     # -- panels ----------------------------------------------------------------------
-    async def eink_show(self, full):
-        self.eink_show_now(full)
+    async def eink_show(self, full, paint):
+        self.eink_show_now(full, paint)
 
-    def eink_show_now(self, full):
-        self.eink_panel[:] = self.eink_buf
+    def eink_show_now(self, full, paint):
+        draw_bands(paint, self.band, self.eink_panel)
         st = self.status
         st[ST_EINK] += 1
         if full:

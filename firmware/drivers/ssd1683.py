@@ -17,8 +17,9 @@ and operation flow (section 9, "Typical Operating Sequence"):
 - 0x21 Display Update Control 1: A[7:4] the RED RAM option, A[3:0] the BW RAM option,
   0000 normal, 0100 bypass as 0, 1000 inverse. The controller's RAM has 1 = white; our
   canvas has 1 = black, so the BW RAM (and the RED RAM for partial updates) is read
-  inverted: 0x48 for a full update (RED bypassed), 0x88 for a partial one. No byte is
-  ever inverted in software;
+  inverted: 0x48 for a full update (RED bypassed), 0x88 for a partial one, 0x08 (RED
+  read as it is) for a partial one that drives every pixel (below). No byte is ever
+  inverted in software;
 - 0x22 Display Update Control 2 then 0x20 Master Activation: 0xF7 = full update with
   the OTP waveform (clock and analog on, load temperature and LUT, display mode 1,
   analog and clock off); 0xFF = the same with display mode 2 (partial, differential);
@@ -29,32 +30,58 @@ every `poll_ms` with `asyncio.sleep_ms`, so the rest of the app (key scan, LED c
 keeps running during the 2-4 s of a full refresh; a wait longer than `timeout_ms`
 raises `EinkTimeout`, with what to check.
 
-Partial refresh of a window: the window's rows of the canvas go to 0x24, the panel
-updates with mode 2, then the same bytes go to 0x26 so the next partial update compares
-against what the panel now shows (the way GxEPD2 keeps the two RAMs in step). X is
-rounded out to whole bytes (8 pixels). The canvas is the caller's MONO_HLSB bytearray
-(400 x 300 / 8 = 15,000 bytes); the driver never copies it, and sends each window row as
-a memoryview slice. The first refresh after power-up or a wake is always a full one
-(a partial request then becomes full): only that puts both RAMs in step with the panel.
-Refreshes never overlap: a second one waits for the first to end.
+The picture is drawn in bands (GxEPD2's paged mode): the driver holds one band of
+`rows` panel rows (`Band`, 400 x 30 / 8 = 1,500 bytes instead of a 15,000-byte canvas),
+and a refresh calls `paint(band)` once per band it sends, where `paint` draws the whole
+picture with framebuf's methods in panel coordinates; what falls outside the band is
+clipped, as framebuf clips at its edges, so the bands put together are the picture
+drawn whole, byte for byte. Each band goes to the RAM through a window of its rows
+(0x44/0x45 and the counters 0x4E/0x4F, then 0x24 or 0x26: the address counter steps
+along X then Y inside the window), sent as a memoryview of the band buffer.
+
+- Full refresh: each band painted once and written to BW (0x24) and RED (0x26), then
+  mode 1.
+- Partial refresh of a window (default: all the panel; X rounded out to whole bytes):
+  each band of the window painted and written to BW, mode 2, then each band painted
+  again and written to RED, so the next differential update compares against what the
+  panel shows (GxEPD2's second phase). A whole band whose CRC-32 is that of what the
+  panel already shows there is not sent at all, and a refresh that would send nothing
+  updates nothing. If a band comes out different the second time (a key changed the
+  picture while BUSY was high: the app's loop runs on), its RED RAM is left as it was
+  and no longer holds what the panel shows; the next partial refresh then drives every
+  pixel: each band written to both RAMs and RED read as it is (0x21 0x08), so old and
+  new differ everywhere. Still the partial waveform (no flash), and both RAMs are then
+  in step again with no second phase.
+
+`await asyncio.sleep_ms(0)` between bands lets the loop's other tasks run while the
+picture is drawn. The first refresh after power-up or a wake is always a full one (a
+partial request then becomes full): only that puts both RAMs in step with the panel.
+Refreshes never overlap: a second one waits for the first to end. `draw_bands()` puts a
+picture together band by band in a whole-panel buffer, as the panel's RAM holds it
+(the host and simulator boards' panels).
 """
 
-import asyncio
+import binascii
 
+import framebuf
 from micropython import const
-
-_SLEEP_MS = getattr(asyncio, "sleep_ms", None)
 
 
 def _sleep_ms(ms):
-    """asyncio.sleep_ms on MicroPython; asyncio.sleep (seconds) on CPython (tests)."""
-    if _SLEEP_MS is not None:
-        return _SLEEP_MS(ms)
+    """asyncio.sleep_ms on MicroPython; asyncio.sleep (seconds) on CPython (tests).
+    Imported here, not at the top: a board that only draws bands (the host board) does
+    not pay for asyncio."""
+    import asyncio
+
+    sleep = getattr(asyncio, "sleep_ms", None)
+    if sleep is not None:
+        return sleep(ms)
     return asyncio.sleep(ms / 1000)
 
 
 WIDTH = const(400)
 HEIGHT = const(300)
+BAND_ROWS = const(30)  # panel rows per band: 1,500 bytes, ten bands
 
 _DRIVER_OUTPUT = const(0x01)
 _DEEP_SLEEP = const(0x10)
@@ -74,8 +101,11 @@ _RAM_Y_COUNT = const(0x4F)
 
 _OPT_FULL = const(0x48)  # RED bypassed as 0, BW inverse (canvas 1 = black)
 _OPT_PARTIAL = const(0x88)  # RED inverse, BW inverse
+_OPT_DRIVE_ALL = const(0x08)  # RED as it is (= BW's bytes), BW inverse: all pixels differ
 _SEQ_FULL = const(0xF7)
 _SEQ_PARTIAL = const(0xFF)
+_BORDER_FULL = const(0x05)  # follow the LUT
+_BORDER_PARTIAL = const(0x80)  # VCOM
 
 FULL_TIMEOUT_MS = const(6000)  # a full update takes 2-4 s, colder is slower
 PARTIAL_TIMEOUT_MS = const(3000)  # a partial one about 0.4-0.8 s
@@ -86,11 +116,81 @@ class EinkTimeout(Exception):
     """The panel's BUSY pin stayed high past the timeout."""
 
 
+class Band:
+    """A canvas over panel rows `top`..`top + rows - 1` of a `width` x `height` panel:
+    fill, fill_rect, hline, vline, rect, text and pixel (what the screens use) as
+    framebuf has them, in panel coordinates, on a MONO_HLSB FrameBuffer `rows` high
+    (`buf`, 1 = black).
+    `pixel()` reads None outside the panel (a screen finds the panel's size that way)
+    and 0 on the panel's rows outside the band. `module` is framebuf (tests pass a
+    stand-in)."""
+
+    def __init__(self, width, height, rows=BAND_ROWS, module=framebuf):
+        self.width = width
+        self.height = height
+        self.rows = rows if rows < height else height
+        self.stride = (width + 7) // 8
+        self.buf = bytearray(self.stride * self.rows)
+        self.fb = module.FrameBuffer(self.buf, width, self.rows, module.MONO_HLSB)
+        self.top = 0
+
+    def fill(self, c):
+        self.fb.fill(c)
+
+    def fill_rect(self, x, y, w, h, c):
+        self.fb.fill_rect(x, y - self.top, w, h, c)
+
+    def hline(self, x, y, w, c):
+        self.fb.hline(x, y - self.top, w, c)
+
+    def vline(self, x, y, h, c):
+        self.fb.vline(x, y - self.top, h, c)
+
+    def rect(self, x, y, w, h, c, f=False):
+        self.fb.rect(x, y - self.top, w, h, c, f)
+
+    def text(self, s, x, y, c=1):
+        self.fb.text(s, x, y - self.top, c)
+
+    def pixel(self, x, y, c=None):
+        if x < 0 or y < 0 or x >= self.width or y >= self.height:
+            return None
+        y -= self.top
+        if y < 0 or y >= self.rows:
+            return None if c is not None else 0
+        if c is None:
+            return self.fb.pixel(x, y)
+        self.fb.pixel(x, y, c)
+        return None
+
+    def shown(self):
+        """The panel rows this band holds (the last band may be cut by the panel)."""
+        n = self.height - self.top
+        return n if n < self.rows else self.rows
+
+
+def draw_bands(paint, band, picture=None):
+    """Paint the whole panel band by band; copy each band into `picture` (a whole-panel
+    MONO_HLSB buffer, the panel's RAM on a board that stands in for one) unless None."""
+    mv = memoryview(band.buf)
+    stride = band.stride
+    top = 0
+    while top < band.height:
+        band.top = top
+        paint(band)
+        n = band.shown()
+        if picture is not None:
+            picture[top * stride:(top + n) * stride] = mv[:n * stride]
+        top += n
+
+
 class SSD1683:
     """The panel. `spi`: ready SPI (mode 0, <= 20 MHz write); `cs`, `dc`, `rst`: output
-    pins; `busy`: input pin (high = busy). Call `await init()` before the first show."""
+    pins; `busy`: input pin (high = busy); `band`: the Band to draw in (default: one of
+    BAND_ROWS rows). Call `await init()` before the first show (a show does it too)."""
 
-    def __init__(self, spi, cs, dc, rst, busy, width=WIDTH, height=HEIGHT, poll_ms=10):
+    def __init__(self, spi, cs, dc, rst, busy, width=WIDTH, height=HEIGHT, poll_ms=10,
+                 band=None):
         self.spi = spi
         self.cs = cs
         self.dc = dc
@@ -100,11 +200,19 @@ class SSD1683:
         self.height = height
         self.stride = width // 8
         self.poll_ms = poll_ms
+        self.band = band if band is not None else Band(width, height)
+        self._mv = memoryview(self.band.buf)
+        n = (height + self.band.rows - 1) // self.band.rows
+        # Per band: the CRC-32 of what the panel shows there (both RAMs hold it), None
+        # when unknown; and of what the first phase of a partial refresh sent, or None.
+        self._shown = [None] * n  # type: list
+        self._sent = [None] * n  # type: list
         self._cmd = bytearray(1)
         self._arg = bytearray(4)
         self._args = memoryview(self._arg)
         self.asleep = True  # until init(): the state after power-up is unknown
         self.synced = False  # both RAMs hold what the panel shows (after a full refresh)
+        self.drive_all = False  # a RED RAM band is out of step: drive every pixel next
         self.updating = False  # a refresh is under way (one at a time)
         self.refreshes = 0  # full and partial updates done (for tests and reports)
         self.waited_ms = 0  # the last wait on BUSY, in poll steps x poll_ms
@@ -171,7 +279,7 @@ class SSD1683:
         await self.wait(RESET_TIMEOUT_MS)
         h = self.height - 1
         self._command_args(_DRIVER_OUTPUT, h & 0xFF, h >> 8, 0x00)
-        self._command_args(_BORDER, 0x05)
+        self._command_args(_BORDER, _BORDER_FULL)
         self._command_args(_TEMP_SENSOR, 0x80)
         self._command_args(_DATA_ENTRY, 0x03)
         self.window(0, 0, self.width, self.height)
@@ -189,29 +297,59 @@ class SSD1683:
         self._command_args(_RAM_X_COUNT, x0)
         self._command_args(_RAM_Y_COUNT, y & 0xFF, y >> 8)
 
-    def _write_ram(self, cmd, buf, x, y, w, h):
-        """Send the window's rows of the canvas `buf` to RAM `cmd` (0x24 or 0x26)."""
+    def _write_ram(self, cmd, x, y, w, h):
+        """Send panel rows y..y+h-1, columns x..x+w-1 (whole bytes) of the band, which
+        holds them, to RAM `cmd` (0x24 or 0x26) through a window of just that area."""
         self.window(x, y, w, h)
-        stride = self.stride
+        band = self.band
+        stride = band.stride
+        start = (y - band.top) * stride
+        mv = self._mv
         if x == 0 and w == self.width:
-            mv = memoryview(buf)
-            self.command(cmd, mv[y * stride:(y + h) * stride])
+            self.command(cmd, mv[start:start + h * stride])
             return
-        x0 = x >> 3
+        start += x >> 3
         nbytes = w >> 3
-        mv = memoryview(buf)
         self._cmd[0] = cmd
         self.cs.value(0)
         self.dc.value(0)
         self.spi.write(self._cmd)
         self.dc.value(1)
-        row = y
-        end = y + h
-        while row < end:
-            start = row * stride + x0
+        end = start + h * stride
+        while start < end:
             self.spi.write(mv[start:start + nbytes])
-            row += 1
+            start += stride
         self.cs.value(1)
+
+    def _crc(self, x, y, w, h):
+        """CRC-32 of the same area of the band as `_write_ram` sends."""
+        band = self.band
+        stride = band.stride
+        start = (y - band.top) * stride
+        mv = self._mv
+        if x == 0 and w == self.width:
+            return binascii.crc32(mv[start:start + h * stride])
+        start += x >> 3
+        nbytes = w >> 3
+        end = start + h * stride
+        crc = 0
+        while start < end:
+            crc = binascii.crc32(mv[start:start + nbytes], crc)
+            start += stride
+        return crc
+
+    def _paint(self, paint, k):
+        """Paint band k; returns the panel rows it holds."""
+        band = self.band
+        band.top = k * band.rows
+        paint(band)
+        return band.shown()
+
+    def _activate(self, border, option, sequence):
+        self._command_args(_BORDER, border)
+        self._command_args(_UPDATE_CTRL1, option, 0x00)
+        self._command_args(_UPDATE_CTRL2, sequence)
+        self.command(_MASTER_ACTIVATE)
 
     # -- refreshes -----------------------------------------------------------------
     async def _claim(self):
@@ -220,29 +358,40 @@ class SSD1683:
             await _sleep_ms(self.poll_ms if self.poll_ms > 0 else 1)
         self.updating = True
 
-    async def show_full(self, buf):
-        """Full refresh from the whole canvas: both RAMs, waveform mode 1 (flashes)."""
+    async def show_full(self, paint):
+        """Full refresh: every band to both RAMs, waveform mode 1 (flashes)."""
         await self._claim()
         try:
-            await self._full(buf)
+            await self._full(paint)
         finally:
             self.updating = False
 
-    async def _full(self, buf):
+    async def _both(self, paint):
+        """Every band painted once and written to BW and RED: the RAMs in step."""
+        w = self.width
+        shown = self._shown
+        k = 0
+        while k < len(shown):
+            rows = self._paint(paint, k)
+            top = self.band.top
+            self._write_ram(_WRITE_BW, 0, top, w, rows)
+            self._write_ram(_WRITE_RED, 0, top, w, rows)
+            shown[k] = self._crc(0, top, w, rows)
+            k += 1
+            await _sleep_ms(0)
+        self.drive_all = False
+
+    async def _full(self, paint):
         if self.asleep:
             await self.init()
-        self._write_ram(_WRITE_BW, buf, 0, 0, self.width, self.height)
-        self._write_ram(_WRITE_RED, buf, 0, 0, self.width, self.height)
-        self._command_args(_BORDER, 0x05)
-        self._command_args(_UPDATE_CTRL1, _OPT_FULL, 0x00)
-        self._command_args(_UPDATE_CTRL2, _SEQ_FULL)
-        self.command(_MASTER_ACTIVATE)
+        await self._both(paint)
+        self._activate(_BORDER_FULL, _OPT_FULL, _SEQ_FULL)
         await self.wait(FULL_TIMEOUT_MS)
         self.synced = True
         self.refreshes += 1
 
-    async def show_partial(self, buf, x=0, y=0, w=None, h=None):
-        """Partial refresh of a window of the canvas (default: all of it), no flash."""
+    async def show_partial(self, paint, x=0, y=0, w=None, h=None):
+        """Partial refresh of a window of the panel (default: all of it), no flash."""
         if w is None:
             w = self.width - x
         if h is None:
@@ -255,18 +404,62 @@ class SSD1683:
             if self.asleep or not self.synced:
                 # after power-up or a wake the RED RAM is not what the panel shows:
                 # a differential update needs a full one first
-                await self._full(buf)
-                return
-            self._write_ram(_WRITE_BW, buf, x, y, w, h)
-            self._command_args(_BORDER, 0x80)
-            self._command_args(_UPDATE_CTRL1, _OPT_PARTIAL, 0x00)
-            self._command_args(_UPDATE_CTRL2, _SEQ_PARTIAL)
-            self.command(_MASTER_ACTIVATE)
-            await self.wait(PARTIAL_TIMEOUT_MS)
-            self._write_ram(_WRITE_RED, buf, x, y, w, h)
-            self.refreshes += 1
+                await self._full(paint)
+            elif self.drive_all:
+                await self._both(paint)
+                self._activate(_BORDER_PARTIAL, _OPT_DRIVE_ALL, _SEQ_PARTIAL)
+                await self.wait(PARTIAL_TIMEOUT_MS)
+                self.refreshes += 1
+            else:
+                await self._partial(paint, x, y, w, h)
         finally:
             self.updating = False
+
+    async def _partial(self, paint, x, y, w, h):
+        rows = self.band.rows
+        first = y // rows
+        last = (y + h - 1) // rows
+        shown = self._shown
+        sent = self._sent
+        any_sent = False
+        k = first
+        while k <= last:  # phase 1: what changed, to BW
+            n = self._paint(paint, k)
+            top = self.band.top
+            y0 = y if y > top else top
+            y1 = y + h if y + h < top + n else top + n
+            crc = self._crc(x, y0, w, y1 - y0)
+            whole = x == 0 and w == self.width and y0 == top and y1 == top + n
+            if whole and crc == shown[k]:
+                sent[k] = None  # the panel shows this band already
+            else:
+                self._write_ram(_WRITE_BW, x, y0, w, y1 - y0)
+                sent[k] = crc
+                any_sent = True
+            k += 1
+            await _sleep_ms(0)
+        if not any_sent:
+            return
+        self._activate(_BORDER_PARTIAL, _OPT_PARTIAL, _SEQ_PARTIAL)
+        await self.wait(PARTIAL_TIMEOUT_MS)
+        self.refreshes += 1
+        k = first
+        while k <= last:  # phase 2: the same bands again, to RED
+            if sent[k] is not None:
+                n = self._paint(paint, k)
+                top = self.band.top
+                y0 = y if y > top else top
+                y1 = y + h if y + h < top + n else top + n
+                crc = self._crc(x, y0, w, y1 - y0)
+                if crc == sent[k]:
+                    self._write_ram(_WRITE_RED, x, y0, w, y1 - y0)
+                    whole = x == 0 and w == self.width and y0 == top and y1 == top + n
+                    shown[k] = crc if whole else None
+                else:  # the picture changed since phase 1: RED is out of step here
+                    shown[k] = None
+                    self.drive_all = True
+                await _sleep_ms(0)
+            k += 1
 
     def clip(self, x, y, w, h):
         """The window clipped to the panel, with x and w rounded out to whole bytes."""
@@ -284,12 +477,12 @@ class SSD1683:
         x &= ~7
         return x, y, x1 - x, h
 
-    async def show(self, buf, full=True):
+    async def show(self, paint, full=True):
         """Full (True) or whole-screen partial (False) refresh."""
         if full:
-            await self.show_full(buf)
+            await self.show_full(paint)
         else:
-            await self.show_partial(buf)
+            await self.show_partial(paint)
 
     async def sleep(self):
         """Deep sleep mode 1 (RAM kept); the next show (or init) wakes it with a reset."""
@@ -303,13 +496,13 @@ class SSD1683:
         await self.init()
 
 
-def spi_bytes(w=WIDTH, h=HEIGHT):
-    """Bytes one refresh of a w x h window sends (w a multiple of 8): the window and
-    RAM write twice (BW, then RED), plus the update commands (border, 0x21, 0x22, 0x20).
-
-    The same for a full and a partial refresh of the same area; a full one is the
-    whole panel.
+def spi_bytes(w=WIDTH, h=HEIGHT, y=0, rows=BAND_ROWS):
+    """Bytes one refresh of a w x h window at row y sends (w a multiple of 8) when every
+    band in it changed: per band, a window and a RAM write twice (BW, then RED), plus the
+    update commands (border, 0x21, 0x22, 0x20). The same for a full and a partial
+    refresh of the same area; a full one is the whole panel.
     """
+    bands = (y + h - 1) // rows - y // rows + 1
     window = 3 + 5 + 2 + 3  # 0x44, 0x45, 0x4E, 0x4F with their parameters
     ram = (w // 8) * h
-    return 2 * (window + 1 + ram) + 2 + 3 + 2 + 1
+    return 2 * (bands * (window + 1) + ram) + 2 + 3 + 2 + 1

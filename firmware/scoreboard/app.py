@@ -136,7 +136,7 @@ class App:
         except Exception as e:
             self.fail(e)
             try:
-                self.board.eink_show_now(True)
+                self.board.eink_show_now(True, self.paint)
             except Exception:  # a panel that fails too: the journal is what matters
                 pass
 
@@ -305,13 +305,17 @@ class App:
         self._eink_full = False
         self._asap = False
         self._partials = 0 if full else self._partials + 1
-        eink.draw(self.board.eink, self.screen)
+
+    def paint(self, canvas):
+        """Draw the screen on `canvas`: the board calls this once per band of the e-ink
+        panel that it sends (drivers/ssd1683.py), so no 15 KB canvas is ever held."""
+        eink.draw(canvas, self.screen)
 
     def eink_pass(self, now):
         full = self.eink_due(now)
         if full is not None:
             self._render_eink(full)
-            self.board.eink_show_now(full)
+            self.board.eink_show_now(full, self.paint)
 
     # -- what the screens show -----------------------------------------------------------
     def _update_screen(self):
@@ -346,15 +350,11 @@ class App:
         self.buzzer.quiet()
 
     def show_error(self, text):
-        """Draw the error screen on the canvas; the runner pushes it to the panel (a full
-        refresh: `step` at once, `run` when its tasks have stopped)."""
+        """Make the error screen the one shown; the runner pushes it to the panel (a
+        full refresh: `step` at once, `run` when its tasks have stopped)."""
         s = self.screen
         s.kind = "error"
         s.error = text
-        try:
-            eink.draw(self.board.eink, s)
-        except Exception:
-            pass
 
     def stop(self):
         """Stop cleanly (mpremote connecting, Ctrl-C): nothing is pending in the journal."""
@@ -390,7 +390,7 @@ class App:
                 full = self.eink_due(now)
                 if full is not None:
                     self._render_eink(full)
-                    await board.eink_show(full)
+                    await board.eink_show(full, self.paint)
                 await asyncio.sleep_ms(50)
 
         tasks = [asyncio.create_task(every(SCAN_MS, self.scan)),
@@ -403,7 +403,7 @@ class App:
                 await asyncio.sleep_ms(100)
             if self.screen.kind == "error":
                 try:
-                    await board.eink_show(True)
+                    await board.eink_show(True, self.paint)
                 except Exception:  # a panel that fails too: the journal is what matters
                     pass
         finally:

@@ -2,7 +2,7 @@
 `scoreboard device`, the tests and the benchmarks (also runs on CPython).
 
     micropython host_tools/mp/device.py --flash DIR [--path FIRMWARE] [--oled]
-                                        [--flash-kb N] < commands
+                                        [--flash-kb N] [--no-panel] < commands
 
 Time is virtual: the app is stepped every 10 ms of it, so a whole match plays in a
 moment and the shot clock runs exactly. Commands, one a line on standard input:
@@ -24,6 +24,8 @@ moment and the shot clock runs exactly. Commands, one a line on standard input:
 
 Each command is answered by a line `. <virtual ms>` (after `show`'s lines), so the
 caller can wait for it. Unknown keys or commands print `? why` and change nothing.
+`--no-panel` leaves out the e-ink panel's picture (its RAM is the controller's, not the
+Pico's: the heap benchmarks run so); `show` then prints no `E` line.
 """
 
 import sys
@@ -53,9 +55,9 @@ GAP_MS = 150
 
 
 class Runner:
-    def __init__(self, flash, oled=False, flash_kb=None):
+    def __init__(self, flash, oled=False, flash_kb=None, panel=True):
         size = (128, 64) if oled else (400, 300)
-        self.board = HostBoard(flash, eink_size=size)
+        self.board = HostBoard(flash, eink_size=size, panel=panel)
         if flash_kb is not None:
             self.board.flash_bytes = flash_kb * 1024
         self.app = App(self.board)
@@ -140,7 +142,8 @@ class Runner:
             self.wait(int(arg))
         elif cmd == "show":
             b = self.board
-            print("E %d %d %s" % (b.eink_size[0], b.eink_size[1], _hex(b.eink_buf)))
+            if b.eink_buf is not None:
+                print("E %d %d %s" % (b.eink_size[0], b.eink_size[1], _hex(b.eink_buf)))
             print("L 32 16 %s" % _hex(b.led_buf))
         elif cmd == "latency":
             self.latency(arg)
@@ -181,7 +184,7 @@ def _hex(buf):
 def main():
     kb = option("--flash-kb")
     runner = Runner(option("--flash", "flash"), "--oled" in sys.argv,
-                    None if kb is None else int(kb))
+                    None if kb is None else int(kb), "--no-panel" not in sys.argv)
     while True:
         line = sys.stdin.readline()
         if not line or line.strip() == "quit":

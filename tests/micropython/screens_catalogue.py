@@ -4,10 +4,13 @@ Runs under MicroPython (the unix port, with the real framebuf) and CPython (with
 host_tools/compat/framebuf.py); tests/test_screens.py compares the bytes of both runs
 with each other and with tests/screens/NAME.fb.
 
-    micropython tests/micropython/screens_catalogue.py OUTDIR
+    micropython tests/micropython/screens_catalogue.py OUTDIR [--bands]
 
 writes OUTDIR/NAME.fb for every screen and prints `NAME PANEL W H` lines. `render()`
-gives the same as a list of (name, panel, w, h, bytes) in-process.
+gives the same as a list of (name, panel, w, h, bytes) in-process. With `--bands`
+(`render(bands=True)`) the e-ink and OLED screens are drawn as the boards draw them, in
+bands of the driver's `BAND_ROWS` rows put together (drivers/ssd1683.py `draw_bands`),
+which must give the same bytes as a canvas of the whole panel.
 """
 
 import sys
@@ -17,6 +20,8 @@ import _paths
 _paths.setup(__file__)
 
 import framebuf  # noqa: E402
+
+from drivers.ssd1683 import BAND_ROWS, Band, draw_bands  # noqa: E402
 
 from scoreboard.core.replay import replay  # noqa: E402
 from scoreboard.ui import eink, led, model  # noqa: E402
@@ -273,19 +278,26 @@ def _canvas(w, h):
     return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
 
 
-def render():
+def _panel(screen, w, h, bands):
+    """The panel's bytes: the screen drawn on one canvas, or band by band."""
+    if bands:
+        buf = bytearray(((w + 7) // 8) * h)
+        draw_bands(lambda canvas: eink.draw(canvas, screen), Band(w, h, BAND_ROWS), buf)
+        return bytes(buf)
+    buf, fb = _canvas(w, h)
+    eink.draw(fb, screen)
+    return bytes(buf)
+
+
+def render(bands=False):
     """Every screen as (name, panel, w, h, framebuffer bytes)."""
     out = []
     shown = eink_screens()
     for name, screen in shown:
-        buf, fb = _canvas(400, 300)
-        eink.draw(fb, screen)
-        out.append(("eink-" + name, "eink", 400, 300, bytes(buf)))
+        out.append(("eink-" + name, "eink", 400, 300, _panel(screen, 400, 300, bands)))
     for name, screen in shown:
         if name in COMPACT:
-            buf, fb = _canvas(128, 64)
-            eink.draw(fb, screen)
-            out.append(("oled-" + name, "eink", 128, 64, bytes(buf)))
+            out.append(("oled-" + name, "eink", 128, 64, _panel(screen, 128, 64, bands)))
     for name, match, now in led_screens():
         buf, fb = _canvas(32, 16)
         led.draw(fb, match, now)
@@ -294,7 +306,7 @@ def render():
 
 
 def main(outdir):
-    for name, panel, w, h, data in render():
+    for name, panel, w, h, data in render("--bands" in sys.argv):
         with open(outdir + "/" + name + ".fb", "wb") as f:
             f.write(data)
         print(name, panel, w, h)

@@ -275,6 +275,106 @@ def dc_commands(bus, dc_name="dc", cs_name="cs", spi_name=None):
     return [(c, bytes(d)) for c, d in out]
 
 
+class EinkRam:
+    """An SSD1683's two RAMs and its glass, fed the [(command, data), ...] of
+    `dc_commands()`: what a panel would show after the driver's traffic, from the
+    datasheet alone (section 6's command table), not from the driver's code.
+
+    0x11 data entry mode (bit 0 X increments, bit 1 Y increments, bit 2 Y first),
+    0x44/0x45 the RAM window (X in bytes, Y in gates), 0x4E/0x4F the address counter,
+    0x24/0x26 write BW/RED RAM at the counter, stepping inside the window; 0x21 the
+    RAM options (per nibble: 0 normal, 4 bypass as 0, 8 inverse), 0x22 then 0x20 the
+    update: mode 1 (bit 3 clear) shows the BW RAM, mode 2 (bit 3 set) changes only the
+    pixels where BW (new) and RED (old) differ, each read through its option. The
+    glass has 1 = white as the RAM reads; `picture()` gives it as a canvas has it (1 =
+    black). `bw` and `red` hold the bytes as they were sent.
+    """
+
+    def __init__(self, width=400, height=300):
+        self.width = width
+        self.height = height
+        self.stride = width // 8
+        n = self.stride * height
+        self.bw = bytearray(b"\xff" * n)
+        self.red = bytearray(b"\xff" * n)
+        self.glass = bytearray(b"\xff" * n)  # white paper, RAM sense (1 = white)
+        self.entry = 3
+        self.xs, self.xe, self.ys, self.ye = 0, self.stride - 1, 0, height - 1
+        self.x = self.y = 0
+        self.ctrl1 = 0
+        self.ctrl2 = 0
+        self.updates = []  # (mode 1 or 2, RAM options) per activation
+
+    def feed(self, commands):
+        for cmd, data in commands:
+            if cmd == 0x11:
+                self.entry = data[0] & 7
+            elif cmd == 0x44:
+                self.xs, self.xe = data[0] & 0x3F, data[1] & 0x3F
+            elif cmd == 0x45:
+                self.ys = data[0] | (data[1] & 1) << 8
+                self.ye = data[2] | (data[3] & 1) << 8
+            elif cmd == 0x4E:
+                self.x = data[0] & 0x3F
+            elif cmd == 0x4F:
+                self.y = data[0] | (data[1] & 1) << 8
+            elif cmd in (0x24, 0x26):
+                ram = self.bw if cmd == 0x24 else self.red
+                for b in data:
+                    self._put(ram, b)
+            elif cmd == 0x21:
+                self.ctrl1 = data[0]
+            elif cmd == 0x22:
+                self.ctrl2 = data[0]
+            elif cmd == 0x20:
+                self._update()
+        return self
+
+    def _put(self, ram, b):
+        assert 0 <= self.x < self.stride and 0 <= self.y < self.height, "outside the RAM"
+        ram[self.y * self.stride + self.x] = b
+        if self.entry & 4:  # Y first
+            if self._step_y():
+                self._step_x()
+        elif self._step_x():
+            self._step_y()
+
+    def _step_x(self):
+        if self.x == self.xe:
+            self.x = self.xs
+            return True
+        self.x += 1 if self.entry & 1 else -1
+        return False
+
+    def _step_y(self):
+        if self.y == self.ye:
+            self.y = self.ys
+            return True
+        self.y += 1 if self.entry & 2 else -1
+        return False
+
+    @staticmethod
+    def _option(b, nibble):
+        if nibble & 4:
+            return 0
+        return ~b & 0xFF if nibble & 8 else b
+
+    def _update(self):
+        mode = 2 if self.ctrl2 & 0x08 else 1
+        self.updates.append((mode, self.ctrl1))
+        for i in range(len(self.glass)):
+            new = self._option(self.bw[i], self.ctrl1 & 0x0F)
+            if mode == 1:
+                self.glass[i] = new
+            else:
+                changed = new ^ self._option(self.red[i], self.ctrl1 >> 4)
+                self.glass[i] = (self.glass[i] & ~changed & 0xFF) | (new & changed)
+
+    def picture(self):
+        """What the glass shows, as a canvas has it: 1 = black."""
+        return bytes(~b & 0xFF for b in self.glass)
+
+
 class _Made:
     """A namespace: the fake `machine` module and what it built."""
 

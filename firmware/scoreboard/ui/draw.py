@@ -4,7 +4,10 @@
   device); scaled (`sx` wide, `sy` tall per font pixel, e.g. 2x2, 3x3 or a tall 1x2)
   from the same glyphs (`font8.FONT`), one `fill_rect` per vertical run of a glyph
   column. The font is ASCII: accented Latin-1 letters are drawn without their accents
-  (`plain`), so both ways agree and a name never shows as blocks.
+  (`plain`), so both ways agree and a name never shows as blocks. On a band of the
+  e-ink panel (drivers/ssd1683.py's Band: a canvas with `top` and `rows`, drawn once
+  per band) scaled text that falls wholly in another band is skipped: the same pixels,
+  without its glyph loops.
 - Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
   crisp on the 32x16 LED panel and readable across a room on the e-ink panel. They are
   drawn from integers by arithmetic alone: no string, no allocation (the LED's clock
@@ -54,6 +57,18 @@ def text_width(s, sx=1, adv=8):
     return len(plain(s)) * adv * sx
 
 
+_SEEN = [None, False]  # the last canvas text() drew on, and whether it is a band
+
+
+def _band(canvas):
+    """Whether `canvas` is a band of a taller picture (it has `top` and `rows`); asked
+    once per canvas (a FrameBuffer answers by an exception, which allocates)."""
+    if canvas is not _SEEN[0]:
+        _SEEN[0] = canvas
+        _SEEN[1] = hasattr(canvas, "top")
+    return _SEEN[1]
+
+
 def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
     """Draw `s` with its top left at (x, y); `sy` 0 means the same as `sx`; `adv` is the
     advance per character in font columns (8, or 7 for tight lines). Text outside ASCII
@@ -64,6 +79,8 @@ def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
     if sx == 1 and sy == 1 and adv == 8:
         canvas.text(s, x, y, col)
         return x + 8 * len(s)
+    if _band(canvas) and (y >= canvas.top + canvas.rows or y + 8 * sy <= canvas.top):
+        return x + adv * sx * len(s)  # another band's rows
     for ch in s:
         code = ord(ch)
         if code < FIRST or code > LAST:
