@@ -71,7 +71,8 @@ class Result:
 
 
 def _family_keys(grammar):
-    """The Keys of the match's family; only that family's module is imported."""
+    """The Keys of the match's family; only that family's module is imported (with
+    pool.py for straight pool, whose keys build on pool's)."""
     fam = grammar.family
     if fam == "snooker":
         from . import snooker

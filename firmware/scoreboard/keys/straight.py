@@ -8,7 +8,7 @@ number entry of 1 to 15 balls, `foul` and `break` are `foul` and `foul break` (w
 long); `end` and `again` are their words. A penalty takes points off by number.
 """
 
-from . import menus
+from . import menus, pool
 
 
 def _penalty(letter):
@@ -16,24 +16,9 @@ def _penalty(letter):
     return menus.NUMBER, "penalty " + letter
 
 
-class Keys:
-    """Straight pool's keys for a Grammar `g` (grammar.py)."""
-
-    SIDE_KEY = "side"  # switches the breaker before the game
-
-    def __init__(self, g):
-        self.g = g
-
-    # No entry of several keys of its own (the number entry is the grammar's): never in
-    # ENTRY, so these three have nothing to do.
-    def clear(self):
-        pass
-
-    def entry_text(self):
-        return None
-
-    def entry_key(self, name, long):
-        return self.g.refuse("no entry in progress")
+class Keys(pool.Keys):
+    """Straight pool's keys for a Grammar `g` (grammar.py): the pool keys' pattern (the
+    `side` key, no entry of several keys of its own), its own keys and menu."""
 
     def menu(self, prompts):
         match = self.g.match
