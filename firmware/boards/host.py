@@ -17,6 +17,7 @@ It has the board interface the app uses (the reference is `boards.pico`):
     tone(freq, volume), quiet()
     flash                      the folder that holds matches/ and queue/
     unique_id(), ticks_ms(), errno(e), free_bytes(), sync()
+    echo                       scoreboard.echo.Echo (the journal on the console) or None
 
 Here the e-ink picture is painted in the Pico's bands and put together in `eink_buf`,
 the panel's RAM as the computer holds it (None with `panel=False`: the benchmarks
@@ -57,6 +58,7 @@ def dir_bytes(path):
 
 class HostBoard:
     name = "host"
+    echo = None  # scoreboard.echo.Echo of the console, or None (the runners' stdout is theirs)
 
     def __init__(self, flash="flash", eink_size=(400, 300), real_time=False,
                  box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES, panel=True):
@@ -144,5 +146,10 @@ class HostBoard:
 
 
 def build(flash="", real_time=True, **kw):
-    """The virtual device's board (main.py): the current folder as flash, real time."""
-    return HostBoard(flash, real_time=real_time, **kw)
+    """The virtual device's board (main.py): the current folder as flash, real time,
+    every journal line on its console (the pty) as on a Pico's USB."""
+    from scoreboard.echo import Echo
+
+    board = HostBoard(flash, real_time=real_time, **kw)
+    board.echo = Echo()
+    return board

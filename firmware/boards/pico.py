@@ -121,8 +121,11 @@ class Board:
     """What the app sees. Built by build(); every attribute of the contract is here."""
 
     def __init__(self, machine, time, framebuf, pins=PINS, name=NAME):
+        from scoreboard.echo import Echo
+
         self.name = name
         self.flash = ""
+        self.echo = Echo()  # every journal line on the USB console (scoreboard live)
         self.pins = pins
         self._machine = machine
         self._time = time
