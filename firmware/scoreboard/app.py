@@ -55,6 +55,7 @@ class App:
                                errno_of=board.errno,
                                free=getattr(board, "free_bytes", None),
                                sync=getattr(board, "sync", None))
+        self.journal.echo = getattr(board, "echo", None)  # its lines on the console too
         self.keys = Debouncer()
         self.settings = load_settings(board.flash)
         self.buzzer = Sounds(board, volume_of(self.settings))

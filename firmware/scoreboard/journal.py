@@ -178,6 +178,8 @@ def check_match_id(mid):
 
 
 class Journal:
+    echo = None  # scoreboard.echo.Echo: each line on the console too (set by the app)
+
     def __init__(self, root, board_id, board=None, errno_of=None, free=None,
                  reserve=RESERVE, sync=None):
         """`root`: the board's flash folder ("" = the current directory); `board_id`:
@@ -404,6 +406,8 @@ class Journal:
         self.store = FrameLog(self._m(mid + ".ckpt"), 0, len(seq), 0)
         self.match = Match(header, self.store)
         self._open(mid, mid, len(data), len(body), binascii.crc32(data) & 0xFFFFFFFF)
+        if self.echo is not None:
+            self.echo.lines(mid, 1, data)
         self.frame_end = 0
         self.measure()
         return self.match
@@ -447,6 +451,8 @@ class Journal:
         self.pos += len(data)
         self.lines += 1
         self.crc = binascii.crc32(data, self.crc) & 0xFFFFFFFF
+        if self.echo is not None:  # after the flush: the console never runs ahead
+            self.echo.lines(self.stem, self.lines, data)
         if _word(line) == "frame":
             self.frame_end = self.pos
             self._checkpoint()
@@ -677,5 +683,7 @@ class Journal:
         match, damage = recover_match(self)
         self.damage = damage
         if match is not None:
+            if self.echo is not None:
+                self.echo.state(self.stem, self.lines)
             self.measure()
         return match, None if damage is None else str(damage)
