@@ -175,6 +175,49 @@ def test_switch_the_breaker_before_starting(tmp_path):
     assert journal(tmp_path) == ["frame B"]
 
 
+POOL = ["sbn 1", "game nineball", "match race-to 5", 'side A "Ann"', 'side B "Bob"']
+
+
+@pytest.mark.parametrize("header, side, other", [(HEADER, "end", "side"),
+                                                  (POOL, "side", "end")])
+def test_one_side_key_switches_the_breaker_on_the_start_screen_and_before_frame_1(
+        tmp_path, header, side, other):
+    # The start screen and a match waiting for its first frame (a reset between the
+    # match's header and its `frame` line) switch the breaker with the same key: the
+    # family's side key, the one both hints name. Pool's `end` ends a visit: not it.
+    r = rig(tmp_path, header)
+
+    def press(name):  # snooker has no `side` key: the name goes in as a key script's would
+        if name in r.app.names:
+            r.press(name, 80)
+        else:
+            r.app.key(name, False, r.board.now)
+
+    assert "%s:swap" % side in r.app.screen.hint
+    press(other)
+    assert r.app.screen.breaker == 0 and r.app.screen.message
+    press(side)
+    assert r.app.screen.breaker == 1
+    press(side)
+    press("menu")  # the set-up screen: its game's side key (snooker, the first game)
+    press("side")
+    assert r.app.screen.breaker == 0 and r.app.screen.message
+    press("end")
+    assert r.app.screen.breaker == 1
+    press("undo")
+    press(side)
+    press("ok")
+    assert journal(tmp_path) == ["frame A"]
+    # A match with no frame yet, as a reset leaves it: the grammar asks, the same key.
+    from scoreboard.core.match import Match
+    from scoreboard.keys.grammar import Grammar
+
+    g = Grammar(Match(r.app.match.header))
+    assert "(%s switches)" % side in g.entry()
+    assert g.press(other).refusal and "A breaks" in g.entry()
+    assert not g.press(side).refusal and "B breaks" in g.entry()
+
+
 @pytest.mark.parametrize("name", ["frame", "refusal"])
 def test_panels_are_the_same_bytes_under_micropython(tmp_path, name):
     keys = ["ok", "red", "black", "red"] + (["pink", "pink"] if name == "refusal" else [])

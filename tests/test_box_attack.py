@@ -27,7 +27,7 @@ from host_tools.mp.device import Runner
 from scoreboard.core.replay import replay
 from scoreboard.core.report import to_json
 from scoreboard.core.timekeeper import MAX_MS
-from support import device, mpy
+from support import device, mpy, powercut
 
 sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
 import journal_play as jp
@@ -447,13 +447,10 @@ class _QuotaFile:
 
 
 def _filling(tmp_path, monkeypatch, torn=False):
-    from scoreboard import journal as journal_module
-    from scoreboard import recovery as recovery_module
-
     device.queue(tmp_path, "m1", HEADER)
     quota = _Quota(10 ** 6, torn)
     quota.on = True
-    for m in (journal_module, recovery_module):
+    for m in powercut.journal_modules():
         monkeypatch.setattr(m, "open", quota.open, raising=False)
     r = Runner(str(tmp_path))
     r.wait(100)

@@ -126,26 +126,26 @@ def test_queue_lists_starts_and_removes_prepared_matches(tmp_path):
     _queue(tmp_path, "t3-nine", ["sbn 1", "game nineball", "match race-to 5",
                                  "breaks winner", 'side A "Eve"', 'side B "Flo"'])
     j = Journal(str(tmp_path), BOX)
-    assert j.queued() == ["t1-semi", "t2-final", "t3-nine"]
-    assert j.queued_summaries() == [
-        ("t1-semi", "Ann v Bob, snooker best-of 7, clock 45s"),
-        ("t2-final", "Ann & Cy v Bob & Di, snooker 10 reds best-of 3, no clock"),
-        ("t3-nine", "Eve v Flo, nineball race-to 5, no clock")]
-    match = j.start(j.read_queued("t1-semi"), "t1-semi")
+    assert j.queue.sorted_names() == ["t1-semi", "t2-final", "t3-nine"]
+    assert [j.queue.entry(n)[0] for n in j.queue.sorted_names()] == [
+        "Ann v Bob, snooker best-of 7, clock 45s",
+        "Ann & Cy v Bob & Di, snooker 10 reds best-of 3, no clock",
+        "Eve v Flo, nineball race-to 5, no clock"]
+    match = j.start(j.queue.read("t1-semi"), "t1-semi")
     assert match is j.match and j.id == "PICO-3F2A-0001" == match.header.id
-    assert j.queued() == ["t2-final", "t3-nine"]
+    assert j.queue.sorted_names() == ["t2-final", "t3-nine"]
     first = (tmp_path / "matches" / "PICO-3F2A-0001.sbn").read_text().splitlines()
     assert [line.rsplit(" *", 1)[0] for line in first] == [
         HEAD[0], "id PICO-3F2A-0001", "box PICO-3F2A"] + HEAD[1:]
     with pytest.raises(JournalError, match="in progress"):
-        j.start(j.read_queued("t3-nine"), "t3-nine")
+        j.start(j.queue.read("t3-nine"), "t3-nine")
     j.finish()
-    j.start(j.read_queued("t2-final"), "t2-final")
+    j.start(j.queue.read("t2-final"), "t2-final")
     assert j.id == "CLUB-FINAL-1"  # the host's id
     j.finish()
-    j.start(j.read_queued("t3-nine"), "t3-nine")
+    j.start(j.queue.read("t3-nine"), "t3-nine")
     assert j.id == "PICO-3F2A-0003"  # the counter counts every match
-    assert j.queued() == []
+    assert j.queue.sorted_names() == []
 
 
 def test_a_bad_prepared_header_is_refused_with_its_line(tmp_path):
@@ -159,8 +159,7 @@ def test_a_bad_prepared_header_is_refused_with_its_line(tmp_path):
     with pytest.raises(JournalError, match="'/' is not allowed"):
         j.start(HEAD + ["id a/b"])
     _queue(tmp_path, "bad", ["sbn 1", "game snooker", "match best-of 4"])
-    assert j.queued_summaries() == [("bad", ("unreadable: line 3: best-of needs an odd "
-                                            "number of frames"))]
+    assert j.queue.entry("bad") == ("line 3: best-of needs an odd number of frames", None)
     assert files(tmp_path) == []
 
 
@@ -367,7 +366,7 @@ def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path
     sizes = {mid: sum(p.stat().st_size for p in (tmp_path / "matches").glob(mid + ".*"))
              for mid in ids}
     short = rng.randint(0, sum(sizes.values()))  # bytes missing for a new match
-    flash.size -= flash() - j.reserve + short
+    flash.size -= flash() - j.space.reserve + short
     ok = j.space_ok()
     left = {n.split(".")[0] for n in files(tmp_path)}
     gone = [mid for mid in ids if mid not in left]
@@ -376,7 +375,7 @@ def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path
     assert sum(sizes[m] for m in gone) >= short or gone == pulled
     if gone:  # and not one more than needed
         assert sum(sizes[m] for m in gone[:-1]) < short
-    assert ok == (flash() >= j.reserve)
+    assert ok == (flash() >= j.space.reserve)
 
 
 def _flip_line(path, n):
@@ -440,3 +439,62 @@ def test_a_damaged_header_cannot_be_recovered_and_says_so(tmp_path):
     assert files(tmp_path) == ["PICO-3F2A-0001.ckpt", "PICO-3F2A-0001.sbn"]
     j2.start(HEAD)  # the box can start another match
     assert j2.id == "PICO-3F2A-0002"
+
+
+# -- the journal's parts (issue 16 item 3) ---------------------------------------------------
+JOURNAL_PARTS = ("journal", "recovery", "checkpoints", "files", "queued", "space")
+
+
+def test_recovery_rebuilds_the_match_from_the_flash_files_alone(tmp_path):
+    # Recovery is its own step on the box's files: it needs no Journal, and what it gives
+    # back is what the journal goes on appending from.
+    from scoreboard import recovery
+    from scoreboard.files import Files
+
+    head, events = scenario()
+    j = Journal(str(tmp_path), BOX)
+    j.start(head)
+    jp.play(j, events[:40])
+    live, stem, pos, lines = jp.report(j.match), j.stem, j.pos, j.lines
+    j.close()
+    r, damage = recovery.recover(Files(str(tmp_path)))
+    assert damage is None and jp.report(r.match) == live
+    assert (r.stem, r.pos, r.line) == (stem, pos, lines)
+    data = (tmp_path / "matches" / (stem + ".sbn")).read_bytes()
+    assert r.crc == zlib.crc32(data) and r.pos == len(data)
+    assert 0 < r.replayed < lines  # from the last checkpoint, not the first line
+
+
+def test_no_firmware_module_reaches_into_another_objects_privates():
+    # Only `self` (or `cls`) may be followed by a private name: recovery once called five
+    # private methods of the journal and set its fields.
+    import ast
+
+    bad = []
+    for path in sorted(mpy.FIRMWARE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (isinstance(node, ast.Attribute) and node.attr[:1] == "_"
+                    and node.attr[:2] != "__"
+                    and not (isinstance(node.value, ast.Name)
+                             and node.value.id in ("self", "cls"))):
+                bad.append("%s:%d %s" % (path.relative_to(mpy.FIRMWARE), node.lineno,
+                                         ast.unparse(node)))
+    assert bad == []
+
+
+@pytest.mark.parametrize("name", JOURNAL_PARTS)
+def test_the_journal_is_small_modules_each_with_its_docstring(name):
+    path = mpy.FIRMWARE / "scoreboard" / (name + ".py")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith('"""'), "a docstring at the top saying what it is for"
+    assert len(text.splitlines()) <= 450, "%s: %d lines" % (name, len(text.splitlines()))
+
+
+def test_the_queue_the_counter_and_pruning_live_outside_the_journal():
+    from scoreboard import files, queued, space
+
+    src = (mpy.FIRMWARE / "scoreboard" / "journal.py").read_text(encoding="utf-8")
+    for name in ("def normalised", "def summary", "def _pulled", "def _delete_match",
+                 "def _next_number", "def queue_names", "hashlib", "statvfs"):
+        assert name not in src, name
+    assert callable(queued.Queue) and callable(space.Space) and callable(files.Files)

@@ -10,8 +10,6 @@ import os
 import pytest
 from host_tools.app_bench import HEADER, match_keys
 from host_tools.mp.device import Runner
-from scoreboard import journal as journal_module
-from scoreboard import recovery as recovery_module
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.report import to_json
 from support import device, powercut
@@ -46,7 +44,7 @@ def record(tmp_path, monkeypatch):
 
     shutil.copytree(root, start)
     rec = powercut.Recorder(root)
-    rec.install(monkeypatch, journal_module, recovery_module)
+    rec.install(monkeypatch, *powercut.journal_modules())
     r = Runner(str(root))
     states = {0: None}
     for key in match_keys(3):

@@ -117,15 +117,24 @@ def _imported_modules(path, root=mpy.FIRMWARE):
 # nothing of the scoreboard; boards wire drivers, and build Pins only when asked.
 HARDWARE = {"machine", "rp2", "pyb", "esp", "esp32", "network", "bluetooth", "neopixel"}
 ASYNC = {"asyncio", "uasyncio"}
+JOURNAL = ("scoreboard.recovery", "scoreboard.checkpoints", "scoreboard.files",
+           "scoreboard.queued", "scoreboard.space")
 LAYERS = (
     # (path under firmware/, may import from the firmware, must not import)
     ("scoreboard/core/", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
     ("scoreboard/keys/", ("scoreboard.core", "scoreboard.keys"),
      HARDWARE | ASYNC | {"framebuf"}),
     ("scoreboard/ui/", ("scoreboard.core", "scoreboard.ui"), HARDWARE | ASYNC),
-    ("scoreboard/journal.py", ("scoreboard.core", "scoreboard.recovery"),
+    # The journal and the modules it is made of: files on flash for the core, nothing else.
+    ("scoreboard/journal.py", ("scoreboard.core",) + JOURNAL, HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/recovery.py", ("scoreboard.core", "scoreboard.checkpoints",
+                                "scoreboard.files"), HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/checkpoints.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/files.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/queued.py", ("scoreboard.core", "scoreboard.files"),
      HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/recovery.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/space.py", ("scoreboard.core", "scoreboard.checkpoints", "scoreboard.files"),
+     HARDWARE | ASYNC | {"framebuf"}),
     # The app gets its board from main.py: it never reaches for pins or drivers itself.
     ("scoreboard/app.py", ("scoreboard.",), HARDWARE),
     ("scoreboard/", ("scoreboard.",), HARDWARE),

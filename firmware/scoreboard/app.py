@@ -64,8 +64,9 @@ class App:
         self.match = None
         self.grammar = None
         self.menu = None  # the start / set-up lists while no match is on
-        self.family = _FAMILY_DEFAULT
-        self.names = keymap(self.family)
+        self.family = None  # the game family whose legend the keys are read with
+        self.names = None  # its 16 key names (keymaps.keymap)
+        self._legend(_FAMILY_DEFAULT)
         self.passes = 0
         self.time = MatchTime()  # match milliseconds (continue after a reset)
         self._eink_dirty = False
@@ -102,8 +103,7 @@ class App:
         self.match = match
         self.menu = None
         self._overtime = False
-        self.family = match.family
-        self.names = keymap(self.family)
+        self._legend(match.family)
         self.grammar = Grammar(match)
         self.time.resume(base_ms, now)
         self._update_screen()
@@ -111,10 +111,14 @@ class App:
     def _show_start(self):
         self.match = None
         self.grammar = None
-        self.menu = StartMenu(self.journal)
-        self.family = self.menu.family()
-        self.names = keymap(self.family)
+        self.menu = StartMenu(self.journal.queue)
+        self._legend(self.menu.family())
         self._update_screen()
+
+    def _legend(self, family):
+        """Read the keys with `family`'s legend (the match's, or the start screen's)."""
+        self.family = family
+        self.names = keymap(family)
 
     # -- time ------------------------------------------------------------------------
     def match_ms(self, now):
@@ -173,8 +177,7 @@ class App:
 
     def _menu_key(self, name, long, now):
         action = self.menu.press(name, long)
-        self.family = self.menu.family()
-        self.names = keymap(self.family)
+        self._legend(self.menu.family())
         if action is None:
             return
         if action[0] == "refuse":

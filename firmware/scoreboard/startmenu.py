@@ -10,12 +10,18 @@ Set-up: game, match format and shot clock; `menu` changes the field under the cu
 `ok` goes to the next field and, on the last ("Start"), starts the match with default
 names; `undo` goes back to the start screen.
 
+The side key and what it does are the key grammar's (`grammar.switch_breaker`): the
+same key switches the breaker here and in a match still waiting for its first frame.
+
 `press()` returns None, ("refuse", why), ("volume",) or ("start", header_lines,
 breaker, queued name or None); the app does the rest.
 """
 
-from scoreboard.journal import JournalError
+from scoreboard.core.vocab import SIDES
 from scoreboard.core.vocab import family as family_of
+from scoreboard.files import JournalError
+from scoreboard.keys.grammar import switch_breaker
+from scoreboard.keys.keymaps import side_key
 from scoreboard.ui.model import QUEUE_ROWS
 
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",
@@ -31,7 +37,11 @@ FORMATS = {
     "straight": ("points 100", "points 125", "points 150", "points 50", "points 75"),
 }
 CLOCKS = ("off", "seed", "wpa", "pro")
-_SIDE_KEYS = ("end", "side")
+
+
+def _game_family(g):
+    """The family of GAMES[g] (its first word is the game)."""
+    return family_of(GAMES[g].split(" ")[0])
 
 
 class StartMenu:
@@ -40,8 +50,8 @@ class StartMenu:
     largest layout shows) in one pass of the folder per move, so a long queue costs
     time on a key press, not heap."""
 
-    def __init__(self, journal):
-        self.journal = journal
+    def __init__(self, queue):
+        self.queue = queue  # scoreboard.queued.Queue
         self.name = None  # the queued match under the cursor (None: the queue is empty)
         self.index = 0  # its place in the queue, sorted by name
         self.total = 0  # queued matches
@@ -49,7 +59,7 @@ class StartMenu:
         # [(name, what the list shows, its game or None, summary or why not)] around the
         # cursor: a file that will not start (None) shows why where its format would be.
         self.window = []
-        self.breaker = "A"
+        self.breaker = 0  # who breaks frame 1: 0 (A) or 1 (B)
         self.field = 0  # the set-up field under the cursor
         self.setup = [0, 0, 0]  # game, format, clock: indexes into the lists
         self.setting_up = False
@@ -61,7 +71,7 @@ class StartMenu:
         round to the first of all; read the window around it."""
         target = None
         smallest = None
-        for n in self.journal.queue_names():
+        for n in self.queue.names():
             if smallest is None or n < smallest:
                 smallest = n
             if name is not None and (n > name if after else n >= name) and (
@@ -75,7 +85,7 @@ class StartMenu:
         below = 0
         before = []  # the largest names below the target, ascending
         above = []  # the smallest names above it, ascending
-        for n in self.journal.queue_names():
+        for n in self.queue.names():
             total += 1
             if target is None or n == target:
                 continue
@@ -99,7 +109,7 @@ class StartMenu:
                     self.window.append(entry)
                     break
             else:
-                text, header = self.journal.queued_entry(n)
+                text, header = self.queue.entry(n)
                 if header is None:
                     self.window.append((n, "%s: not started, %s" % (n, text), None, text))
                 else:  # its game, not its Header: six of those would cost 2 KB of heap
@@ -112,14 +122,13 @@ class StartMenu:
 
     def fields(self):
         g, f, c = self.setup
-        fam = family_of(GAMES[g].split(" ")[0])
-        return [("Game", GAME_NAMES[g]), ("Match", FORMATS[fam][f]), ("Shot clock", CLOCKS[c]),
-                ("Start", "ok")]
+        return [("Game", GAME_NAMES[g]), ("Match", FORMATS[_game_family(g)][f]),
+                ("Shot clock", CLOCKS[c]), ("Start", "ok")]
 
     def family(self):
         """The legend the referee should have on: the chosen game's."""
         if self.setting_up:
-            return family_of(GAMES[self.setup[0]].split(" ")[0])
+            return _game_family(self.setup[0])
         entry = self._current()
         if entry is not None and entry[2] is not None:
             return family_of(entry[2])
@@ -130,14 +139,14 @@ class StartMenu:
         screen.match = None
         screen.entry = None
         screen.menu_cursor = self.field if self.setting_up else self.index
-        screen.breaker = 0 if self.breaker == "A" else 1
+        screen.breaker = self.breaker
         screen.queue = [(entry[0], entry[1]) for entry in self.window]
         screen.queue_first = self.first
         screen.queue_total = self.total
         screen.setup = self.fields() if self.setting_up else []
         screen.hint = None if self.setting_up else (
             "ok:start (%s breaks) undo:next %s:swap menu:new"
-            % (self.breaker, "end" if self.family() == "snooker" else "side"))
+            % (SIDES[self.breaker], side_key(self.family())))
 
     # -- keys --------------------------------------------------------------------------
     def press(self, name, long):
@@ -153,14 +162,14 @@ class StartMenu:
             if entry[2] is None:  # it does not read, or its id is refused: say why
                 return ("refuse", entry[3])
             try:
-                lines = self.journal.read_queued(entry[0])
+                lines = self.queue.read(entry[0])
             except (OSError, JournalError) as e:
                 return ("refuse", "unreadable: %s" % e)
-            return ("start", lines, self.breaker, entry[0])
+            return ("start", lines, SIDES[self.breaker], entry[0])
         if name == "undo":
             self._place(self.name, True)
-        elif name in _SIDE_KEYS:
-            self.breaker = "B" if self.breaker == "A" else "A"
+        elif self._switch(name):
+            pass
         elif name == "menu" and long:
             return ("volume",)
         elif name == "menu":
@@ -175,30 +184,33 @@ class StartMenu:
         g, f, c = self.setup
         if name == "ok":
             if self.field == len(self.fields()) - 1:
-                return ("start", self._setup_lines(), self.breaker, None)
+                return ("start", self._setup_lines(), SIDES[self.breaker], None)
             self.field += 1
         elif name == "menu":
             if self.field == 0:
                 self.setup = [(g + 1) % len(GAMES), 0, c]
             elif self.field == 1:
-                fam = family_of(GAMES[g].split(" ")[0])
-                self.setup[1] = (f + 1) % len(FORMATS[fam])
+                self.setup[1] = (f + 1) % len(FORMATS[_game_family(g)])
             elif self.field == 2:
                 self.setup[2] = (c + 1) % len(CLOCKS)
         elif name == "undo":
             self.setting_up = False
             self.field = 0
-        elif name in _SIDE_KEYS:
-            self.breaker = "B" if self.breaker == "A" else "A"
-        else:
+        elif not self._switch(name):
             return ("refuse", "menu changes, ok goes on, undo goes back")
         return None
 
+    def _switch(self, name):
+        """The side key switches who breaks off: whether `name` was it."""
+        breaker = switch_breaker(self.family(), name, self.breaker)
+        if breaker < 0:
+            return False
+        self.breaker = breaker
+        return True
+
     def _setup_lines(self):
         g, f, c = self.setup
-        game = GAMES[g]
-        fam = family_of(game.split(" ")[0])
-        lines = ["sbn 1", "game " + game, "match " + FORMATS[fam][f],
+        lines = ["sbn 1", "game " + GAMES[g], "match " + FORMATS[_game_family(g)][f],
                  'side A "Player A"', 'side B "Player B"']
         if CLOCKS[c] != "off":
             lines.append("clock " + _clock_words(CLOCKS[c]))

@@ -82,6 +82,14 @@ class Recorder:
             monkeypatch.setattr(m, "os", self)
 
 
+def journal_modules():
+    """The firmware modules that change the flash: the journal and the ones it is made
+    of (each gets the recording `open` and `os`; scoreboard.checkpoints only reads)."""
+    from scoreboard import files, journal, queued, recovery, space
+
+    return (journal, recovery, files, queued, space)
+
+
 def writes(ops):
     """How many cut points the log has: every byte of every write, and every other op."""
     return sum(max(1, len(op[2])) if op[0] == "write" else 1 for op in ops)

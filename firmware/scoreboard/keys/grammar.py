@@ -33,12 +33,13 @@ back), `ok` with a shot clock (`go`, or `hit` while a shot is on the clock; long
 keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels) and the confirmation.
 Each game family's own keys and menu are in its module, `snooker.py`, `pool.py` and
 `straight.py`, loaded for the match's family only, each a `Keys(grammar)` with the same
-interface: `SIDE_KEY` (the key that switches the first breaker), `key(name, long)` (a key
-in play that is not the grammar's), `menu(prompts)` (the menu in play), `clear()`, and
-for an entry of several keys of its own (snooker's foul and pot, begun with
-`open_entry()`) `entry_key(name, long)` and `entry_text()`. They answer through the
-public methods below (`done`, `refuse`, `shown`, `view`, `prompts`, ...). Every key, per
-game, short and long: hardware/keypad.md (from legends.py).
+interface: `key(name, long)` (a key in play that is not the grammar's), `menu(prompts)`
+(the menu in play), `clear()`, and for an entry of several keys of its own (snooker's
+foul and pot, begun with `open_entry()`) `entry_key(name, long)` and `entry_text()`.
+They answer through the public methods below (`done`, `refuse`, `shown`, `view`,
+`prompts`, ...). The side key that switches the first breaker is `keymaps.side_key`,
+switched by `switch_breaker` here and on the start screen alike. Every key, per game,
+short and long: hardware/keypad.md (from legends.py).
 """
 
 from micropython import const
@@ -47,7 +48,8 @@ from scoreboard.core.vocab import SIDES
 
 from . import keymaps, menus
 
-__all__ = ("CONFIRM", "ENTRY", "IDLE", "MENU", "NUMBER", "Grammar", "Result")
+__all__ = ("CONFIRM", "ENTRY", "IDLE", "MENU", "NUMBER", "Grammar", "Result",
+           "switch_breaker")
 
 IDLE = const(0)
 ENTRY = const(1)  # a family's entry of several keys (snooker's foul or pot)
@@ -68,6 +70,13 @@ class Result:
     def __repr__(self):
         return "Result(line=%r, refusal=%r, entry=%r)" % (self.line, self.refusal,
                                                           self.entry)
+
+
+def switch_breaker(family, name, breaker):
+    """Who breaks frame 1 (0: A, 1: B) after key `name` before it has begun: the other
+    side when `name` is the family's side key (keymaps.side_key), else -1. The one
+    switch, for this grammar and the start screen alike."""
+    return 1 - breaker if name == keymaps.side_key(family) else -1
 
 
 def _family_keys(grammar):
@@ -146,7 +155,7 @@ class Grammar:
         state = self.state()
         if state == "start":
             return "FRAME 1 - %s breaks? ok (%s switches)" % (
-                SIDES[self.first_breaker], self.family_keys.SIDE_KEY)
+                SIDES[self.first_breaker], keymaps.side_key(self.family))
         if state == "between":
             return "FRAME %d - %s breaks? ok" % (self.match.number + 1,
                                                  SIDES[self.match.next_breaker()])
@@ -252,8 +261,9 @@ class Grammar:
         if state == "start":
             if name == "ok":
                 return self.done("frame " + SIDES[self.first_breaker])
-            if name == self.family_keys.SIDE_KEY:
-                self.first_breaker = 1 - self.first_breaker
+            breaker = switch_breaker(self.family, name, self.first_breaker)
+            if breaker >= 0:
+                self.first_breaker = breaker
                 return self.shown()
             return self.refuse("no frame yet: ok starts frame 1")
         if state == "between":

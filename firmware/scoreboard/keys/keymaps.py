@@ -47,6 +47,13 @@ COLS = 4
 NUMBERED = ("pool", "straight")  # the legends that print the numbers
 
 
+def side_key(family):
+    """The key that switches who breaks off before the first frame (the start screen,
+    the set-up, a match waiting for its first frame): snooker's `end`, the pool
+    legends' `side` (their `end` ends a visit)."""
+    return "end" if family == "snooker" else "side"
+
+
 def numbered(family):
     """True when the family's legend prints the small numbers of the number entry."""
     return family in NUMBERED

@@ -26,8 +26,6 @@ def rack_menu(match, letter):
 class Keys:
     """Pool's keys for a Grammar `g` (grammar.py)."""
 
-    SIDE_KEY = "side"  # switches the breaker before the first rack
-
     def __init__(self, g):
         self.g = g
 

@@ -37,8 +37,6 @@ def _penalty(letter):
 class Keys:
     """Snooker's keys for a Grammar `g` (grammar.py)."""
 
-    SIDE_KEY = "end"  # switches the breaker before the first frame
-
     def __init__(self, g):
         self.g = g
         self.clear()
