@@ -5,9 +5,13 @@
 Prints the figures of issue 7 (and the app rows of `make bench`): key-to-LED latency,
 journal bytes per frame and the flash life they imply, the work and time of a recovery
 after a reset in the first and in the last frame of a best-of-35, and the smallest heap
-(bisected) that plays one frame and a whole best-of-35 by keys, framebuffers included,
-on the 32-bit build with the firmware frozen in (Pico-sized objects) and on the 64-bit
-unix port. `--quick` plays a best-of-3 instead (the sample `make test` runs).
+(bisected) that plays one frame and a whole best-of-35 by keys, the e-ink band and the
+LED framebuffer included, on the 32-bit build with the firmware frozen in (Pico-sized
+objects) and on the 64-bit unix port. The runner goes without the e-ink panel's picture
+(`--no-panel`): on a Pico that is the SSD1683's own RAM, not the heap. `--quick` plays a
+best-of-3 instead (the sample `make test` runs); `--breakdown` prints where the 32-bit
+build's heap goes instead (host_tools/mp/heap_breakdown.py: each module, the board, the
+app, its boot, a frame).
 """
 
 import ast
@@ -65,7 +69,7 @@ def run(interpreter, flash, stdin, heapsize=None, timeout=600):
     # The 32-bit build has the runner frozen in: `-m device` runs it without compiling it
     # in the heap (a script given by path would be).
     cmd += ["-m", "device"] if interpreter == MP32 else [str(RUNNER)]
-    cmd += ["--flash", str(flash)]
+    cmd += ["--flash", str(flash), "--no-panel"]
     if MPY_PATH is not None and interpreter != MP32:
         cmd += ["--path", str(MPY_PATH)]
     proc = subprocess.run(cmd, input=stdin, text=True, capture_output=True, timeout=timeout,
@@ -220,11 +224,31 @@ def rows(frames, ref_ms, root):
         out.append(("smallest heap, whole app by keys, one frame / best-of-%d, %s (ratio)"
                     % (frames, name),
                     "%d KB / %d KB (%.2f)" % (one // 1024, whole // 1024, whole / one)))
+    out += breakdown_rows(breakdown())
     return out
+
+
+def breakdown_rows(lines):
+    """The breakdown's figures as bench rows: the heap by part, the largest modules."""
+    steps = {w[1]: int(w[2]) for w in lines if w[0] == "step"}
+    count, size = next((int(w[1]), int(w[2])) for w in lines if w[0] == "modules")
+    largest = sorted((w for w in lines if w[0] == "module"), key=lambda w: -int(w[2]))[:3]
+    return [
+        ("live heap of the 32-bit frozen app: its %d modules / board / app / boot / "
+         "a frame played" % count,
+         "%d / %d / %d / %d / %d B" % (size, steps["board"], steps["app"], steps["boot"],
+                                       steps["frame"])),
+        ("largest modules' objects, 32-bit frozen",
+         ", ".join("%s %d B" % (w[1], int(w[2])) for w in largest)),
+    ]
 
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
+    if "--breakdown" in argv:
+        for words in breakdown():
+            print(" ".join(words))
+        return 0
     frames = 3 if "--quick" in argv else 35
     ref = measure.reference_ms()
     t = time.monotonic()

@@ -16,7 +16,7 @@ from support import mpy
 from test_properties import deep
 
 from scoreboard.core.match import Match
-from scoreboard.core.notation import Reader
+from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.report import to_json
 from scoreboard.core.segment import Segment
 from scoreboard.core.snapshot import Snapshots
@@ -143,6 +143,38 @@ def test_segment_buffer_grows_geometrically():
     assert len(sizes) <= 12  # doubling: 64 bytes to 128 KB in 11 steps
     assert list(seg)[-1] == (2999000, "foul", (4, "red", "miss"))
     assert len(seg) == 3000
+
+
+def test_segment_keeps_its_words_in_constant_tuples():
+    """The words an event holds, with their bytes, are constant tuples (in flash when
+    frozen), not a table built at import (a dict of 51 bytes objects: 1.3 KB of heap on
+    the 32-bit build); and they cover every word of every event of every scenario and
+    of random matches of each game, so appending none of them allocates."""
+    from scoreboard.core import segment, vocab
+
+    assert not [k for k, v in vars(segment).items()
+                if isinstance(v, (dict, list, set)) and not k.startswith("__")]
+    assert segment._TEXT == tuple(w.encode() for w in segment._WORDS)
+    assert len(set(segment._WORDS)) == len(segment._WORDS)
+    missing = {row[0] for row in vocab.TABLE} | set(vocab.SIDES) | set(vocab.COLOURS)
+    missing |= set(vocab.AWARD_WHY) | set(vocab.FORFEIT_WHY) | {"on", "off"}
+    missing -= set(segment._WORDS)
+    files = [p.read_text(encoding="utf-8") for p in mpy.scenario_files()]
+    files += ["\n".join(generate(header(kind, target), frames=3, seed=seed))
+              for kind, target in (("snooker", 3), ("nineball", 3), ("straight", 60))
+              for seed in range(5)]
+    for text in files:
+        reader = Reader()
+        for line in text.splitlines():
+            try:
+                event = reader.feed(line)
+            except NotationError:
+                break  # the error scenarios: their good lines came first
+            if event is None:
+                continue
+            words = [event[1]] + [a for a in event[2] if isinstance(a, str)]
+            missing |= {w for w in words if w not in segment._WORDS and "=" not in w}
+    assert not missing  # a clock setting (`shot=45`) is the one kind encoded on the spot
 
 
 def test_segment_append_allocates_nothing_under_heap_lock_once_sized():

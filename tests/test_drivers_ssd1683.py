@@ -268,14 +268,14 @@ def test_clip_keeps_windows_on_the_panel():
 
 def test_first_show_resets_inits_and_refreshes_in_full():
     bus, panel = make()
-    run(panel.show(painter(canvas()), full=False))  # first use: asleep until init
+    run(panel.show_partial(painter(canvas())))  # first use: asleep until init
     cmds = fakes.dc_commands(bus)
     assert [c for c, _ in cmds][:len(INIT)] == [c for c, _ in INIT]
     assert bus.pin_values("rst")[:3] == [1, 0, 1]
     # the RED RAM is unknown after power-up: the partial request became a full one
     assert (0x22, bytes([0xF7])) in cmds and (0x22, bytes([0xFF])) not in cmds
     bus.clear()
-    run(panel.show(painter(canvas(2)), full=False))
+    run(panel.show_partial(painter(canvas(2))))
     assert (0x22, bytes([0xFF])) in fakes.dc_commands(bus)
 
 
@@ -309,7 +309,7 @@ def test_deep_sleep_and_wake():
     assert bus.pin_values("rst") == [0, 1]  # only a hardware reset leaves deep sleep
     assert [c for c, _ in fakes.dc_commands(bus)][:len(INIT)] == [c for c, _ in INIT]
     bus.clear()
-    run(panel.wake())
+    run(panel.init())  # the way out of deep sleep: a hardware reset
     assert bus.pin_values("rst") == [0, 1]
 
 

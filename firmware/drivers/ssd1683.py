@@ -107,9 +107,9 @@ _SEQ_PARTIAL = const(0xFF)
 _BORDER_FULL = const(0x05)  # follow the LUT
 _BORDER_PARTIAL = const(0x80)  # VCOM
 
-FULL_TIMEOUT_MS = const(6000)  # a full update takes 2-4 s, colder is slower
-PARTIAL_TIMEOUT_MS = const(3000)  # a partial one about 0.4-0.8 s
-RESET_TIMEOUT_MS = const(1000)
+_FULL_TIMEOUT_MS = const(6000)  # a full update takes 2-4 s, colder is slower
+_PARTIAL_TIMEOUT_MS = const(3000)  # a partial one about 0.4-0.8 s
+_RESET_TIMEOUT_MS = const(1000)
 
 
 class EinkTimeout(Exception):
@@ -264,19 +264,17 @@ class SSD1683:
         self.waited_ms = waited
 
     # -- set-up --------------------------------------------------------------------
-    async def reset(self):
-        """Hardware reset: RES# low 10 ms, then 10 ms before the first command."""
+    async def init(self):
+        """Reset and configure the controller (also the way out of deep sleep, which
+        only a hardware reset leaves): RES# low 10 ms, then 10 ms before the first
+        command."""
         self.rst.value(0)
         await _sleep_ms(10)
         self.rst.value(1)
         await _sleep_ms(10)
-
-    async def init(self):
-        """Reset and configure the controller (also the way out of deep sleep)."""
-        await self.reset()
-        await self.wait(RESET_TIMEOUT_MS)
+        await self.wait(_RESET_TIMEOUT_MS)
         self.command(_SW_RESET)
-        await self.wait(RESET_TIMEOUT_MS)
+        await self.wait(_RESET_TIMEOUT_MS)
         h = self.height - 1
         self._command_args(_DRIVER_OUTPUT, h & 0xFF, h >> 8, 0x00)
         self._command_args(_BORDER, _BORDER_FULL)
@@ -299,43 +297,37 @@ class SSD1683:
 
     def _write_ram(self, cmd, x, y, w, h):
         """Send panel rows y..y+h-1, columns x..x+w-1 (whole bytes) of the band, which
-        holds them, to RAM `cmd` (0x24 or 0x26) through a window of just that area."""
-        self.window(x, y, w, h)
+        holds them, to RAM `cmd` (0x24 or 0x26) through a window of just that area; with
+        `cmd` 0 send nothing. Returns the CRC-32 of those bytes."""
         band = self.band
         stride = band.stride
         start = (y - band.top) * stride
         mv = self._mv
+        if cmd:
+            self.window(x, y, w, h)
         if x == 0 and w == self.width:
-            self.command(cmd, mv[start:start + h * stride])
-            return
-        start += x >> 3
-        nbytes = w >> 3
-        self._cmd[0] = cmd
-        self.cs.value(0)
-        self.dc.value(0)
-        self.spi.write(self._cmd)
-        self.dc.value(1)
-        end = start + h * stride
-        while start < end:
-            self.spi.write(mv[start:start + nbytes])
-            start += stride
-        self.cs.value(1)
-
-    def _crc(self, x, y, w, h):
-        """CRC-32 of the same area of the band as `_write_ram` sends."""
-        band = self.band
-        stride = band.stride
-        start = (y - band.top) * stride
-        mv = self._mv
-        if x == 0 and w == self.width:
-            return binascii.crc32(mv[start:start + h * stride])
+            data = mv[start:start + h * stride]
+            if cmd:
+                self.command(cmd, data)
+            return binascii.crc32(data)
         start += x >> 3
         nbytes = w >> 3
         end = start + h * stride
+        if cmd:
+            self._cmd[0] = cmd
+            self.cs.value(0)
+            self.dc.value(0)
+            self.spi.write(self._cmd)
+            self.dc.value(1)
         crc = 0
         while start < end:
-            crc = binascii.crc32(mv[start:start + nbytes], crc)
+            data = mv[start:start + nbytes]
+            if cmd:
+                self.spi.write(data)
+            crc = binascii.crc32(data, crc)
             start += stride
+        if cmd:
+            self.cs.value(1)
         return crc
 
     def _paint(self, paint, k):
@@ -375,8 +367,7 @@ class SSD1683:
             rows = self._paint(paint, k)
             top = self.band.top
             self._write_ram(_WRITE_BW, 0, top, w, rows)
-            self._write_ram(_WRITE_RED, 0, top, w, rows)
-            shown[k] = self._crc(0, top, w, rows)
+            shown[k] = self._write_ram(_WRITE_RED, 0, top, w, rows)
             k += 1
             await _sleep_ms(0)
         self.drive_all = False
@@ -386,7 +377,7 @@ class SSD1683:
             await self.init()
         await self._both(paint)
         self._activate(_BORDER_FULL, _OPT_FULL, _SEQ_FULL)
-        await self.wait(FULL_TIMEOUT_MS)
+        await self.wait(_FULL_TIMEOUT_MS)
         self.synced = True
         self.refreshes += 1
 
@@ -408,7 +399,7 @@ class SSD1683:
             elif self.drive_all:
                 await self._both(paint)
                 self._activate(_BORDER_PARTIAL, _OPT_DRIVE_ALL, _SEQ_PARTIAL)
-                await self.wait(PARTIAL_TIMEOUT_MS)
+                await self.wait(_PARTIAL_TIMEOUT_MS)
                 self.refreshes += 1
             else:
                 await self._partial(paint, x, y, w, h)
@@ -428,7 +419,7 @@ class SSD1683:
             top = self.band.top
             y0 = y if y > top else top
             y1 = y + h if y + h < top + n else top + n
-            crc = self._crc(x, y0, w, y1 - y0)
+            crc = self._write_ram(0, x, y0, w, y1 - y0)
             whole = x == 0 and w == self.width and y0 == top and y1 == top + n
             if whole and crc == shown[k]:
                 sent[k] = None  # the panel shows this band already
@@ -441,7 +432,7 @@ class SSD1683:
         if not any_sent:
             return
         self._activate(_BORDER_PARTIAL, _OPT_PARTIAL, _SEQ_PARTIAL)
-        await self.wait(PARTIAL_TIMEOUT_MS)
+        await self.wait(_PARTIAL_TIMEOUT_MS)
         self.refreshes += 1
         k = first
         while k <= last:  # phase 2: the same bands again, to RED
@@ -450,7 +441,7 @@ class SSD1683:
                 top = self.band.top
                 y0 = y if y > top else top
                 y1 = y + h if y + h < top + n else top + n
-                crc = self._crc(x, y0, w, y1 - y0)
+                crc = self._write_ram(0, x, y0, w, y1 - y0)
                 if crc == sent[k]:
                     self._write_ram(_WRITE_RED, x, y0, w, y1 - y0)
                     whole = x == 0 and w == self.width and y0 == top and y1 == top + n
@@ -477,23 +468,13 @@ class SSD1683:
         x &= ~7
         return x, y, x1 - x, h
 
-    async def show(self, paint, full=True):
-        """Full (True) or whole-screen partial (False) refresh."""
-        if full:
-            await self.show_full(paint)
-        else:
-            await self.show_partial(paint)
-
     async def sleep(self):
-        """Deep sleep mode 1 (RAM kept); the next show (or init) wakes it with a reset."""
+        """Deep sleep mode 1 (RAM kept); the next refresh (or init) wakes it with a
+        reset."""
         if self.asleep:
             return
         self._command_args(_DEEP_SLEEP, 0x01)
         self.asleep = True
-
-    async def wake(self):
-        """Leave deep sleep: hardware reset and init (the RAM must be written again)."""
-        await self.init()
 
 
 def spi_bytes(w=WIDTH, h=HEIGHT, y=0, rows=BAND_ROWS):

@@ -19,9 +19,6 @@ from . import checkpoint, vocab
 from .vocab import PRE_FRAME, RESPOT_OK, SUSPENDED_OK, family
 from .notation import SIDES, clock_settings
 from .rules.frame import other, side_index
-from .rules.pool import PoolFrame
-from .rules.snooker import SnookerFrame
-from .rules.straight import StraightFrame
 from .segment import Segment
 from .snapshot import Snapshots, load
 from .store import ListStore
@@ -74,14 +71,21 @@ class Match:
         self.time.restart()
 
     def _new_frame(self, number, breaker):
+        # Only the match's own game's rules are imported: none of the others' RAM.
         h = self.header
         if self.family == "snooker":
+            from .rules.snooker import SnookerFrame
+
             on_frames = not h.by_points
             last = h.kind == "frames" and self.counted + 1 >= h.target
             return SnookerFrame(number, breaker, self.players, h.reds, h.rule("misses", 3),
                                 on_frames or last, 0 if on_frames else self.agg[0] - self.agg[1])
         if self.family == "pool":
+            from .rules.pool import PoolFrame
+
             return PoolFrame(number, breaker, self.players, h.game)
+        from .rules.straight import StraightFrame
+
         return StraightFrame(number, breaker, self.players, h.target)
 
     def _rewind(self):

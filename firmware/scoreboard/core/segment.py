@@ -5,13 +5,13 @@ again only when `undo` folds part of the segment again.
 
 `append` writes the event's text straight into the buffer, which grows geometrically
 (doubling), so an event allocates nothing but, now and then, a bigger buffer: the words
-of the notation are kept encoded once (`_BYTES`), and numbers are written digit by digit.
+of the notation are kept encoded once (`_TEXT`, constant tuples that stay in flash when
+frozen), and numbers are written digit by digit.
 """
 
 from micropython import const
 
 from .notation import parse_event
-from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, SIDES, TABLE
 
 _FIRST = const(64)  # bytes of a new segment's buffer
 _NL = const(10)
@@ -21,15 +21,31 @@ _ZERO = const(48)
 _INT_MAX = const(11)  # bytes a number may take in the text (9 digits and some spare)
 _ARG = const(12)  # bytes that an argument is given room for ahead
 
+# The words an event holds (vocab.TABLE's event words, the sides, the colours, the award
+# and forfeit reasons, and the parser's other words) and their bytes, in the same order:
+# constant tuples, in flash when frozen (a dict built from vocab at import took 1.3 KB of
+# heap). A word not here still goes in, encoded on the spot (a clock setting, `shot=45`);
+# tests/test_core_undo.py checks that every other word of every event is here.
+_WORDS = ("frame", "undo", "pot", "foul", "end", "score", "push", "again", "free",
+          "replace", "respot", "pass", "rerack", "rack", "warn", "penalty", "award",
+          "claim", "concede", "forfeit", "abandon", "called", "suspend", "resume",
+          "restart", "clock", "go", "hit", "extend", "A", "B", "yellow", "green", "brown",
+          "blue", "pink", "black", "miss3", "conduct", "time", "other", "late", "retired",
+          "disqualified", "red", "miss", "break", "run", "golden", "on", "off")
+_TEXT = (b"frame", b"undo", b"pot", b"foul", b"end", b"score", b"push", b"again", b"free",
+         b"replace", b"respot", b"pass", b"rerack", b"rack", b"warn", b"penalty", b"award",
+         b"claim", b"concede", b"forfeit", b"abandon", b"called", b"suspend", b"resume",
+         b"restart", b"clock", b"go", b"hit", b"extend", b"A", b"B", b"yellow", b"green",
+         b"brown", b"blue", b"pink", b"black", b"miss3", b"conduct", b"time", b"other",
+         b"late", b"retired", b"disqualified", b"red", b"miss", b"break", b"run", b"golden",
+         b"on", b"off")
 
-def _encoded():
-    words = [row[0] for row in TABLE]
-    words += list(SIDES) + list(COLOURS) + list(AWARD_WHY) + list(FORFEIT_WHY)
-    words += ["red", "free", "miss", "time", "break", "run", "golden", "on", "off"]
-    return {w: w.encode() for w in words}
 
-
-_BYTES = _encoded()
+def _text(word):
+    """The bytes of a word of the notation: from _TEXT (no allocation) when it is there."""
+    if word in _WORDS:
+        return _TEXT[_WORDS.index(word)]
+    return word.encode()
 
 
 class Segment:
@@ -53,9 +69,7 @@ class Segment:
 
     def append(self, event):
         ms, word, args = event
-        wb = _BYTES.get(word)
-        if wb is None:
-            wb = word.encode()
+        wb = _text(word)
         i = self.used
         buf = self.buf
         # Room for the stamp, the word and each argument (a number, or a word of at
@@ -77,9 +91,7 @@ class Segment:
             if isinstance(a, int):
                 i = _write_int(buf, i, a)
                 continue
-            ab = _BYTES.get(a)
-            if ab is None:
-                ab = a.encode()  # a clock setting: `shot=45`
+            ab = _text(a)
             n = len(ab)
             if n > _ARG:
                 self.used = i

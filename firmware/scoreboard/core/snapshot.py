@@ -39,124 +39,115 @@ _OBJ = const(7)
 _SMALL = const(0x80)
 
 
-class _Packer:
-    def __init__(self):
-        self.out = []  # ints 0..255, made bytes at the end
-        self.refs = []
+# Packing and unpacking are plain functions over their lists (a class each would cost
+# its type and method objects in RAM): `out` the bytes as ints, `refs` the objects,
+# `at` a one-item list holding the read position.
+def _varint(out, v):
+    while v >= 0x80:
+        out.append(0x80 | (v & 0x7F))
+        v >>= 7
+    out.append(v)
 
-    def varint(self, v):
-        out = self.out
-        while v >= 0x80:
-            out.append(0x80 | (v & 0x7F))
-            v >>= 7
-        out.append(v)
 
-    def value(self, v):
-        out = self.out
-        if v is None:
-            out.append(_NONE)
-        elif v is False:
-            out.append(_FALSE)
-        elif v is True:
-            out.append(_TRUE)
-        elif isinstance(v, int):
-            if 0 <= v < 0x80:
-                out.append(_SMALL | v)
-            else:
-                out.append(_INT)
-                self.varint(v * 2 if v >= 0 else -v * 2 - 1)
-        elif isinstance(v, list) or isinstance(v, tuple):
-            out.append(_LIST if isinstance(v, list) else _TUPLE)
-            self.varint(len(v))
-            for x in v:
-                self.value(x)
-        elif hasattr(v, "STATE"):
-            out.append(_OBJ)
-            self.ref(v)
-            for name in v.STATE:
-                x = getattr(v, name)
-                if type(x) is int and 0 <= x < 0x80:  # not a bool: type(True) is bool
-                    out.append(_SMALL | x)
-                elif x is None:
-                    out.append(_NONE)
-                else:
-                    self.value(x)
+def _ref(out, refs, v):
+    for i in range(len(refs)):
+        if refs[i] is v:
+            _varint(out, i)
+            return
+    _varint(out, len(refs))
+    refs.append(v)
+
+
+def _pack(out, refs, v):
+    if v is None:
+        out.append(_NONE)
+    elif v is False:
+        out.append(_FALSE)
+    elif v is True:
+        out.append(_TRUE)
+    elif isinstance(v, int):
+        if 0 <= v < 0x80:
+            out.append(_SMALL | v)
         else:
-            out.append(_REF)
-            self.ref(v)
+            out.append(_INT)
+            _varint(out, v * 2 if v >= 0 else -v * 2 - 1)
+    elif isinstance(v, list) or isinstance(v, tuple):
+        out.append(_LIST if isinstance(v, list) else _TUPLE)
+        _varint(out, len(v))
+        for x in v:
+            _pack(out, refs, x)
+    elif hasattr(v, "STATE"):
+        out.append(_OBJ)
+        _ref(out, refs, v)
+        for name in v.STATE:
+            x = getattr(v, name)
+            if type(x) is int and 0 <= x < 0x80:  # not a bool: type(True) is bool
+                out.append(_SMALL | x)
+            elif x is None:
+                out.append(_NONE)
+            else:
+                _pack(out, refs, x)
+    else:
+        out.append(_REF)
+        _ref(out, refs, v)
 
-    def ref(self, v):
-        refs = self.refs
-        for i in range(len(refs)):
-            if refs[i] is v:
-                self.varint(i)
-                return
-        self.varint(len(refs))
-        refs.append(v)
+
+def _unvarint(data, at):
+    v = 0
+    shift = 0
+    while True:
+        b = data[at[0]]
+        at[0] += 1
+        v |= (b & 0x7F) << shift
+        if b < 0x80:
+            return v
+        shift += 7
 
 
-class _Unpacker:
-    def __init__(self, data, refs):
-        self.data = data
-        self.refs = refs
-        self.i = 0
-
-    def varint(self):
-        data = self.data
-        v = 0
-        shift = 0
-        while True:
-            b = data[self.i]
-            self.i += 1
-            v |= (b & 0x7F) << shift
-            if b < 0x80:
-                return v
-            shift += 7
-
-    def value(self):
-        b = self.data[self.i]
-        self.i += 1
-        if b >= _SMALL:
-            return b - _SMALL
-        if b == _NONE:
-            return None
-        if b == _FALSE:
-            return False
-        if b == _TRUE:
-            return True
-        if b == _INT:
-            z = self.varint()
-            return z >> 1 if not z & 1 else -((z + 1) >> 1)
-        if b == _LIST or b == _TUPLE:
-            items = [self.value() for _ in range(self.varint())]
-            return items if b == _LIST else tuple(items)
-        obj = self.refs[self.varint()]
-        if b == _OBJ:
-            data = self.data
-            for name in obj.STATE:
-                c = data[self.i]
-                if c >= _SMALL:  # most values: a small int, or a flag, or None
-                    self.i += 1
-                    setattr(obj, name, c - _SMALL)
-                elif c <= _TRUE:
-                    self.i += 1
-                    setattr(obj, name, None if c == _NONE else c == _TRUE)
-                else:
-                    setattr(obj, name, self.value())
-        return obj
+def _unpack(data, refs, at):
+    b = data[at[0]]
+    at[0] += 1
+    if b >= _SMALL:
+        return b - _SMALL
+    if b == _NONE:
+        return None
+    if b == _FALSE:
+        return False
+    if b == _TRUE:
+        return True
+    if b == _INT:
+        z = _unvarint(data, at)
+        return z >> 1 if not z & 1 else -((z + 1) >> 1)
+    if b == _LIST or b == _TUPLE:
+        items = [_unpack(data, refs, at) for _ in range(_unvarint(data, at))]
+        return items if b == _LIST else tuple(items)
+    obj = refs[_unvarint(data, at)]
+    if b == _OBJ:
+        for name in obj.STATE:
+            c = data[at[0]]
+            if c >= _SMALL:  # most values: a small int, or a flag, or None
+                at[0] += 1
+                setattr(obj, name, c - _SMALL)
+            elif c <= _TRUE:
+                at[0] += 1
+                setattr(obj, name, None if c == _NONE else c == _TRUE)
+            else:
+                setattr(obj, name, _unpack(data, refs, at))
+    return obj
 
 
 def save(obj):
     """The state of obj (its `STATE` attributes, objects inside it included), packed."""
-    p = _Packer()
-    p.value(obj)
-    return bytes(p.out), tuple(p.refs)
+    out = []  # ints 0..255, made bytes at the end
+    refs = []
+    _pack(out, refs, obj)
+    return bytes(out), tuple(refs)
 
 
 def load(saved):
     """Put a saved state back into the objects it came from; returns the outer one."""
     data, refs = saved
-    return _Unpacker(data, refs).value()
+    return _unpack(data, refs, [0])
 
 
 class Snapshots:

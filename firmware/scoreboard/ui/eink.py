@@ -4,17 +4,19 @@ Drawn only through framebuf methods on the canvas passed in (MONO_HLSB, 1 = blac
 The layout is picked from the canvas size, which is probed with `pixel()` (a real
 FrameBuffer has no width attribute): 400x300 or larger gets the full screens (the score
 screen is in `eink_score.py`), anything smaller the compact ones of `compact.py` (the
-128x64 OLED variant). Every screen clears the whole canvas first.
+128x64 OLED variant), imported only then: a 400x300 board never holds it. Every screen
+clears the whole canvas first. On a board that draws the panel in bands (boards/pico.py)
+`draw` runs once per band, on a canvas of panel coordinates (drivers/ssd1683.py).
 """
 
 from micropython import const
 
-from . import compact, eink_score, model
 from . import draw as gfx
+from . import eink_score, model
 from .draw import CENTRE, LEFT, RIGHT
 
-W = const(400)
-H = const(300)
+_W = const(400)
+_H = const(300)
 _BAR_H = const(30)
 _HINT_Y = const(284)
 _ROW_H = const(26)
@@ -43,7 +45,9 @@ def size(canvas):
 def draw(canvas, screen):
     """Draw `screen` (a model.Screen) on the canvas; the layout follows the canvas size."""
     w, h = size(canvas)
-    if w < W or h < H:
+    if w < _W or h < _H:
+        from . import compact
+
         compact.draw(canvas, screen, w, h)
         return
     kind = screen.kind
@@ -69,24 +73,24 @@ def draw(canvas, screen):
 # -- shared parts -------------------------------------------------------------------------
 def _title(canvas, left, right=None):
     canvas.fill(0)
-    canvas.fill_rect(0, 0, W, _BAR_H, 1)
-    gfx.text_at(canvas, left, 8, 7, W - 16, LEFT, 2, 2, 0)
+    canvas.fill_rect(0, 0, _W, _BAR_H, 1)
+    gfx.text_at(canvas, left, 8, 7, _W - 16, LEFT, 2, 2, 0)
     if right:
         gfx.text_at(canvas, right, 200, 11, 192, RIGHT, 1, 1, 0)
 
 
 def _hint(canvas, screen, default):
     text = screen.hint if screen.hint is not None else default
-    canvas.hline(0, _HINT_Y - 3, W, 1)
-    gfx.text_at(canvas, text, 4, _HINT_Y + 1, W - 8, LEFT, 1, 2)
+    canvas.hline(0, _HINT_Y - 3, _W, 1)
+    gfx.text_at(canvas, text, 4, _HINT_Y + 1, _W - 8, LEFT, 1, 2)
 
 
 def _message(canvas, screen, y):
     text = model.banner(screen)
     if text:  # a box of its own, over whatever the screen drew there
-        canvas.fill_rect(0, y, W, 22, 0)
-        canvas.rect(0, y, W, 22, 1)
-        gfx.best(canvas, text, 6, y + 3, W - 12)
+        canvas.fill_rect(0, y, _W, 22, 0)
+        canvas.rect(0, y, _W, 22, 1)
+        gfx.best(canvas, text, 6, y + 3, _W - 12)
 
 
 def _rows(canvas, items, cursor, y0, bottom):
@@ -100,15 +104,15 @@ def _rows(canvas, items, cursor, y0, bottom):
     while i < len(items) and i < first + fits:
         on = i == cursor
         if on:
-            canvas.fill_rect(0, y, W, _ROW_H - 2, 1)
+            canvas.fill_rect(0, y, _W, _ROW_H - 2, 1)
             gfx.triangle(canvas, 6, y + 4, 15, True, 0)
-        gfx.best(canvas, items[i], 24, y + 4, W - 30, 0 if on else 1)
+        gfx.best(canvas, items[i], 24, y + 4, _W - 30, 0 if on else 1)
         y += _ROW_H
         i += 1
     if first:
-        gfx.text(canvas, "^", W - 12, y0 - 10, 1, 1)
+        gfx.text(canvas, "^", _W - 12, y0 - 10, 1, 1)
     if first + fits < len(items):
-        gfx.text(canvas, "v", W - 12, bottom - 8, 1, 1)
+        gfx.text(canvas, "v", _W - 12, bottom - 8, 1, 1)
 
 
 # -- the screens --------------------------------------------------------------------------
@@ -118,9 +122,9 @@ def _start(canvas, screen):
     # A refusal or a notice: in the boxed line above the hints, below the last row.
     _message(canvas, screen, _HINT_Y - 30)
     if not queue:
-        gfx.text_at(canvas, "No prepared matches", 0, 90, W, CENTRE, 2, 2)
-        gfx.text_at(canvas, "send one with `scoreboard setup`", 0, 130, W, CENTRE, 1, 2)
-        gfx.text_at(canvas, "or set one up here: menu", 0, 154, W, CENTRE, 1, 2)
+        gfx.text_at(canvas, "No prepared matches", 0, 90, _W, CENTRE, 2, 2)
+        gfx.text_at(canvas, "send one with `scoreboard setup`", 0, 130, _W, CENTRE, 1, 2)
+        gfx.text_at(canvas, "or set one up here: menu", 0, 154, _W, CENTRE, 1, 2)
         _hint(canvas, screen, "menu: set up a match")
         return
     # The queue may be a window of a longer one (the start menu reads a few files).
@@ -135,12 +139,12 @@ def _start(canvas, screen):
         qname, summary = queue[i - screen.queue_first]
         on = i == cursor
         if on:
-            canvas.fill_rect(0, y, W, 42, 1)
+            canvas.fill_rect(0, y, _W, 42, 1)
             gfx.triangle(canvas, 6, y + 12, 17, True, 0)
         # "Ann v Bob, snooker best-of 7, clock 45s": the names large, the rest below.
         names, _, details = summary.partition(", ")
-        gfx.best(canvas, names, 26, y + 3, W - 32, 0 if on else 1)
-        gfx.text_at(canvas, details or qname, 26, y + 24, W - 32, LEFT, 1, 2, 0 if on else 1)
+        gfx.best(canvas, names, 26, y + 3, _W - 32, 0 if on else 1)
+        gfx.text_at(canvas, details or qname, 26, y + 24, _W - 32, LEFT, 1, 2, 0 if on else 1)
         y += 44
         i += 1
     breaker = "" if screen.breaker is None else "  %s breaks" % "AB"[screen.breaker]
@@ -154,11 +158,11 @@ def _setup(canvas, screen):
     for label, value in screen.setup:
         on = i == screen.menu_cursor
         if on:
-            canvas.fill_rect(0, y, W, 28, 1)
+            canvas.fill_rect(0, y, _W, 28, 1)
             gfx.triangle(canvas, 6, y + 6, 15, True, 0)
         c = 0 if on else 1
         gfx.text_at(canvas, label.upper(), 24, y + 6, 140, LEFT, 1, 2, c)
-        gfx.text_at(canvas, "%s" % value, 150, y + 6, W - 156, LEFT, 2, 2, c, 7)
+        gfx.text_at(canvas, "%s" % value, 150, y + 6, _W - 156, LEFT, 2, 2, c, 7)
         y += 32
         i += 1
     if screen.breaker is not None:
@@ -173,7 +177,7 @@ def _menu(canvas, screen):
     if screen.message:
         _message(canvas, screen, _HINT_Y - 28)
     elif screen.entry:
-        gfx.best(canvas, "> " + screen.entry, 4, _HINT_Y - 24, W - 8)
+        gfx.best(canvas, "> " + screen.entry, 4, _HINT_Y - 24, _W - 8)
     _hint(canvas, screen, "ok: choose   menu: back")
 
 
@@ -197,15 +201,15 @@ def _frame_end(canvas, screen):
         _sides_big(canvas, match, won if score is None else score, 40)
     else:
         _sides_big(canvas, match, score, 40)
-    gfx.best(canvas, model.frame_result(match, winner, how), 4, 146, W - 8, 1, CENTRE)
+    gfx.best(canvas, model.frame_result(match, winner, how), 4, 146, _W - 8, 1, CENTRE)
     if score is not None:
         for side in (0, 1):
             listed = r[5 + side]
             text = " ".join("%d" % b for b in listed[-6:]) if listed else "-"
             gfx.text_at(canvas, "BREAKS " + text, side * 200 + 8, 176, 184, LEFT, 1, 2)
     if score is not None and match.family != "straight":
-        canvas.hline(0, 204, W, 1)
-        gfx.text_at(canvas, "FRAMES", 0, 212, W, CENTRE, 1, 2)
+        canvas.hline(0, 204, _W, 1)
+        gfx.text_at(canvas, "FRAMES", 0, 212, _W, CENTRE, 1, 2)
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
@@ -226,9 +230,9 @@ def _match_end(canvas, screen):
     why = result[1] if result is not None and result[1] else ""
     line = model.winner_words(match, winner)
     line += " wins" if winner is not None else ""
-    gfx.text_at(canvas, line, 0, 142, W, CENTRE, 2, 2, 1, 7)
+    gfx.text_at(canvas, line, 0, 142, _W, CENTRE, 2, 2, 1, 7)
     if how != "played":
-        gfx.text_at(canvas, ("%s %s" % (how, why)).strip(), 0, 164, W, CENTRE, 1, 2)
+        gfx.text_at(canvas, ("%s %s" % (how, why)).strip(), 0, 164, _W, CENTRE, 1, 2)
     if match.family == "snooker":
         high = match.high_breaks()
         gfx.text_at(canvas, "HIGH BREAK %d" % high[0], 8, 182, 184, LEFT, 1, 2)
@@ -240,7 +244,7 @@ def _match_end(canvas, screen):
 
 def _frame_table(canvas, match, y0, bottom):
     """Each frame's score (or each rack's winner), in columns of 1x text."""
-    canvas.hline(0, y0, W, 1)
+    canvas.hline(0, y0, _W, 1)
     cells = []
     for r in match.frames():
         number, _, score, winner, how = r[0], r[1], r[2], r[3], r[4]
@@ -253,7 +257,7 @@ def _frame_table(canvas, match, y0, bottom):
     if not cells:
         return
     width = max(len(c) for c in cells) + 2
-    per_row = max(1, (W - 8) // (8 * width))
+    per_row = max(1, (_W - 8) // (8 * width))
     rows = (bottom - y0 - 4) // 10
     for i, c in enumerate(cells[:per_row * rows]):
         gfx.text(canvas, c, 6 + (i % per_row) * 8 * width, y0 + 4 + (i // per_row) * 10)
@@ -264,7 +268,7 @@ def _error(canvas, screen):
     text = screen.error or screen.message
     if not text:
         text = "an error" if screen.kind == "error" else "unknown screen %s" % screen.kind
-    lines = gfx.wrap(text, (W - 12) // 8)
+    lines = gfx.wrap(text, (_W - 12) // 8)
     y = 40
     for line in lines[:(_HINT_Y - 44) // 18]:
         gfx.text(canvas, line, 6, y, 1, 2)

@@ -18,8 +18,8 @@ from micropython import const
 from . import draw, model
 from .draw import CENTRE, LEFT, RIGHT
 
-W = const(400)
-COL = const(200)
+_W = const(400)
+_COL = const(200)
 _NAME_H = const(28)
 _BIG_Y = const(36)
 _BIG_H = const(86)
@@ -37,28 +37,28 @@ _FOOT_Y = const(288)
 
 
 def _header(canvas, match, fig, side):
-    x = side * COL
+    x = side * _COL
     striker = fig is not None and fig.striker == side
     at_table = model.player(match, side)  # doubles: the player at the table
     col = 0 if striker else 1
     if striker:
-        canvas.fill_rect(x, 0, COL, _NAME_H, 1)
+        canvas.fill_rect(x, 0, _COL, _NAME_H, 1)
         draw.triangle(canvas, x + 6, 5, 17, True, 0)
     if at_table is None:
-        draw.best(canvas, model.name(match, side), x + 24, 6, COL - 28, col)
+        draw.best(canvas, model.name(match, side), x + 24, 6, _COL - 28, col)
     else:
         names = match.header.sides[side]
         partner = "& " + names[1 - names.index(at_table)]
         pw = min(draw.text_width(partner), 72)
-        draw.text_at(canvas, partner, x + COL - 4 - pw, 10, pw, LEFT, 1, 1, col)
-        draw.best(canvas, at_table, x + 24, 6, COL - 34 - pw, col)
+        draw.text_at(canvas, partner, x + _COL - 4 - pw, 10, pw, LEFT, 1, 1, col)
+        draw.best(canvas, at_table, x + 24, 6, _COL - 34 - pw, col)
     if not striker:
-        canvas.hline(x, _NAME_H - 1, COL, 1)
+        canvas.hline(x, _NAME_H - 1, _COL, 1)
 
 
 def _big(canvas, side, value):
-    draw.number(canvas, value, side * COL, _BIG_Y, _BIG_W, _BIG_H, _BIG_T, _BIG_GAP,
-                CENTRE, 1, COL)
+    draw.number(canvas, value, side * _COL, _BIG_Y, _BIG_W, _BIG_H, _BIG_T, _BIG_GAP,
+                CENTRE, 1, _COL)
 
 
 def _label_value(canvas, x, y, label, value, width):
@@ -69,14 +69,14 @@ def _label_value(canvas, x, y, label, value, width):
 
 def _breaks_row(canvas, match, side, label):
     listed = model.breaks(match, side)
-    x = side * COL + 10
+    x = side * _COL + 10
     if not listed:
         return
-    _label_value(canvas, x, _ROW2_Y, label, " ".join("%d" % b for b in listed), COL - 16)
+    _label_value(canvas, x, _ROW2_Y, label, " ".join("%d" % b for b in listed), _COL - 16)
 
 
 def _cell(canvas, i, label, value, n=4):
-    w = W // n
+    w = _W // n
     x = i * w
     draw.text_at(canvas, label, x + 4, _CELLS_Y + 2, w - 8, LEFT, 1, 1)
     draw.text_at(canvas, value, x + 4, _CELLS_Y + 14, w - 8, LEFT, 2, 2, 1, 7)
@@ -92,22 +92,22 @@ def _prompts(canvas, match, fig, extra):
     lines.extend(extra)
     y = _PROMPT_Y
     for s in lines[:2]:
-        draw.inverse_bar(canvas, 0, y, W, _PROMPT_H, s)
+        draw.inverse_bar(canvas, 0, y, _W, _PROMPT_H, s)
         y += _PROMPT_H + 1
 
 
 def _entry(canvas, screen):
     text = model.banner(screen)
     if text:
-        canvas.rect(0, _ENTRY_Y - 2, W, 22, 1)
-        canvas.rect(1, _ENTRY_Y - 1, W - 2, 20, 1)
-        draw.best(canvas, text, 6, _ENTRY_Y + 1, W - 12)
+        canvas.rect(0, _ENTRY_Y - 2, _W, 22, 1)
+        canvas.rect(1, _ENTRY_Y - 1, _W - 2, 20, 1)
+        draw.best(canvas, text, 6, _ENTRY_Y + 1, _W - 12)
     elif screen.entry:
-        draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, W - 8)
+        draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, _W - 8)
 
 
 def _footer(canvas, screen, match):
-    canvas.hline(0, _FOOT_Y - 2, W, 1)
+    canvas.hline(0, _FOOT_Y - 2, _W, 1)
     f = match.frame
     left = model.match_format(match.header)
     if match.family != "straight":
@@ -119,15 +119,15 @@ def _footer(canvas, screen, match):
         left += "  " + t
     x = draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
     right = model.clock_words(match, screen.clock_s)
-    draw.text_at(canvas, right, x + 8, _FOOT_Y + 2, W - 4 - x - 8, RIGHT, 1, 1)
+    draw.text_at(canvas, right, x + 8, _FOOT_Y + 2, _W - 4 - x - 8, RIGHT, 1, 1)
 
 
 def _columns(canvas, match, fig):
     for side in (0, 1):
         _header(canvas, match, fig, side)
-    canvas.vline(COL - 1, 0, _LINE_Y, 1)
-    canvas.vline(COL, 0, _LINE_Y, 1)
-    canvas.hline(0, _LINE_Y, W, 1)
+    canvas.vline(_COL - 1, 0, _LINE_Y, 1)
+    canvas.vline(_COL, 0, _LINE_Y, 1)
+    canvas.hline(0, _LINE_Y, _W, 1)
 
 
 def _snooker(canvas, screen, match, fig):
@@ -135,7 +135,7 @@ def _snooker(canvas, screen, match, fig):
     score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
     won = match.frames_won()
     for side in (0, 1):
-        x = side * COL + 10
+        x = side * _COL + 10
         _big(canvas, side, score[side])
         _label_value(canvas, x, _ROW1_Y, "FRAMES", "%d" % won[side], 84)
         if fig is not None and fig.striker == side:  # the break, inverted: up to 155
@@ -179,7 +179,7 @@ def _pool(canvas, screen, match, fig):
     f = match.current()
     for side in (0, 1):
         _big(canvas, side, won[side])
-        x = side * COL + 10
+        x = side * _COL + 10
         if fig is not None:
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
         draw.text(canvas, "RACKS WON", x, _ROW2_Y + 1, 1, 2)
@@ -206,7 +206,7 @@ def _straight(canvas, screen, match, fig):
     f = match.current()
     target = match.header.target
     for side in (0, 1):
-        x = side * COL + 10
+        x = side * _COL + 10
         _big(canvas, side, score[side])
         if fig is not None:
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])

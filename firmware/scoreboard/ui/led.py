@@ -23,8 +23,8 @@ from micropython import const
 
 from .draw import CENTRE, LEFT, RIGHT, count_digits, number, triangle
 
-W = const(32)
-H = const(16)
+_W = const(32)
+_H = const(16)
 _HALF = const(500)
 
 
@@ -54,9 +54,9 @@ def _time(canvas):
 
 def _seconds(canvas, secs):
     if secs >= 100:
-        number(canvas, secs, 0, 0, 9, H, 2, 2, CENTRE, 1, W)
+        number(canvas, secs, 0, 0, 9, _H, 2, 2, CENTRE, 1, _W)
     else:
-        number(canvas, secs, 0, 0, 13, H, 3, 2, CENTRE, 1, W)
+        number(canvas, secs, 0, 0, 13, _H, 3, 2, CENTRE, 1, _W)
 
 
 def _clock(canvas, clock, now_ms):
@@ -82,27 +82,27 @@ def _arrow(canvas, side, y):
     if side == 0:
         triangle(canvas, 0, y, 7, False, 1)
     elif side == 1:
-        triangle(canvas, W - 4, y, 7, True, 1)
+        triangle(canvas, _W - 4, y, 7, True, 1)
 
 
 def _won(canvas, a, b, striker):
     """Two counts (frames or racks won), big, a dash between."""
     number(canvas, a, 1, 0, 6, 12, 2, 2, LEFT, 1, 0)
-    number(canvas, b, 0, 0, 6, 12, 2, 2, RIGHT, 1, W - 1)
+    number(canvas, b, 0, 0, 6, 12, 2, 2, RIGHT, 1, _W - 1)
     canvas.fill_rect(14, 5, 4, 2, 1)
     if striker is not None:
-        canvas.fill_rect(0 if striker == 0 else W - 8, 14, 8, 2, 1)
+        canvas.fill_rect(0 if striker == 0 else _W - 8, 14, 8, 2, 1)
 
 
 def _scores(canvas, f):
     """Snooker and straight pool: both scores on top, the striker's break below."""
     score = f.score
     number(canvas, score[0], 0, 0, 4, 7, 1, 1, LEFT, 1, 0)
-    number(canvas, score[1], 0, 0, 4, 7, 1, 1, RIGHT, 1, W)
+    number(canvas, score[1], 0, 0, 4, 7, 1, 1, RIGHT, 1, _W)
     s = f.striker
     if s is None:  # waiting for `respot`: no one at the table
         return
-    number(canvas, f.brk, 0, 9, 5, 7, 1, 1, CENTRE, 1, W)
+    number(canvas, f.brk, 0, 9, 5, 7, 1, 1, CENTRE, 1, _W)
     _arrow(canvas, s, 9)
 
 

@@ -11,7 +11,7 @@ from micropython import const
 from scoreboard.core.notation import SIDES
 
 KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
-SHOWN_BREAKS = const(3)
+_SHOWN_BREAKS = const(3)
 # The most queued matches a start screen shows at once (the OLED's 6 rows; the e-ink
 # panel's 4 fit in them): the start menu reads this many files around the cursor.
 QUEUE_ROWS = const(6)
@@ -125,7 +125,7 @@ def last_record(match):
     return None if f is None else f.record()
 
 
-def breaks(match, side, n=SHOWN_BREAKS):
+def breaks(match, side, n=_SHOWN_BREAKS):
     """The last `n` listed breaks (10 or more; runs in straight pool) of `side` in the
     frame played last, oldest first."""
     r = last_record(match)

@@ -1,0 +1,91 @@
+"""The whole app in a Pico-sized heap (DESIGN.md's budget, issue 16 item 8): the 32-bit
+build with the firmware frozen in plays a frame by keys in 40 KB, and at the sizes just
+above (MicroPython's heap fragments: host_tools/measure.py), the e-ink panel drawn in
+bands; and the breakdown tool accounts for the heap module by module."""
+
+import subprocess
+import sys
+import tempfile
+
+import pytest
+
+from host_tools import app_bench
+from support import device, mpy
+
+BUDGET_KB = 40
+
+
+@pytest.fixture(scope="module")
+def mp32():
+    return mpy.tool(device.MP32)
+
+
+@pytest.mark.parametrize("kb", [BUDGET_KB, BUDGET_KB + 1, BUDGET_KB + 2])
+def test_the_app_plays_a_frame_by_keys_in_40_kb(mp32, tmp_path, kb):
+    assert app_bench.plays(mp32, tmp_path, app_bench.match_keys(1), 1, kb * 1024)
+
+
+def test_a_heap_too_small_is_found_out(mp32, tmp_path):
+    # the check above can fail: 24 KB does not hold the app
+    assert not app_bench.plays(mp32, tmp_path, app_bench.match_keys(1), 1, 24 * 1024)
+
+
+def test_the_breakdown_accounts_for_every_module_of_the_runner(mp32):
+    lines = app_bench.breakdown(mp32)
+    modules = [w for w in lines if w[0] == "module"]
+    names = [w[1] for w in modules]
+    assert names == app_bench.import_order()
+    assert "scoreboard.app" in names and "drivers.ssd1683" in names and names[-1] == "device"
+    # a module comes after the modules it imports at its top, and after its package
+    assert names.index("scoreboard.core") < names.index("scoreboard.core.match")
+    assert names.index("scoreboard.core.vocab") < names.index("scoreboard.core.notation")
+    total = next(w for w in lines if w[0] == "modules")
+    assert int(total[1]) == len(names)
+    assert int(total[2]) == pytest.approx(sum(int(w[2]) for w in modules), abs=64)
+    steps = {w[1]: int(w[2]) for w in lines if w[0] == "step"}
+    assert set(steps) == {"board", "app", "boot", "frame"}
+    # the board holds the e-ink band, not a canvas of the whole panel
+    assert 1500 < steps["board"] < 4000
+    live = int(next(w for w in lines if w[0] == "live")[1])
+    assert live > int(total[2]) + sum(steps.values()) - 1024
+
+
+def test_the_import_order_puts_dependencies_first():
+    order = app_bench.import_order()
+    assert len(order) == len(set(order))
+    files = app_bench._module_files()
+    for i, name in enumerate(order):
+        for dep in app_bench._top_imports(name, files[name], files):
+            assert order.index(dep) < i or dep == name, (name, dep)
+
+
+def test_the_heap_run_leaves_the_panel_picture_out(mp32):
+    flash = tempfile.mkdtemp()
+    rc, out = app_bench.run(mp32, app_bench.fresh_flash(flash, 1), "show\nquit\n")
+    assert rc == 0 and ". stopped" in out
+    assert not any(line.startswith("E ") for line in out.splitlines())
+    assert any(line.startswith("L 32 16 ") for line in out.splitlines())
+
+
+def test_a_game_loads_only_its_own_rules(tmp_path):
+    """A snooker match holds no pool or straight-pool rules in RAM (each rules module
+    is some 600 bytes of functions and classes): the match imports a family's frame
+    rules when it starts a frame, as the key grammar imports its family's keys."""
+    script = tmp_path / "rules.py"
+    script.write_text(
+        "import sys\n"
+        "sys.path[:0] = [%r, %r]\n" % (str(mpy.FIRMWARE), str(mpy.REPO / "host_tools" / "compat"))
+        + "from scoreboard.core.replay import replay\n"
+        "replay(sys.stdin.read().splitlines(True))\n"
+        "print(sorted(m for m in sys.modules if m.startswith('scoreboard.core.rules.')))\n")
+    games = {"snooker": ("game snooker reds=15", "match best-of 3", "pot red"),
+             "pool": ("game nineball", "match race-to 3", "pot 1"),
+             "straight": ("game straight", "match points 25", "score 3")}
+    for family, (game, form, stroke) in games.items():
+        text = "\n".join(["sbn 1", game, form, 'side A "Ann"', 'side B "Bob"', "frame A",
+                          stroke, ""])
+        proc = subprocess.run([sys.executable, str(script)], input=text, text=True,
+                              capture_output=True, check=False)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+        assert proc.stdout.split("\n")[-2] == str(["scoreboard.core.rules.frame",
+                                                   "scoreboard.core.rules." + family]), family
