@@ -1,0 +1,17 @@
+"""`scoreboard live`: the boxes' scores as they are played, for streams and the bar's TV.
+
+Each box writes every journal line on its USB console as it writes it to flash
+(`firmware/scoreboard/echo.py`: `SB> STEM N TEXT *CRC`). This package reads those
+lines from one or many boxes, keeps each table's match by replaying them with the
+firmware's own core, and serves pages and data on loopback:
+
+    frames.py   reading the console's frames out of a byte stream
+    table.py    one table: its journal lines, the core's replay of them, its JSON
+    link.py     one box: the serial reader, the catch-up and healing from the journal
+                through the sync path (host_tools/sync.py), signal lost and back
+    ports.py    which serial ports are boxes (`--port auto`), virtual devices included
+    results.py  with --db: finished matches stored and marked as `scoreboard sync`
+                does; on PostgreSQL a live row per table and a NOTIFY per change
+    server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/stream
+    command.py  the command line
+"""

@@ -1,0 +1,176 @@
+"""`scoreboard live [--port PORT]... [--bind ADDR] [--http-port N] [--db URL]`: follow the
+boxes as they play and serve their scores on http://127.0.0.1:N/ (the package's
+docstring says how; server.py lists the pages).
+
+`--port` may be repeated (table N is the Nth port) or `auto` (the default): every USB
+serial port and every running virtual device (ports.py), looked for again every few
+seconds, so a box plugged in later becomes the next table. Nothing listens beyond
+loopback unless `--bind` says so. A port that is not there yet is a table without
+signal until it appears. Bad options, a port already taken, a database that does not
+open: one line on stderr and exit 2 (1 for the listening socket).
+"""
+
+import asyncio
+import contextlib
+import ipaddress
+import signal
+import socket
+import sys
+import threading
+
+from host_tools.db import DbError, add_db_options, url_from
+from host_tools.messages import fail, say
+
+DEFAULT_HTTP_PORT = 8019
+RESCAN = 2.0  # seconds between two looks for new boxes (auto)
+
+
+def add_parser(sub):
+    p = sub.add_parser("live", help="follow the boxes as they play: overlay, TV page, JSON")
+    p.add_argument("--port", action="append", default=None, metavar="PORT",
+                   help="a box's serial port (repeat for more tables); auto: every box "
+                        "found (the default)")
+    p.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
+                   help="the address the web server listens on (default 127.0.0.1)")
+    p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT, metavar="N",
+                   help="its TCP port (default %d; 0: any free one)" % DEFAULT_HTTP_PORT)
+    p.add_argument("--idle", type=float, default=10.0, metavar="S",
+                   help="with --db: seconds without a stroke, between frames, before a "
+                        "finished match is pulled and marked (default 10)")
+    add_db_options(p)
+    p.set_defaults(run=run)
+
+
+class _Log:
+    def __init__(self):
+        self.lock = threading.Lock()
+
+    def __call__(self, text):
+        with self.lock:
+            say("live: " + text, sys.stderr)
+
+
+def check_bind(addr):
+    """The bind address if it is an IP address or a name that resolves; ValueError."""
+    try:
+        ipaddress.ip_address(addr)
+        return addr
+    except ValueError:
+        pass
+    try:
+        socket.getaddrinfo(addr, None)
+    except (socket.gaierror, UnicodeError):
+        raise ValueError("--bind %s: not an address of this computer" % addr) from None
+    return addr
+
+
+def _loopback(addr):
+    try:
+        return ipaddress.ip_address(addr).is_loopback
+    except ValueError:
+        return addr == "localhost"
+
+
+def run(args):
+    log = _Log()
+    if not 0 <= args.http_port <= 65535:
+        fail("live", "--http-port %d: a TCP port is 0 to 65535" % args.http_port)
+        return 2
+    if args.idle < 0:
+        fail("live", "--idle: seconds, 0 or more")
+        return 2
+    try:
+        bind = check_bind(args.bind)
+    except ValueError as e:
+        fail("live", e)
+        return 2
+    ports = args.port or ["auto"]
+    auto = "auto" in ports
+    fixed = [p for p in ports if p != "auto"]
+    results = None
+    if args.db is not None or args.db_file is not None:
+        from host_tools.live.results import Results
+
+        try:
+            results = Results(url_from(args.db, args.db_file), log)
+        except DbError as e:
+            fail("live", e)
+            return 2
+    if not _loopback(bind):
+        log("listening on %s: the pages are open to the network there" % bind)
+    try:
+        return asyncio.run(serve(fixed, auto, bind, args.http_port, results, args.idle, log))
+    finally:
+        if results is not None:
+            results.close()
+
+
+async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, stop=None):
+    """Serve until `stop` (an asyncio.Event) is set, SIGTERM or Ctrl-C; `ready(url,
+    links)` is called once listening."""
+    from aiohttp import web
+
+    from host_tools.live.link import Link, stop_links
+    from host_tools.live.ports import auto_ports
+    from host_tools.live.server import Hub, make_app
+    from host_tools.live.table import Table
+
+    loop = asyncio.get_running_loop()
+    hub = Hub()
+    if results is not None:
+        hub.on_change.append(results.changed)
+    stop = stop or asyncio.Event()
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+
+    def publish(kind, snap, lines):
+        loop.call_soon_threadsafe(hub.publish, kind, snap, lines)
+
+    links = []
+
+    def add(port):
+        table = Table(len(links) + 1, port)
+        hub.tables[table.number] = table.snapshot()
+        link = Link(table, publish, results, idle, log)
+        links.append(link)
+        link.start()
+        log("table %d: %s" % (table.number, port))
+
+    app = make_app(hub)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+    await runner.setup()
+    site = web.TCPSite(runner, bind, http_port)
+    try:
+        await site.start()
+    except OSError as e:
+        await runner.cleanup()
+        fail("live", "cannot listen on %s:%d: %s" % (bind, http_port, e.strerror or e))
+        return 1
+    port = site._server.sockets[0].getsockname()[1]  # the one picked for --http-port 0
+    host = "[%s]" % bind if ":" in bind else bind
+    url = "http://%s:%d/" % (host, port)
+    say("live: %s" % url)
+    sys.stdout.flush()
+    for p in fixed:
+        add(p)
+    if auto:
+        for p in auto_ports():
+            if p not in [x.table.port for x in links]:
+                add(p)
+        if not links:
+            log("no box found yet: looking for one every %g s" % RESCAN)
+    if ready is not None:
+        ready(url, links)
+    try:
+        while not stop.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(stop.wait(), RESCAN)
+            if auto and not stop.is_set():
+                for p in await loop.run_in_executor(None, auto_ports):
+                    if p not in [x.table.port for x in links]:
+                        add(p)
+    finally:
+        await loop.run_in_executor(None, stop_links, links)
+        await runner.cleanup()
+    return 0
+

@@ -1,0 +1,126 @@
+"""`scoreboard live --db URL`: results without a separate sync, and the live rows.
+
+A finished match is stored by `scoreboard sync`'s own pull (host_tools/sync.py `pull`:
+the same checks, the same rows, the `.pulled` mark on the box), run by the link on its
+next catch-up once the box is idle between frames (link.py). One lock: the links share
+one database connection.
+
+On PostgreSQL each table also has a row in `live_tables` that changes as the box plays
+(the table's JSON as /api/tables gives it, in a `jsonb` column), and every change sends
+`NOTIFY scoreboard_live` with a small JSON payload (`table`, `lines`, `id`, `signal`),
+so a club's website can `LISTEN` instead of polling. The rows are written by one worker
+thread with a connection of its own, in the order the changes came; the table is made
+when missing (`CREATE TABLE IF NOT EXISTS`: it is the live state, not a result, and
+no migration of the results schema).
+"""
+
+import contextlib
+import json
+import queue
+import threading
+
+from host_tools.db import DbError, open_db
+from host_tools.sync import pull, summary
+
+CHANNEL = "scoreboard_live"
+LIVE_TABLE = """CREATE TABLE IF NOT EXISTS live_tables (
+    tbl INTEGER PRIMARY KEY,
+    port TEXT NOT NULL,
+    box TEXT,
+    match_id TEXT,
+    stem TEXT,
+    lines INTEGER NOT NULL,
+    signal BOOLEAN NOT NULL,
+    state JSONB NOT NULL,
+    updated_at TIMESTAMPTZ NOT NULL DEFAULT now())"""
+_UPSERT = """INSERT INTO live_tables (tbl, port, box, match_id, stem, lines, signal, state,
+    updated_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, now())
+    ON CONFLICT (tbl) DO UPDATE SET port = EXCLUDED.port, box = EXCLUDED.box,
+    match_id = EXCLUDED.match_id, stem = EXCLUDED.stem, lines = EXCLUDED.lines,
+    signal = EXCLUDED.signal, state = EXCLUDED.state, updated_at = now()"""
+
+
+class Results:
+    def __init__(self, url, log=None):
+        self.db = open_db(url)
+        self.log = log or (lambda text: None)
+        self.lock = threading.Lock()
+        self.pulled = set()  # match ids stored and marked by this command
+        self.live = None
+        if self.db.dialect == "postgresql":
+            try:
+                self.live = LiveRows(self.db.url, self.log)
+            except BaseException:
+                self.db.close()
+                raise
+
+    def pull(self, board, number):
+        """`scoreboard sync`'s pull of the box on table `number` (BoardError escapes:
+        what was committed and marked stays so)."""
+        got = []
+        with self.lock:
+            counts = pull(board, self.db, out=got.append,
+                          err=lambda text: self.log("table %d: %s" % (number, text)))
+            for mid, status in self.db.rows("SELECT id, status FROM matches"):
+                if status in ("finished", "abandoned"):
+                    self.pulled.add(mid)
+        self.log("table %d: sync: %s" % (number, summary(counts)))
+        return counts
+
+    def changed(self, snapshot):
+        if self.live is not None:
+            self.live.put(snapshot)
+
+    def close(self):
+        if self.live is not None:
+            self.live.close()
+        with self.lock:
+            self.db.close()
+
+
+class LiveRows(threading.Thread):
+    """The `live_tables` rows and their NOTIFY, written in order by one thread."""
+
+    def __init__(self, url, log):
+        super().__init__(name="live-rows", daemon=True)
+        import psycopg
+
+        self.psycopg = psycopg
+        self.log = log
+        try:
+            self.conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
+            self.conn.execute(LIVE_TABLE)
+        except psycopg.Error as e:
+            raise DbError("the live table: %s" % str(e).strip().splitlines()[0]) from None
+        self.todo = queue.Queue()
+        self.written = 0
+        self.start()
+
+    def put(self, snapshot):
+        self.todo.put(snapshot)
+
+    def run(self):
+        while True:
+            snap = self.todo.get()
+            if snap is None:
+                return
+            try:
+                self.write(snap)
+            except self.psycopg.Error as e:
+                self.log("live table: %s" % str(e).strip().splitlines()[0])
+
+    def write(self, snap):
+        payload = json.dumps({"table": snap["table"], "lines": snap["lines"],
+                              "id": snap["id"], "signal": snap["signal"]})
+        with self.conn.transaction():  # the row and its NOTIFY at one commit
+            self.conn.execute(_UPSERT, (snap["table"], snap["port"], snap["box"], snap["id"],
+                                        snap["stem"], snap["lines"], snap["signal"],
+                                        json.dumps(snap)))
+            self.conn.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        self.written += 1
+
+    def close(self):
+        self.todo.put(None)
+        self.join(10)
+        with contextlib.suppress(Exception):
+            self.conn.close()

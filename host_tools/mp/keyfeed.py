@@ -1,0 +1,107 @@
+"""A key script played in real time on the virtual device (run by MicroPython):
+`scoreboard device --pty --keys FILE`.
+
+The vdev's bridge writes the script, as the key runner's commands (`press NAME`,
+`long NAME`, `wait MS`: host_tools/device_cmd.py parse_script), into a pipe that every
+start of the interpreter inherits; `Feed(fd, log).main()` runs the app as main.py does, with one
+more task that takes the commands one at a time and holds the keys on the host board
+for as long as host_tools/mp/device.py does (80 ms, a long press 1 s, 150 ms between
+presses), by name on the legend the app shows now. A command taken is gone from the
+pipe: after a reset the next start goes on with the rest (what was being pressed at
+the reset is lost, as a referee's press would be). `log`: a file to which each press
+is appended as `NAME EPOCH_MS` when the key goes down (the latency benchmark's clock).
+"""
+
+HOLD_MS = 80  # host_tools/mp/device.py's
+LONG_MS = 1000
+GAP_MS = 150
+
+
+class Feed:
+    """The pipe (and the press log) are opened here, before the vdev mounts the flash as
+    `/`: after that no path of the computer is reachable from the device."""
+
+    def __init__(self, fd, log=None):
+        import select
+
+        self.app = None
+        self.f = open("/dev/fd/%d" % fd, "rb")
+        self.poll = select.poll()
+        self.poll.register(self.f, select.POLLIN)
+        self.log = open(log, "a") if log else None
+        self.pressed = 0
+
+    def _stamp(self, name):
+        if self.log is None:
+            return
+        import time
+
+        ms = time.time_ns() // 1000000 if hasattr(time, "time_ns") else int(time.time() * 1000)
+        self.log.write("%s %d\n" % (name, ms))
+        self.log.flush()
+
+    async def run(self):
+        try:
+            await self._run()
+        except Exception as e:  # the feed's own trouble must not stop the box
+            import sys
+
+            print("keys: stopped:")
+            sys.print_exception(e)
+
+    async def _run(self):
+        import asyncio
+
+        from scoreboard.keys.keymaps import key_index
+
+        app = self.app
+        board = app.board
+        while not app.stopped:
+            if not self.poll.poll(0):
+                await asyncio.sleep_ms(10)
+                continue
+            line = self.f.readline()
+            if not line:
+                return  # the bridge closed the pipe
+            words = line.decode().split()
+            if len(words) != 2:
+                continue
+            if words[0] == "wait":
+                await asyncio.sleep_ms(int(words[1]))
+                continue
+            i = key_index(app.family, words[1])
+            if i < 0:
+                print("keys: no key '%s' on the %s legend" % (words[1], app.family))
+                continue
+            board.raw |= 1 << i
+            self._stamp(words[1])
+            self.pressed += 1
+            await asyncio.sleep_ms(LONG_MS if words[0] == "long" else HOLD_MS)
+            board.raw &= ~(1 << i)
+            await asyncio.sleep_ms(GAP_MS)
+
+    def main(self):
+        """main.py's main() on the host board, with the key feed as one more task."""
+        main(self)
+
+
+def main(feed):
+    import asyncio
+
+    from boards.host import build
+    from scoreboard.app import App
+
+    app = App(build())
+    feed.app = app
+
+    async def both():
+        task = asyncio.create_task(feed.run())
+        await app.run()
+        task.cancel()
+
+    try:
+        asyncio.run(both())
+    except KeyboardInterrupt:
+        app.stop()
+        print("scoreboard: stopped")
+
