@@ -171,6 +171,44 @@ def test_a_different_match_under_a_used_id_is_refused_not_written_over(tmp_path)
     assert stored(url) == {("", mid): kept}
 
 
+class _BoardRunningCode:
+    """Runs the code sync sends to a board (here under CPython) with a `machine` module
+    that has unique_id(), as a Pico's has, and the firmware's main.py."""
+
+    def __init__(self, unique_id, board_txt=None):
+        self.unique_id = unique_id
+        self.board_txt = board_txt
+
+    def exec(self, code):
+        import contextlib
+        import types
+        machine = types.SimpleNamespace(unique_id=lambda: self.unique_id)
+        main = types.SimpleNamespace(board_name=lambda: self.board_txt or "pico")
+        saved = {k: sys.modules.get(k) for k in ("machine", "main")}
+        sys.modules.update(machine=machine, main=main)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(code, {})
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    sys.modules.pop(k, None)
+                else:
+                    sys.modules[k] = v
+        return out.getvalue().encode()
+
+
+def test_a_journal_without_a_box_word_takes_the_boards_id():
+    """Older firmware writes no `box`: the board is asked, and names itself as the box
+    does in the headers it writes now (scoreboard.files.box_id)."""
+    from host_tools.sync import board_box
+    from scoreboard.files import box_id
+    uid = b"\xe6\x60\x38\xb7\x3f\x2a\x9c\x01"
+    assert board_box(_BoardRunningCode(uid)) == box_id(uid, "pico") == "PICO-3F2A9C01"
+    assert board_box(_BoardRunningCode(uid, "pico2_oled")) == box_id(uid, "pico2_oled")
+
+
 def test_the_same_match_again_is_the_same_never_doubled(flash, device, tmp_path):
     """A database from before boxes were known (schema 3) gets the match again: the same
     bytes are the same match, whatever box the rows name."""
