@@ -6,7 +6,7 @@ at the keypad's real size (the common 4x4 membrane keypad: 69 x 77 mm face, keys
 17 mm pitch): print at 100 % (no "fit to page"), cut along the outline, and lay it
 under a clear self-adhesive film over the keypad, the ribbon tail at the bottom.
 
-Each key shows its printed label (`scoreboard.keys.legends`, e.g. "A WINS"), its name
+Each key shows its printed label (`host_tools.keylegends`, e.g. "A WINS"), its name
 underneath, small (the names are the contract: the key grammar, the simulator's buttons
 and key scripts use the same words), "hold" in the corner when a long press does
 something else, the number it stands for during a number entry on the families that
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import host_tools  # noqa: F401  (sys.path: firmware/)
 from scoreboard.keys import keymaps
-from scoreboard.keys import legends as key_legends
+from host_tools import keylegends as key_legends
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -380,3 +380,56 @@ def test_set_up_nine_ball_with_the_wpa_clock_on_the_box(tmp_path):
     assert "shot=35" in clock and "ext=1x25" in clock, clock  # the WPA profile
     assert r.app.match.clock.enabled
     assert r.app.family == "pool", "the pool legend is on"
+
+
+# What only the host or only the tests use is not on the device (issue 16 item 7): none of
+# it is frozen into the image. (module under firmware/, class or None, name)
+HOST_ONLY = (
+    ("scoreboard/core/store.py", None, "FileStore"),  # host_tools/mp/filestore.py
+    ("scoreboard/core/replay.py", None, "rebuild_store"),
+    ("scoreboard/core/vocab.py", None, "words_for"),  # tests/support/wordtable.py
+    ("scoreboard/core/vocab.py", None, "takes"),
+    ("scoreboard/core/vocab.py", None, "kind"),
+    ("scoreboard/core/vocab.py", None, "args"),
+    ("scoreboard/core/vocab.py", None, "while_suspended"),
+    ("scoreboard/core/vocab.py", None, "pre_frame"),
+    ("drivers/keypad.py", "Keypad", "check"),  # host_tools/mp/keypad_check.py
+    ("drivers/keypad.py", "Keypad", "count"),
+    ("drivers/keypad.py", None, "pressed"),
+    ("drivers/buzzer.py", "Buzzer", "play"),
+    ("drivers/buzzer.py", "Buzzer", "melody"),
+    ("drivers/buzzer.py", "Buzzer", "mute"),
+    ("drivers/buzzer.py", "Buzzer", "set_volume"),
+    ("scoreboard/sounds.py", "Sounds", "mute"),
+    ("scoreboard/journal.py", "Journal", "queued_summaries"),
+)
+HOST_ONLY_FILES = ("scoreboard/keys/legends.py",)  # host_tools/keylegends.py
+
+
+def _defined(path):
+    """{(class or None, name)} of what a module defines at its top and in its classes."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    out = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add((None, node.name))
+        if isinstance(node, ast.ClassDef):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    out.add((node.name, item.name))
+    return out
+
+
+def test_what_only_the_host_or_the_tests_use_is_not_on_the_device():
+    left = [(m, c, n) for m, c, n in HOST_ONLY if (c, n) in _defined(mpy.FIRMWARE / m)]
+    assert left == []
+    assert [f for f in HOST_ONLY_FILES if (mpy.FIRMWARE / f).exists()] == []
+    src = "".join(p.read_text(encoding="utf-8") for p in mpy.FIRMWARE.rglob("*.py"))
+    assert "hasattr(Match" not in src and "hasattr(self.match" not in src
+    import inspect
+
+    from scoreboard.journal import Journal
+
+    assert "board" not in inspect.signature(Journal).parameters

@@ -3,6 +3,7 @@ match milliseconds (issue 6, points 7, 8 and 10)."""
 
 import host_tools  # noqa: F401
 import pytest
+from support import wordtable
 from support.sbn import START, lines_of
 
 from scoreboard.core import ticks, vocab
@@ -15,28 +16,28 @@ from scoreboard.core.views import Timing, View
 
 # -- the word table ------------------------------------------------------------------------
 def test_words_per_family_follow_notation():
-    snooker_words = set(vocab.words_for("snooker"))
-    pool_words = set(vocab.words_for("pool"))
-    straight_words = set(vocab.words_for("straight"))
+    snooker_words = set(wordtable.words_for("snooker"))
+    pool_words = set(wordtable.words_for("pool"))
+    straight_words = set(wordtable.words_for("straight"))
     common = {"frame", "end", "award", "penalty", "restart", "forfeit", "abandon", "called",
               "suspend", "resume", "clock", "go", "hit", "extend", "undo"}
     assert snooker_words == common | {"pot", "foul", "again", "free", "replace", "claim",
                                       "concede", "respot"}
     assert pool_words == common | {"rack", "pot", "foul", "warn", "push", "pass", "concede"}
     assert straight_words == common | {"score", "again", "foul", "rerack", "warn", "concede"}
-    assert vocab.words_for("snooker")[0] == "frame"  # table order, on every interpreter
+    assert wordtable.words_for("snooker")[0] == "frame"  # table order, on every interpreter
 
 
 def test_kinds_and_flags():
-    assert [vocab.kind(w) for w in ("pot", "again", "rack", "warn", "restart", "go")] == [
+    assert [wordtable.kind(w) for w in ("pot", "again", "rack", "warn", "restart", "go")] == [
         "stroke", "decision", "result", "ruling", "match", "clock"]
-    assert vocab.kind("nonsense") is None
-    assert {w for w, *_ in vocab.TABLE if vocab.while_suspended(w)} == {
+    assert wordtable.kind("nonsense") is None
+    assert {w for w, *_ in vocab.TABLE if wordtable.while_suspended(w)} == {
         "resume", "award", "forfeit", "abandon", "clock", "undo"}
-    assert {w for w, *_ in vocab.TABLE if vocab.pre_frame(w)} == {
+    assert {w for w, *_ in vocab.TABLE if wordtable.pre_frame(w)} == {
         "called", "forfeit", "abandon", "clock"}
-    assert vocab.takes("pool", "rack") and not vocab.takes("snooker", "rack")
-    assert vocab.args("penalty") == (vocab.ARG_PENALTY, 2, 2)
+    assert wordtable.takes("pool", "rack") and not wordtable.takes("snooker", "rack")
+    assert wordtable.args("penalty") == (vocab.ARG_PENALTY, 2, 2)
 
 
 def test_parser_reads_the_table():

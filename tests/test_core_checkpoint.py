@@ -14,14 +14,15 @@ import os
 import host_tools  # noqa: F401
 import pytest
 from host_tools.matchgen import generate, header
+from host_tools.mp.filestore import FileStore, StoreError, rebuild_store, record_line
 from support import mpy
 from support.sbn import lines_of
 
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.replay import rebuild_store, replay
+from scoreboard.core.replay import replay
 from scoreboard.core.report import to_json
-from scoreboard.core.store import FileStore, ListStore, StoreError, record_line
+from scoreboard.core.store import ListStore
 
 KINDS = ("snooker", "snooker-points", "eightball", "nineball", "tenball", "straight")
 

@@ -1,4 +1,4 @@
-"""The buzzer driver against a fake PWM: tones, volume by duty cycle, mute; the sounds'
+"""The buzzer driver against a fake PWM: tones, volume by duty cycle; the sounds'
 patterns (scoreboard/sounds.py, the one table) played through it.
 
 The RP2040 datasheet's PWM section: the output is high for duty_u16/65536 of each
@@ -51,24 +51,10 @@ def test_same_frequency_is_not_set_again():
     assert [e for e in bus.log if e[2] == "freq"] == [("pwm", "pwm", "freq", 1000)]
 
 
-def test_mute_silences_now_and_later():
+def test_a_tone_without_a_volume_takes_the_buzzers():
     _, pwm, bz = make(volume=70)
     bz.tone(1000)
     assert pwm.duty_u16() == 70 * 32768 // 100
-    bz.mute(True)
-    assert pwm.duty_u16() == 0
-    bz.tone(1000)
-    assert pwm.duty_u16() == 0
-    bz.mute(False)
-    bz.tone(1000)
-    assert pwm.duty_u16() > 0
-
-
-def test_set_volume_follows_a_sounding_tone():
-    _, pwm, bz = make()
-    bz.tone(1500)
-    bz.set_volume(20)
-    assert pwm.duty_u16() == 20 * 32768 // 100
 
 
 def test_out_of_range_tones_are_refused():

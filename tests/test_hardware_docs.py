@@ -13,7 +13,7 @@ from boards import pico, pico2_oled
 from drivers import max7219, ssd1683
 from host_tools import legends
 from scoreboard.keys import keymaps
-from scoreboard.keys import legends as key_legends
+from host_tools import keylegends as key_legends
 from support import fakes, mpy
 
 HW = mpy.REPO / "hardware"

@@ -45,7 +45,7 @@ def test_csv_draw_is_queued_with_ids_and_dates(flash, device, tmp_path):
     assert second.id != first.id
     # The box's own journal reads them as its start screen will.
     box = Journal(str(flash), "PICO-3F2A")
-    assert box.queue.sorted_names() == ["t3-01", "t4-02"]
+    assert sorted(box.queue.names()) == ["t3-01", "t4-02"]
     assert box.queue.header_of("t3-01").id == "CLUB-2612051830-3-01"
     assert not list((flash / "queue").glob("*.new"))
 

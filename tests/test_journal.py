@@ -126,14 +126,14 @@ def test_queue_lists_starts_and_removes_prepared_matches(tmp_path):
     _queue(tmp_path, "t3-nine", ["sbn 1", "game nineball", "match race-to 5",
                                  "breaks winner", 'side A "Eve"', 'side B "Flo"'])
     j = Journal(str(tmp_path), BOX)
-    assert j.queue.sorted_names() == ["t1-semi", "t2-final", "t3-nine"]
-    assert [j.queue.entry(n)[0] for n in j.queue.sorted_names()] == [
+    assert sorted(j.queue.names()) == ["t1-semi", "t2-final", "t3-nine"]
+    assert [j.queue.entry(n)[0] for n in sorted(j.queue.names())] == [
         "Ann v Bob, snooker best-of 7, clock 45s",
         "Ann & Cy v Bob & Di, snooker 10 reds best-of 3, no clock",
         "Eve v Flo, nineball race-to 5, no clock"]
     match = j.start(j.queue.read("t1-semi"), "t1-semi")
     assert match is j.match and j.id == "PICO-3F2A-0001" == match.header.id
-    assert j.queue.sorted_names() == ["t2-final", "t3-nine"]
+    assert sorted(j.queue.names()) == ["t2-final", "t3-nine"]
     first = (tmp_path / "matches" / "PICO-3F2A-0001.sbn").read_text().splitlines()
     assert [line.rsplit(" *", 1)[0] for line in first] == [
         HEAD[0], "id PICO-3F2A-0001", "box PICO-3F2A"] + HEAD[1:]
@@ -145,7 +145,7 @@ def test_queue_lists_starts_and_removes_prepared_matches(tmp_path):
     j.finish()
     j.start(j.queue.read("t3-nine"), "t3-nine")
     assert j.id == "PICO-3F2A-0003"  # the counter counts every match
-    assert j.queue.sorted_names() == []
+    assert sorted(j.queue.names()) == []
 
 
 def test_a_bad_prepared_header_is_refused_with_its_line(tmp_path):

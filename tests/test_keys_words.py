@@ -1,6 +1,6 @@
 """Every notation word of every game can be entered from the keys (issue 7, point 1).
 
-The words come from the core's word table (`vocab.words_for`). For each game and word,
+The words come from the core's word table (`support.wordtable.words_for`). For each game and word,
 a case sets up a position with lines, then presses keys; the grammar's line must start
 with that word, parse, and apply to the real Match. Words the rules of a game never
 take (pool's `penalty`) are checked to be refused by the core, so nothing that could be
@@ -8,16 +8,16 @@ entered is left out.
 """
 
 import pytest
-from scoreboard.core import notation, vocab
+from scoreboard.core import notation
 from scoreboard.keys import keymaps, menus
 from scoreboard.keys.grammar import Grammar
 
-from support import sbn
+from support import sbn, wordtable
 from support.keys import EIGHTBALL, NINEBALL, SNOOKER, SNOOKER6, STRAIGHT, TENBALL, Desk
 
 
 def words_for(fam):
-    return vocab.words_for(fam)
+    return wordtable.words_for(fam)
 
 
 CLOCKED = ["clock shot=35 warn=10 ext=1x25"]

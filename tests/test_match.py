@@ -5,10 +5,10 @@ import os
 
 import host_tools  # noqa: F401
 from host_tools.matchgen import generate, header
+from host_tools.mp.filestore import FileStore
 from scoreboard.core.records import decode, encode
 from scoreboard.core.replay import replay
 from scoreboard.core.report import to_json
-from scoreboard.core.store import FileStore
 
 DOUBLES = ('sbn 1\ngame snooker\nmatch best-of 3\nside A "A1" "A2"\nside B "B1" "B2"\n'
            "frame A\n")

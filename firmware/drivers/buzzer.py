@@ -1,19 +1,19 @@
-"""Driver for a piezo buzzer on a PWM pin: tones, volume by duty cycle, mute.
+"""Driver for a piezo buzzer on a PWM pin: tones, volume by duty cycle.
 
 A passive piezo sounder (for example Murata PKM17EPPH4001-B0, 4 kHz resonance) driven
 straight from a GPIO sounds a square wave at the PWM frequency; how loud depends on the
 duty cycle. 50 % duty is the loudest a square wave gets (the most energy at the
 fundamental); smaller duties are quieter. So volume 0..100 % maps to duty 0..50 %:
-`duty_u16 = volume * 32768 // 100`. Volume 0, frequency 0 and mute all mean duty 0,
+`duty_u16 = volume * 32768 // 100`. Volume 0 and frequency 0 both mean duty 0,
 which keeps the pin low and the piezo silent (PWM stays configured; nothing is rebuilt).
 
 - `tone(freq_hz, volume_pct)` starts a tone (freq 0 = silence) and returns at once;
-- `quiet()` stops it;
-- `mute(True)` silences everything until `mute(False)`; `volume` is the default volume.
+- `quiet()` stops it; `volume` is the volume of a tone given none.
 
 The sounds themselves (which tones, how long) are the app's, in one table:
 scoreboard/sounds.py, whose player steps through them from the loop with `tone()` and
-`quiet()`, so no beep ever waits on the driver.
+`quiet()`, so no beep ever waits on the driver; the volume steps and mute are the
+player's too.
 
 `tone()` and `quiet()` allocate nothing (only `PWM.freq()` and `PWM.duty_u16()` calls),
 so the app may call them from its hot loop; tests run them under
@@ -35,28 +35,15 @@ _MAX_HZ = const(20000)
 class Buzzer:
     """A PWM-driven piezo. `pwm` is a ready machine.PWM; `volume` 0..100 (percent)."""
 
-    def __init__(self, pwm, volume=60, muted=False):
+    def __init__(self, pwm, volume=60):
         self.pwm = pwm
         self.volume = volume
-        self.muted = muted
         self.freq = 0  # the tone sounding now, 0 = quiet
         pwm.duty_u16(0)
 
-    def set_volume(self, volume_pct):
-        """Set the default volume (clamped to 0..100); a tone sounding now follows it."""
-        self.volume = 0 if volume_pct < 0 else 100 if volume_pct > 100 else volume_pct
-        if self.freq:
-            self.tone(self.freq, self.volume)
-
-    def mute(self, on=True):
-        """Mute (True) or unmute (False); muting silences a tone sounding now."""
-        self.muted = bool(on)
-        if on:
-            self.quiet()
-
     def duty_for(self, volume_pct):
-        """The duty_u16 that a volume (percent) gives; 0 when muted."""
-        if self.muted or volume_pct <= 0:
+        """The duty_u16 that a volume (percent) gives."""
+        if volume_pct <= 0:
             return 0
         if volume_pct >= 100:
             return _FULL_DUTY
@@ -65,7 +52,7 @@ class Buzzer:
     def tone(self, freq_hz, volume_pct=None):
         """Start a tone of `freq_hz` at `volume_pct` (default: the buzzer's volume).
 
-        freq 0 (or volume 0, or mute) is silence. Allocation free.
+        freq 0 (or volume 0) is silence. Allocation free.
         """
         if volume_pct is None:
             volume_pct = self.volume

@@ -8,9 +8,9 @@ journal read them.
                         starts with `sbn 1`
 
 `Queue(files)`: `names()` (one at a time, in the folder's order: what the start screen
-pages through), `sorted_names()` (a list, for short queues), `entry(name)` (the start
-screen's line for it: (summary, Header), or (why, None) for a file the box will not
-start), `header_of(name)`, `read(name)` (its normalised lines) and `remove(name)`.
+pages through; never a list of the whole queue), `entry(name)` (the start screen's line
+for it: (summary, Header), or (why, None) for a file the box will not start),
+`header_of(name)`, `read(name)` (its normalised lines) and `remove(name)`.
 `parse_header(lines)` is the one check that lines are a header and nothing more, for a
 queued file and for the box's own set-up alike (`Journal.start`).
 """
@@ -98,10 +98,6 @@ class Queue:
         for n in self.files.names("queue"):
             if n.endswith(".sbn"):
                 yield n[:-4]
-
-    def sorted_names(self):
-        """The names of the prepared matches, sorted (a list: for short queues)."""
-        return sorted(self.names())
 
     def entry(self, name):
         """(summary, Header) of queue/NAME.sbn for the start screen; (why, None) for a

@@ -5,7 +5,7 @@ makes tones). Each is a flat tuple of (frequency in Hz, milliseconds) pairs, 0 H
 rest. The player starts the pattern's first tone at once and moves on as `update(now)` is called
 from the loop (every pass), so a beep never delays a key. A new sound replaces the one
 playing, except that the shot clock's TIME is never cut short by a lesser sound.
-Volume (duty cycle, 0..100 %) and mute are the player's; the board only makes tones.
+Volume (duty cycle, 0..100 %; 0 is mute) is the player's; the board only makes tones.
 """
 
 from micropython import const
@@ -30,7 +30,6 @@ class Sounds:
     def __init__(self, board, volume=60):
         self.board = board
         self.volume = volume
-        self.muted = False
         self._name = None
         self._pattern = ()
         self._i = _IDLE
@@ -48,7 +47,7 @@ class Sounds:
     def _start(self, now):
         p = self._pattern
         freq = p[self._i]
-        if self.muted or freq == 0 or self.volume <= 0:
+        if freq == 0 or self.volume <= 0:
             self.board.quiet()
         else:
             self.board.tone(freq, self.volume)
@@ -72,8 +71,3 @@ class Sounds:
     def quiet(self):
         self._i = _IDLE
         self.board.quiet()
-
-    def mute(self, on=True):
-        self.muted = on
-        if on:
-            self.quiet()

@@ -10,3 +10,5 @@ include("$(MPY_DIR)/../../firmware/manifest.py", port=False)
 # the heap, which would count the harness's compilation against the box.
 module("device.py", base_path="$(MPY_DIR)/../../host_tools/mp")
 module("mp_args.py", base_path="$(MPY_DIR)/../../host_tools/mp")
+# The frame store in a file of its own, which the replay benchmarks keep (not the box's).
+module("filestore.py", base_path="$(MPY_DIR)/../../host_tools/mp")

@@ -29,7 +29,9 @@ from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.replay import replay
 from scoreboard.core.report import write_json
-from scoreboard.core.store import FileStore, ListStore
+from scoreboard.core.store import ListStore
+
+from filestore import FileStore
 
 
 def _store():

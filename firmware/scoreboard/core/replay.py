@@ -3,7 +3,6 @@
 
 from .match import Match
 from .notation import NotationError, Reader
-from .store import ListStore
 
 
 def replay(lines, store=None, journal=False, on_event=None):
@@ -29,13 +28,3 @@ def replay(lines, store=None, journal=False, on_event=None):
         match = Match(reader.header, store)
     return match
 
-
-def rebuild_store(store, lines, journal=True):
-    """Replay the journal lines and write `store` (a store.FileStore) again from the frames
-    they finished; returns the Match (replayed with the records in RAM, then kept in
-    `store`). NotationError, and the file untouched, at a line that does not replay."""
-    ram = ListStore()
-    match = replay(lines, ram, journal)
-    store.rebuild(ram)
-    match.store = store
-    return match

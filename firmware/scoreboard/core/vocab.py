@@ -3,8 +3,8 @@ its arguments are read, and what kind of word it is.
 
 Adding a word is one row here (and its rule in the frame or the match): the parser
 (`notation.py`) reads the argument kind and the counts, the match (`match.py`) reads the
-kind and the flags, and the key grammar asks `words_for(family)`, `kind(word)`,
-`takes(family, word)` and `args(word)`.
+kind and the flags, both straight from `WORDS` (the tests' questions of the table are in
+tests/support/wordtable.py).
 
 Kinds, as the match treats them:
 - `stroke`: a shot was played (`pot`, `foul`, `end`, `score`, `push`): the shot ends,
@@ -111,52 +111,6 @@ def family_bit(fam):
     if fam == "pool":
         return POOL
     return STRAIGHT
-
-
-def entry(word):
-    """The table row of a word, or None for a word the notation does not have."""
-    return WORDS.get(word)
-
-
-def takes(fam, word):
-    """True when games of family `fam` (snooker, pool, straight) take `word`."""
-    row = WORDS.get(word)
-    return row is not None and bool(row[1] & family_bit(fam))
-
-
-def words_for(fam):
-    """The event words of a family, in the table's order."""
-    bit = family_bit(fam)
-    return tuple(row[0] for row in TABLE if row[1] & bit)
-
-
-def kind(word):
-    """stroke, decision, result, ruling, match, clock, frame or undo; None if unknown."""
-    row = WORDS.get(word)
-    return None if row is None else row[2]
-
-
-def flags(word):
-    row = WORDS.get(word)
-    return 0 if row is None else row[3]
-
-
-def args(word):
-    """(argument kind, fewest words after it, most) of a word."""
-    row = WORDS[word]
-    return row[4], row[5], row[6]
-
-
-def while_suspended(word):
-    return bool(flags(word) & SUSPENDED_OK)
-
-
-def pre_frame(word):
-    return bool(flags(word) & PRE_FRAME)
-
-
-def while_respot(word):
-    return bool(flags(word) & RESPOT_OK)
 
 
 def reasons(word):

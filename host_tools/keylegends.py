@@ -1,8 +1,8 @@
 """What each key does, short and long, per game family: the text of the printed legends.
 
-Data for people, not for the key loop: the grammar (`grammar.py`) never imports this, so
-the device does not keep these strings in RAM. The legend drawings (SVG) take the names
-from `keymaps.KEYMAPS` and the printed label and the two meanings from `LEGENDS`;
+Data for people, not for the key loop: a host module, so none of it is on the device.
+The legend drawings (SVG, host_tools/legends.py) take the names from the firmware's
+`scoreboard.keys.keymaps.KEYMAPS` and the printed label and the two meanings from `LEGENDS`;
 `hardware/keypad.md` holds the tables that `markdown(family)` writes (a test keeps them
 equal), and the simulator may show them as tool tips.
 
@@ -11,7 +11,7 @@ the text printed on the key (short, upper case), `short` what a press does, `lon
 holding it past `long_ms` does ("" when a long press is the same as a short one).
 """
 
-from . import keymaps
+from scoreboard.keys import keymaps
 
 _BALL = ("pot it (a colour not on, with a free ball on, is the free ball: `pot free`); "
          "in a foul entry: the ball concerned sets the value, pressed again it went down")
