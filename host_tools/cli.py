@@ -14,6 +14,8 @@ def main(argv=None):
     try:
         from host_tools import (device_cmd, export, flash, replay_cmd, report, setup_cmd,
                                 sync)
+        from host_tools.live import command as live
+        from host_tools.pico import pico_cmd
 
         parser = argparse.ArgumentParser(prog="scoreboard",
                                          description="Host tools for the table-side "
@@ -21,11 +23,13 @@ def main(argv=None):
         sub = parser.add_subparsers(dest="command", required=True)
         replay_cmd.add_parser(sub)
         device_cmd.add_parser(sub)
+        pico_cmd.add_parser(sub)
         sync.add_parser(sub)
         setup_cmd.add_parser(sub)
         flash.add_parser(sub)
         export.add_parser(sub)
         report.add_parser(sub)
+        live.add_parser(sub)
         args = parser.parse_args(argv)
         command = args.command
         return args.run(args)

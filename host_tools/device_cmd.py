@@ -8,7 +8,9 @@
 `#` comments) and stops the app cleanly; `--png DIR` writes both panels as PNG files
 after each key and at the end. Without `--keys` it is interactive in the terminal: the
 keys from the keyboard (the layout is shown), both panels drawn, until Ctrl-C. `--pty`
-serves the firmware's REPL on a pseudo-terminal for `mpremote` (the virtual device).
+serves the firmware's REPL on a pseudo-terminal for `mpremote` (the virtual device);
+with `--keys` it also plays the script there in real time (its `@MS` waits included),
+a table to watch with `scoreboard live` without hardware.
 
 The firmware itself runs in `host_tools/mp/device.py` under MicroPython; this side only
 reads the script or the keyboard, and turns the panels' bytes into pictures.
@@ -42,6 +44,8 @@ def add_parser(sub):
     p.add_argument("--keys", type=Path, help="a key script to play, then stop")
     p.add_argument("--png", type=Path, help="write the panels as PNG files here")
     p.add_argument("--pty", action="store_true", help="serve the REPL on a pseudo-terminal")
+    p.add_argument("--keys-log", type=Path, default=None,
+                   help="with --pty --keys: append each press as NAME EPOCH_MS")
     p.add_argument("--oled", action="store_true", help="the 128x64 OLED variant's panel")
     p.add_argument("--micropython", type=Path, default=MICROPYTHON,
                    help="the MicroPython binary (default: the unix port in the venv)")
@@ -153,7 +157,13 @@ def run(args):
         if args.pty:
             from host_tools.vdev import serve_pty
 
-            return serve_pty(flash, micropython=args.micropython)
+            keys = None
+            if args.keys is not None:  # played in real time while the pty is served
+                if not args.keys.is_file():
+                    raise DeviceError("no key script %s" % args.keys)
+                keys = parse_script(args.keys.read_text(encoding="utf-8"))
+            return serve_pty(flash, micropython=args.micropython, keys=keys,
+                             keys_log=args.keys_log)
         if args.keys is not None:
             if not args.keys.is_file():
                 raise DeviceError("no key script %s" % args.keys)

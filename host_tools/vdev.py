@@ -247,11 +247,20 @@ def _main():
 
 def _boot():
     sys.modules["machine"] = _Machine()
+    feed = None
+    if RUN_MAIN and KEYS_FD >= 0:  # a key script played in real time (keyfeed.py)
+        sys.path.append(MP_DIR)
+        import keyfeed
+        sys.path.remove(MP_DIR)
+        feed = keyfeed.Feed(KEYS_FD, KEYS_LOG)  # its pipe opened before the mount
     _mount()
     if not RUN_MAIN:
         return
     try:
-        _main()
+        if feed is not None:
+            feed.main()
+        else:
+            _main()
     except KeyboardInterrupt:
         print("KeyboardInterrupt")
     except SystemExit as e:
@@ -265,11 +274,14 @@ del _boot, _main, _mount, HostFolder
 '''
 
 
-def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352):
+def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352, keys_fd=-1,
+                keys_log=None):
     """The MicroPython boot script for one start of the interpreter."""
     head = "FLASH = %r\nROM = %r\nRUN_MAIN = %r\nFLASH_BLOCKS = %d\nHARD_RESET = %d\n" % (
         str(Path(flash_dir).resolve()), str(Path(firmware).resolve()) if firmware else "",
         bool(run_main), flash_blocks, HARD_RESET)
+    head += "KEYS_FD = %d\nKEYS_LOG = %r\nMP_DIR = %r\n" % (
+        keys_fd, str(keys_log) if keys_log else None, str(REPO / "host_tools" / "mp"))
     return head + _BOOT
 
 
@@ -283,7 +295,7 @@ class Bridge:
     """
 
     def __init__(self, flash_dir, firmware=None, micropython=None, heapsize=None,
-                 cut_after=None, log=None):
+                 cut_after=None, log=None, keys=None, keys_log=None):
         self.flash = Path(flash_dir)
         self.firmware = firmware
         self.micropython = str(micropython or Path(sys.executable).parent / "micropython")
@@ -302,19 +314,30 @@ class Bridge:
         self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
         self.from_host = 0
         self.starts = 0
+        # A key script (device_cmd.parse_script's commands) for host_tools/mp/keyfeed.py:
+        # written into a pipe every start inherits, played there in real time.
+        self.keys_r = self.keys_w = -1
+        self.keys_out = bytearray()
+        self.keys_log = keys_log
+        if keys is not None:
+            self.keys_r, self.keys_w = os.pipe()
+            os.set_blocking(self.keys_w, False)
+            self.keys_out += "".join("%s %s\n" % c for c in keys).encode()
 
     def _start(self, run_main):
         self.starts += 1
         boot = os.path.join(self.tmp, "boot%d.py" % (self.starts % 2))
         with open(boot, "w") as f:
-            f.write(boot_script(self.flash, self.firmware, run_main))
+            f.write(boot_script(self.flash, self.firmware, run_main, keys_fd=self.keys_r,
+                                keys_log=self.keys_log))
         cmd = [self.micropython]
         if self.heapsize:
             cmd += ["-X", "heapsize=%s" % self.heapsize]
         cmd += ["-i", boot]
         self._reap()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT, cwd=self.tmp, bufsize=0)
+                                     stderr=subprocess.STDOUT, cwd=self.tmp, bufsize=0,
+                                     pass_fds=(self.keys_r,) if self.keys_r >= 0 else ())
         os.set_blocking(self.proc.stdin.fileno(), False)
         self.to_dev.clear()  # what the last interpreter never read went with it
         self.running = run_main
@@ -400,12 +423,15 @@ class Bridge:
                 if len(self.to_dev) < _HOLD:
                     readers.append(self.master)
                 writers = ([self.master] if self.to_host else []) + (
-                    [stdin] if self.to_dev else [])
+                    [stdin] if self.to_dev else []) + (
+                    [self.keys_w] if self.keys_out else [])
                 ready, writable, _ = select.select(readers, writers, [], 0.2)
                 if self.master in writable:
                     self._write(self.master, self.to_host)
                 if stdin in writable:
                     self._write(stdin.fileno(), self.to_dev)
+                if self.keys_w in writable:
+                    self._write(self.keys_w, self.keys_out)
                 if out in ready:
                     data = os.read(out.fileno(), _CHUNK)
                     if not data:
@@ -437,11 +463,14 @@ class Bridge:
     def close(self):
         """Stop the interpreter, close the pty, remove the temporary folder."""
         self._reap()
-        for fd in (self.master, self.slave):
+        for fd in (self.master, self.slave, self.keys_r, self.keys_w):
+            if fd < 0:
+                continue
             try:
                 os.close(fd)
             except OSError:
                 pass
+        self.keys_r = self.keys_w = -1
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
@@ -453,7 +482,10 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     `firmware`: a folder mounted read-only at /rom behind the flash (default: the
     repository's firmware/; None: the flash alone, as on a board that `scoreboard flash`
     filled). `on_port(name)` gets the pty's name (default: print `port /dev/pts/N`). A
-    list given as `counted` gets the number of bytes that came from the host.
+    list given as `counted` gets the number of bytes that came from the host. `keys`:
+    key-runner commands played in real time (host_tools/mp/keyfeed.py), each press
+    appended to `keys_log` when given. While it serves, the port is announced for
+    `scoreboard live --port auto` (host_tools/live/ports.py).
     """
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
     counted = kw.pop("counted", None)
@@ -468,12 +500,15 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGHUP):
             saved[sig] = signal.signal(sig, lambda signum, frame: signalled.append(signum))
+    from host_tools.live.ports import announce
+
     try:
         if on_port is None:
             print("port %s" % bridge.port, flush=True)
         else:
             on_port(bridge.port)
-        bridge.serve(lambda: bool(signalled) or (stop is not None and stop()))
+        with announce(bridge.port):  # `scoreboard live --port auto` finds it
+            bridge.serve(lambda: bool(signalled) or (stop is not None and stop()))
     except KeyboardInterrupt:
         pass
     finally:
