@@ -258,3 +258,14 @@ def test_boards_build_under_micropython(micropython_bin):
     assert lines[0].endswith("level 15 band 30 1500")
     assert lines[1] == "pico2_oled (128, 64) blit matches True"
     assert lines[-1] == "OK"
+
+
+def test_the_lit_led_count_table_is_a_constant_in_flash():
+    """The bits set in each byte value: a bytes literal (in flash when frozen), not a
+    256-byte table the board builds in RAM."""
+    assert isinstance(pico._BIT_COUNTS, bytes) and len(pico._BIT_COUNTS) == 256
+    assert all(pico._BIT_COUNTS[i] == bin(i).count("1") for i in range(256))
+    _, _, board = build(pico)
+    assert board._bits is pico._BIT_COUNTS
+    board.led.fill_rect(0, 0, 5, 3, 1)
+    assert board.led_lit() == 15

@@ -18,7 +18,7 @@ from support import mpy
 SCRIPTS = mpy.REPO / "tests" / "micropython"
 HEAP_LOCK = SCRIPTS / "clock_heap_lock.py"
 SCENARIO = SCRIPTS / "clock_scenario.py"
-CLOCK_FILES = ["ticks.py", "clock.py", "timers.py"]
+CLOCK_FILES = ["ticks.py", "clock.py", "timekeeper.py"]
 
 
 def test_tick_path_runs_under_heap_lock(micropython_bin):

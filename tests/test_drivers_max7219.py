@@ -172,3 +172,13 @@ def test_current_model():
     assert max7219.max_level(412) == 1
     assert max7219.max_level(10000) == 15
     assert max7219.max_level(10) == -1
+
+
+def test_the_bit_reversal_table_is_a_constant_in_flash():
+    """The 256 reversed bytes are a bytes literal (in flash when frozen), shared by every
+    chain, not a table built in RAM by each one."""
+    assert isinstance(max7219._REVERSE, bytes) and len(max7219._REVERSE) == 256
+    assert all(max7219._REVERSE[i] == int("{:08b}".format(i)[::-1], 2) for i in range(256))
+    a = max7219.Max7219(fakes.SPI(fakes.Bus()), fakes.Pin(fakes.Bus(), "cs"))
+    b = max7219.Max7219(fakes.SPI(fakes.Bus()), fakes.Pin(fakes.Bus(), "cs"))
+    assert a.rev is max7219._REVERSE and b.rev is max7219._REVERSE

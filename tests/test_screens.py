@@ -376,3 +376,17 @@ def test_screens_use_only_the_framebuf_api():
             eink.draw(only, screen)
             assert set(only.calls) <= {"fill", "fill_rect", "pixel", "hline", "vline",
                                        "rect", "text"}, name
+
+
+def test_the_screens_build_no_table_per_call():
+    """A dict or set literal inside a function is built on every call, and the e-ink
+    screens are drawn once per band: the screens' tables are constant tuples."""
+    import ast
+
+    found = []
+    for path in sorted((mpy.FIRMWARE / "scoreboard" / "ui").glob("*.py")):
+        for fn in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found += ["%s:%d" % (path.name, n.lineno) for n in ast.walk(fn)
+                          if isinstance(n, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp))]
+    assert not found

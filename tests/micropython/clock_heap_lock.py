@@ -18,7 +18,8 @@ _paths.setup(__file__)
 
 import micropython  # noqa: E402
 
-from scoreboard.core import clock, ticks, timers  # noqa: E402
+from scoreboard.core import clock, ticks  # noqa: E402
+from scoreboard.core import timekeeper as timers  # noqa: E402
 
 SHOTS = 400
 

@@ -9,7 +9,8 @@ import _paths
 
 _paths.setup(__file__)
 
-from scoreboard.core import clock, ticks, timers  # noqa: E402
+from scoreboard.core import clock, ticks  # noqa: E402
+from scoreboard.core import timekeeper as timers  # noqa: E402
 
 NAMES = ("none", "beep", "warn", "TIME")
 

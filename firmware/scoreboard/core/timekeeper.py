@@ -12,6 +12,21 @@ so the parser refuses it with a reason.
 start of the current segment, right after the last `frame` line: `restart()` rebuilds
 the timers from it (undo folds the segment again from there), `new_segment()` moves it
 to now, and `encode_base()` / `decode_base()` write it into a match checkpoint.
+
+Its parts are here too (one module: each would cost its own objects in RAM):
+
+- `Stopwatch`, a pausable stopwatch (frame and match time), and `LateStart`, the
+  late-start timer. Pure, like the shot clock: `now_ms` comes from the caller, the ticks
+  module is injected (default: the 2**30-period one). Limit: one running stretch
+  (between start/resume and pause) must stay under half the ticks period, 2**29 ms,
+  about 6.2 days; ticks_diff cannot tell longer spans apart. A match or a frame is far
+  shorter, and each pause folds the stretch into a plain integer total, which has no
+  such limit.
+- `ShotTimes`, the shot times per side from the `@MS` stamps: shots, total, longest. A
+  shot runs from the moment the balls are set (`go`, or an outcome line) to the strike
+  (`hit`, or the next outcome line when no `hit` came), with or without a shot clock.
+  Time while play is suspended is not counted. Plain ints: stamps are ms since the match
+  started, never wrapped.
 """
 
 from micropython import const
@@ -19,12 +34,139 @@ from micropython import const
 from . import ticks as ticks_module
 from .clock import ShotClock
 from .clocksettings import format_settings, parse_words
-from .shots import ShotTimes
-from .timers import LateStart, Stopwatch
 from .views import Timing
 
 MAX_MS = const(0x1FFFFFFF)  # the longest match time a stamp may give: 2**29 - 1 ms
 _REBASE = const(0x10000000)  # MatchTime folds spans this long into its base
+_LATE_START_S = const(900)  # seed 004 1.7: 15 minutes after the match is called
+
+
+class Stopwatch:
+    """Elapsed running time in ms: start, pause, resume; a pause is not counted."""
+    STATE = ("_total", "_since", "started", "running")
+
+    def __init__(self, ticks=ticks_module):
+        self._ticks = ticks
+        self._total = 0  # ms of the stretches already closed by a pause
+        self._since = 0  # ticks when the current stretch began
+        self.started = False
+        self.running = False
+
+    def reset(self):
+        self._total = 0
+        self.started = False
+        self.running = False
+
+    def start(self, now_ms):
+        """(Re)start from zero, running."""
+        self._total = 0
+        self._since = now_ms
+        self.started = True
+        self.running = True
+
+    def pause(self, now_ms):
+        if not self.running:
+            return False
+        self._total += self._ticks.ticks_diff(now_ms, self._since)
+        self.running = False
+        return True
+
+    def resume(self, now_ms):
+        if not self.started or self.running:
+            return False
+        self._since = now_ms
+        self.running = True
+        return True
+
+    def elapsed_ms(self, now_ms):
+        if self.running:
+            return self._total + self._ticks.ticks_diff(now_ms, self._since)
+        return self._total
+
+
+class LateStart:
+    """`called`: a player not at the table `limit_s` seconds later loses the match
+    (`forfeit X late`, entered by the referee). Paused while play is suspended."""
+    STATE = ("limit_ms", "_watch")
+
+    def __init__(self, limit_s=_LATE_START_S, ticks=ticks_module):
+        self.limit_ms = limit_s * 1000
+        self._watch = Stopwatch(ticks)
+
+    def call(self, now_ms):
+        """The match is called to the table: the timer starts (again, if it ran)."""
+        self._watch.start(now_ms)
+
+    def cancel(self):
+        """Both players are there (the match starts): the timer stops for good."""
+        self._watch.reset()
+
+    def pause(self, now_ms):
+        return self._watch.pause(now_ms)
+
+    def resume(self, now_ms):
+        return self._watch.resume(now_ms)
+
+    @property
+    def active(self):
+        """Called and not cancelled (running or paused)."""
+        return self._watch.started
+
+    def remaining_ms(self, now_ms):
+        """Ms until the late start is due (0 once due; the full limit when not called)."""
+        if not self._watch.started:
+            return self.limit_ms
+        left = self.limit_ms - self._watch.elapsed_ms(now_ms)
+        return left if left > 0 else 0
+
+    def due(self, now_ms):
+        """True once the limit has run out since `call` (suspended time not counted)."""
+        return self._watch.started and self._watch.elapsed_ms(now_ms) >= self.limit_ms
+
+
+class ShotTimes:
+    STATE = ("shots", "total", "longest", "side", "since", "paused_at")
+
+    def __init__(self, shots=(0, 0), total=(0, 0), longest=(0, 0)):
+        self.shots = list(shots)
+        self.total = list(total)
+        self.longest = list(longest)
+        self.side = None  # whose shot is being timed, or None
+        self.since = 0
+        self.paused_at = None
+
+    def snapshot(self):
+        """What a new segment starts from (no shot runs across a `frame` line)."""
+        return (tuple(self.shots), tuple(self.total), tuple(self.longest))
+
+    def start(self, ms, side):
+        self.side = side
+        self.since = ms
+        self.paused_at = None
+
+    def cancel(self):
+        self.side = None
+
+    def strike(self, ms):
+        side = self.side
+        if side is None:
+            return
+        if self.paused_at is not None:
+            ms = self.paused_at
+        used = ms - self.since
+        self.shots[side] += 1
+        self.total[side] += used
+        self.longest[side] = max(self.longest[side], used)
+        self.side = None
+
+    def pause(self, ms):
+        if self.side is not None and self.paused_at is None:
+            self.paused_at = ms
+
+    def resume(self, ms):
+        if self.paused_at is not None:
+            self.since += ms - self.paused_at
+            self.paused_at = None
 
 
 class MatchTime:

@@ -149,12 +149,23 @@ def match_format(header):
     return text
 
 
+def _lookup(pairs, key, default):
+    """The value paired with `key` in a tuple of (key, value) pairs, or `default`. The
+    tables are constant tuples written in the functions that read them: in flash when
+    frozen, and neither built on every call (as a dict literal would be, and the screens
+    are drawn once per band) nor a name in the module's dictionary."""
+    for k, v in pairs:
+        if k == key:
+            return v
+    return default
+
+
 def game_name(header):
     g = header.game
     if g == "snooker":
         return "SNOOKER %d REDS" % header.reds
-    return {"eightball": "8-BALL", "nineball": "9-BALL", "tenball": "10-BALL",
-            "straight": "STRAIGHT POOL"}.get(g, g.upper())
+    return _lookup((("eightball", "8-BALL"), ("nineball", "9-BALL"), ("tenball", "10-BALL"),
+                    ("straight", "STRAIGHT POOL")), g, None) or g.upper()
 
 
 def clock_words(match, clock_s=None):
@@ -215,10 +226,9 @@ def winner_words(match, winner):
 def frame_result(match, winner, how):
     """How a frame (rack) ended, in words for the end-of-frame screen."""
     if how in ("restarted", "abandoned", "forfeited") or winner is None:
-        return {"restarted": "frame restarted", "abandoned": "match abandoned",
-                "forfeited": "match forfeited", "drawn": "drawn"}.get(how, how or "")
-    who = name(match, winner)
-    return who + {"potted": " wins", "fouled": " wins on a foul",
-                  "conceded": " wins (conceded)", "claimed": " wins (claimed)",
-                  "awarded": " is awarded it", "won": " wins",
-                  "fouls": " wins: three fouls"}.get(how, " wins")
+        return _lookup((("restarted", "frame restarted"), ("abandoned", "match abandoned"),
+                        ("forfeited", "match forfeited"), ("drawn", "drawn")), how, how or "")
+    return name(match, winner) + _lookup(
+        (("potted", " wins"), ("fouled", " wins on a foul"), ("conceded", " wins (conceded)"),
+         ("claimed", " wins (claimed)"), ("awarded", " is awarded it"), ("won", " wins"),
+         ("fouls", " wins: three fouls")), how, " wins")
