@@ -23,7 +23,7 @@ import time
 import host_tools  # noqa: F401  (the firmware on the path)
 from host_tools.sync import Damaged, load
 from scoreboard.core.notation import NotationError
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 from scoreboard.core.words import strip_checksum
 
 TAKEN = "taken"  # the next line: applied
