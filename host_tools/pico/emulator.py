@@ -1,0 +1,398 @@
+"""The emulated Pico from Python: one Node process (host_tools/pico/harness.mjs) running
+the real UF2 on rp2040js, with the board's parts around it.
+
+    pico = Pico("box.img")                  # boots build/pico/scoreboard-pico.uf2
+    pico.run(3000)                          # 3 s of emulated time
+    pico.press(15, 80, 150)                 # key 15 (ok) held 80 ms, then 150 ms more
+    panels = pico.panels()                  # {"E": (400, 300, bytes), "L": (32, 16, bytes)}
+    pico.close()
+
+The harness is told the board's wiring as `boards/pico.py` has it (`PINS`, read here at
+start), so the keypad, the e-ink panel, the LED chain and the buzzer sit on the pins the
+firmware drives. Commands go down the harness's stdin, answers and events come up its
+stdout; the USB serial port's bytes take two pipes of their own.
+`attach_pty()` puts that port behind a pseudo-terminal for mpremote and the `scoreboard`
+commands, as host_tools/vdev.py does for the virtual device.
+
+`send("press red")` / `send("long ok")` / `send("wait MS")` and `panels()` are the runner
+interface of `scoreboard device` (host_tools/device_cmd.py), so its key-script player
+drives the Pico too. Key names are the legend's (keys/keymaps.py); the legend in force
+is followed as `Legend` says.
+"""
+
+import json
+import os
+import queue
+import select
+import shutil
+import signal
+import subprocess
+import threading
+import time
+import tty
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+HARNESS = Path(__file__).resolve().parent / "harness.mjs"
+UF2 = REPO / "build" / "pico" / "scoreboard-pico.uf2"
+BOOTROM = REPO.parent / "shared" / "rp2040" / "bootrom-b1.bin"
+FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
+# How long the e-ink panel holds BUSY high (ms): chosen from the panel makers' figures
+# (Waveshare 4.2" V2: a full refresh 3 to 4 s, a partial one 0.3 to 0.5 s) and stated in
+# every report; the SW reset's wait is the datasheet's "a few ms".
+BUSY = {"full_ms": 3000, "partial_ms": 500, "reset_ms": 5}
+_ANSWER_S = 600  # no command waits longer in wall time (a best-of-35 is played in steps)
+
+
+class PicoError(Exception):
+    """A one-line message for the user."""
+
+
+def board_pins():
+    """The harness's pin map, from `PINS` of the reference board (boards/pico.py)."""
+    import host_tools  # noqa: F401  (the firmware on sys.path)
+    from boards import pico
+
+    pins = {"eink": {}, "led": {}, "rows": [], "cols": []}
+    for part, signal_name, gp, _pin in pico.PINS:
+        if part in ("e-ink", "led"):
+            pins["eink" if part == "e-ink" else "led"][signal_name] = gp
+        elif part == "keypad":
+            pins["rows" if signal_name.startswith("ROW") else "cols"].append(gp)
+        elif part == "buzzer":
+            pins["buzzer"] = gp
+    return pins
+
+
+def check_flash_image(path):
+    """A flash image must be the Pico's 2 MB (a missing one is made on first use)."""
+    path = Path(path)
+    if path.is_dir():
+        raise PicoError("flash image %s is a folder, not a file" % path)
+    if path.exists() and path.stat().st_size != FLASH_BYTES:
+        raise PicoError("flash image %s is %d bytes, not a Pico's %d (2 MB)"
+                        % (path, path.stat().st_size, FLASH_BYTES))
+
+
+class Legend:
+    """Key names to key numbers, following the legend the box shows.
+
+    The Pico cannot be asked which legend is on (that would stop its app), so the legend
+    is followed from the names themselves: a name printed on one legend only (`red`,
+    `rackA`, `ball`...) says which legend is on; names on several (`ok`, `undo`, `foul`,
+    `end`...) are read on the legend in force. Before the first telling name, that is the
+    legend of the first telling name of the whole script (`hint`), else snooker's, the
+    box's default.
+    """
+
+    def __init__(self, names=()):
+        from scoreboard.keys.keymaps import KEYMAPS
+
+        self.maps = KEYMAPS
+        self.family = None
+        for name in names:
+            self.family = self._only(name)
+            if self.family is not None:
+                break
+        self.family = self.family or "snooker"
+
+    def _only(self, name):
+        having = [f for f, names in self.maps.items() if name in names]
+        return having[0] if len(having) == 1 else None
+
+    def key(self, name):
+        """The key number of `name` (0..15); PicoError if no legend has it."""
+        if name not in self.maps[self.family]:
+            family = self._only(name)
+            if family is None:
+                raise PicoError("no key '%s' on the %s legend" % (name, self.family))
+            self.family = family
+        return self.maps[self.family].index(name)
+
+
+class Pico:
+    """One emulated Pico on `flash_image` (created on first use). `cut_at=N` cuts the
+    power in the Nth flash program (half of its bytes written); `pace` keeps emulated
+    time from running ahead of the wall clock (for people and mpremote)."""
+
+    def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, pace=False, names=(),
+                 node=None, timeout=60):
+        uf2 = Path(uf2)
+        if not uf2.is_file():
+            raise PicoError("no UF2 at %s: run `make uf2`" % _shown(uf2))
+        if not BOOTROM.is_file():
+            raise PicoError("no RP2040 boot ROM at %s" % BOOTROM)
+        check_flash_image(flash_image)
+        node = node or shutil.which("node")
+        if node is None:
+            raise PicoError("no Node.js (`node`) on the PATH: run `make deps`")
+        if not (REPO / "node_modules" / "rp2040js").is_dir():
+            raise PicoError("rp2040js is not installed: run `make deps`")
+        self.flash_image = Path(flash_image)
+        self.legend = Legend(names)
+        to_dev_r, self._to_dev = os.pipe()
+        self._from_dev, from_dev_w = os.pipe()
+        config = {"uf2": str(uf2), "bootrom": str(BOOTROM), "flash": str(self.flash_image),
+                  "pins": board_pins(), "busy": dict(BUSY, **(busy or {})),
+                  "cut_at": int(cut_at), "pace": bool(pace),
+                  "usb_in": to_dev_r, "usb_out": from_dev_w}
+        self.proc = subprocess.Popen(
+            [node, str(HARNESS), json.dumps(config)], cwd=str(REPO),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            pass_fds=(to_dev_r, from_dev_w), start_new_session=True)
+        os.close(to_dev_r)
+        os.close(from_dev_w)
+        self.events = []  # every `! ...` line, as text without the "! "
+        self.console = bytearray()  # what the box printed on its USB serial port
+        self.pty = None
+        self._answers = queue.Queue()
+        self._lock = threading.Lock()
+        self._pty_master = None
+        self._gone = False
+        self.wall_start = time.monotonic()
+        threading.Thread(target=self._read_stdout, daemon=True).start()
+        threading.Thread(target=self._relay, daemon=True).start()
+        first = self._answer(timeout)
+        if not first or not first[0].startswith("ready"):
+            raise PicoError(self._why_gone())
+        self.created = first[0].split()[1] == "new"
+
+    # -- the harness's pipes -------------------------------------------------------------
+    def _read_stdout(self):
+        for raw in self.proc.stdout:
+            line = raw.decode("utf-8", "replace").rstrip("\n")
+            if line.startswith("! "):
+                with self._lock:
+                    self.events.append(line[2:])
+            else:
+                self._answers.put(line)
+        self._answers.put(None)
+
+    def _relay(self):
+        """CDC bytes from the box to the console (and the pty); pty bytes to the box."""
+        while True:
+            fds = [self._from_dev] + ([self._pty_master] if self._pty_master is not None else [])
+            try:
+                ready, _, _ = select.select(fds, [], [], 0.2)
+            except (OSError, ValueError):
+                return
+            if self._from_dev in ready:
+                data = os.read(self._from_dev, 65536)
+                if not data:
+                    return
+                with self._lock:
+                    self.console.extend(data)
+                if self._pty_master is not None:
+                    try:
+                        os.write(self._pty_master, data)
+                    except (BlockingIOError, OSError):
+                        pass  # nobody reads the port: a USB serial line drops it too
+            master = self._pty_master
+            if master is not None and master in ready:
+                try:
+                    data = os.read(master, 4096)
+                except (BlockingIOError, OSError):
+                    continue
+                if data:
+                    self.write(data)
+
+    def _answer(self, timeout):
+        """The lines of one answer (up to its `. US` line); None if the harness died."""
+        lines = []
+        while True:
+            try:
+                line = self._answers.get(timeout=timeout)
+            except queue.Empty:
+                raise PicoError("the emulated Pico did not answer in %d s" % timeout) from None
+            if line is None:
+                self._gone = True
+                return None
+            if line.startswith(". ") or line.startswith("ready"):
+                if line.startswith("ready"):
+                    return [line]
+                self.emulated_us = int(line.split()[1])
+                return lines
+            lines.append(line)
+
+    def _why_gone(self):
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            return "the emulated Pico stopped answering"
+        err = self.proc.stderr.read().decode("utf-8", "replace").strip().splitlines()
+        if err and err[-1].startswith("error: "):
+            return err[-1][len("error: "):]
+        if self.proc.returncode == -signal.SIGKILL:
+            return "the emulated Pico was cut off (power cut)"
+        tail = err[-1] if err else "no message"
+        return "the emulator stopped (exit %s): %s" % (self.proc.returncode, tail)
+
+    def command(self, line, timeout=_ANSWER_S):
+        """Send one harness command; its answer's lines (PicoError if it has gone)."""
+        if self._gone:
+            raise PicoError(self._why_gone())
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            self._gone = True
+            raise PicoError(self._why_gone()) from None
+        out = self._answer(timeout)
+        if out is None:
+            raise PicoError(self._why_gone())
+        for text in out:
+            if text.startswith("? "):
+                raise PicoError(text[2:])
+        return out
+
+    # -- what a test or a script does ----------------------------------------------------
+    def run(self, ms):
+        self.command("run %d" % ms)
+
+    def go(self):
+        """Let the clock run freely (the box on its own, the pty served)."""
+        self.command("go")
+
+    def stop(self):
+        self.command("stop")
+
+    def press(self, key, hold_ms, gap_ms):
+        self.command("press %d %d %d" % (key, hold_ms, gap_ms))
+
+    def latency(self, key, hold_ms):
+        """(us to the first LED change, us to the end of that burst) after the release."""
+        words = self.command("latency %d %d" % (key, hold_ms))[0].split()
+        return int(words[1]), int(words[2])
+
+    def panels(self):
+        """{"E": (w, h, bytes), "L": (32, 16, bytes)}: both panels as a person sees them."""
+        out = {}
+        for line in self.command("show"):
+            tag, w, h, data = line.split()
+            out[tag] = (int(w), int(h), bytes.fromhex(data))
+        return out
+
+    def stats(self):
+        words = self.command("stats")[0].split()[1:]
+        out = {}
+        for word in words:
+            key, _, value = word.partition("=")
+            out[key] = int(value) if value.lstrip("-").isdigit() else value
+        return out
+
+    def tones(self):
+        """[(us, Hz, duty_u16)]: the buzzer's last changes."""
+        return [tuple(int(w) for w in line.split()[1:]) for line in self.command("tones")]
+
+    def boot(self, most_ms=10000):
+        """Run until the app draws (its first byte to the e-ink panel); the emulated ms
+        that took. PicoError if it never does."""
+        while self.stats()["eink_bytes"] == 0:
+            if self.emulated_us >= most_ms * 1000:
+                raise PicoError("the app did not start in %d s of emulated time: %s" % (
+                    most_ms // 1000, _last_line(self.console_text())))
+            self.run(50)
+        return self.emulated_us // 1000
+
+    def idle(self, quiet_ms=1500, most_ms=20000):
+        """Run until the e-ink panel has had no byte for `quiet_ms` and BUSY is low
+        (every refresh the app wanted is on the glass), or `most_ms` have passed."""
+        waited = 0
+        last = self.stats()["eink_bytes"]
+        still = 0
+        while still < quiet_ms and waited < most_ms:
+            self.run(250)
+            waited += 250
+            now = self.stats()["eink_bytes"]
+            still = 0 if now != last else still + 250
+            last = now
+
+    def send(self, text):
+        """The `scoreboard device` runner interface: press NAME, long NAME, wait MS."""
+        from host_tools.mp.device import GAP_MS, HOLD_MS, LONG_MS
+
+        cmd, _, arg = text.partition(" ")
+        if cmd == "wait":
+            self.run(int(arg))
+        elif cmd in ("press", "long"):
+            self.press(self.legend.key(arg), LONG_MS if cmd == "long" else HOLD_MS, GAP_MS)
+        else:
+            raise PicoError("unknown command '%s'" % text)
+        return []
+
+    def write(self, data):
+        """Bytes to the box's USB serial port."""
+        try:
+            os.write(self._to_dev, data)
+        except OSError:
+            pass
+
+    def console_text(self):
+        with self._lock:
+            return self.console.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def attach_pty(self):
+        """A pseudo-terminal in front of the USB serial port; returns its name."""
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        tty.setraw(master)
+        os.set_blocking(master, False)
+        self._pty_slave = slave  # kept open: the port stays up between mpremote runs
+        self.pty = os.ttyname(slave)
+        self._pty_master = master
+        return self.pty
+
+    def warnings(self):
+        """The harness's warnings: a part driven wrongly (rp2040js's own excepted)."""
+        with self._lock:
+            return [e for e in self.events if e.startswith("warn ")
+                    and not e.startswith("warn rp2040js")]
+
+    def wall_s(self):
+        return time.monotonic() - self.wall_start
+
+    def close(self):
+        """Stop the harness (the flash image is complete at every moment)."""
+        if self.proc.poll() is None:
+            try:
+                self.proc.stdin.write(b"quit\n")
+                self.proc.stdin.flush()
+                self.proc.wait(10)
+            except (BrokenPipeError, OSError, subprocess.TimeoutExpired):
+                self.kill()
+        self._cleanup()
+
+    def kill(self):
+        """Pull the power: SIGKILL, nothing flushed that the flash has not got."""
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self._cleanup()
+
+    def _cleanup(self):
+        self._gone = True
+        for fd in (self._to_dev, self._pty_master, getattr(self, "_pty_slave", None)):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        self._pty_master = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _last_line(text):
+    lines = [line for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "nothing on its serial port"
+
+
+def _shown(path):
+    try:
+        return str(Path(path).resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)

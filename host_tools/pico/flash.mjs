@@ -1,0 +1,88 @@
+// The Pico's 2 MB flash as a file: loaded at start, written back at every erase and
+// program, so killing the process at any moment is a power cut.
+//
+// The ROM's erase and program functions end in a BKPT (bootrom.mjs); `erase` and
+// `program` do what the chip does: an erase sets whole 4 KB sectors to 0xFF, a program
+// ANDs the bytes in (NOR flash only clears bits). Each is written to the file at once
+// (synchronously), so the file is always the flash as of the last finished operation.
+// They also return the time the chip would take (W25Q16JV typical figures: 45 ms a
+// sector erase, 0.4 ms a 256-byte page program), which the harness adds to the
+// emulated clock, as the core waits for the flash on a real Pico.
+//
+// `cutAt` (N > 0) models a power cut in the middle of the Nth program: only the first
+// half of its bytes reach the flash (and the file), then the process dies (SIGKILL).
+import { closeSync, existsSync, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+
+export const PICO_FLASH = 2 * 1024 * 1024;
+export const SECTOR = 4096;
+export const PAGE = 256;
+export const ERASE_NS = 45e6;
+export const PROGRAM_NS = 0.4e6;
+
+export class FlashFile {
+  constructor(path, flash, { size = PICO_FLASH, cutAt = 0, onCut = null } = {}) {
+    this.path = path;
+    this.flash = flash;
+    this.size = size;
+    this.cutAt = cutAt;
+    this.onCut = onCut;
+    this.erases = 0;
+    this.programs = 0;
+    this.created = !existsSync(path);
+    this.fd = openSync(path, this.created ? 'w+' : 'r+');
+    if (this.created) {
+      flash.fill(0xff, 0, size);
+      this.persist(0, size);
+    } else {
+      const n = fstatSync(this.fd).size;
+      if (n !== size) {
+        closeSync(this.fd);
+        throw new Error(`flash image ${path} is ${n} bytes, not a Pico's ${size}`);
+      }
+      readSync(this.fd, flash, 0, size, 0);
+    }
+  }
+
+  persist(offset, count) {
+    writeSync(this.fd, this.flash, offset, count, offset);
+  }
+
+  /** Bytes copied in as a BOOTSEL drive does with a UF2 (the filesystem stays). */
+  load(writes) {
+    for (const [offset, data] of writes) {
+      this.flash.set(data, offset);
+      this.persist(offset, data.length);
+    }
+  }
+
+  check(offset, count, unit, what) {
+    if (offset % unit || count % unit || offset < 0 || offset + count > this.size) {
+      throw new Error(`${what} of ${count} bytes at 0x${offset.toString(16)}: not whole ` +
+        `${unit}-byte units inside the flash`);
+    }
+  }
+
+  erase(offset, count) {
+    this.check(offset, count, SECTOR, 'flash erase');
+    this.flash.fill(0xff, offset, offset + count);
+    this.persist(offset, count);
+    this.erases += count / SECTOR;
+    return (count / SECTOR) * ERASE_NS;
+  }
+
+  /** `read(i)` gives the i-th source byte (the firmware's buffer in SRAM). */
+  program(offset, count, read) {
+    this.check(offset, count, PAGE, 'flash program');
+    this.programs += 1;
+    const torn = this.cutAt > 0 && this.programs === this.cutAt;
+    const n = torn ? count >> 1 : count;
+    for (let i = 0; i < n; i++) this.flash[offset + i] &= read(i);
+    this.persist(offset, n);
+    if (torn) {
+      closeSync(this.fd);
+      if (this.onCut) this.onCut(offset, n, count);
+      process.kill(process.pid, 'SIGKILL');
+    }
+    return (count / PAGE) * PROGRAM_NS;
+  }
+}

@@ -1,0 +1,145 @@
+"""`scoreboard pico`: the real UF2 on an emulated RP2040, with the box's parts around it.
+
+    scoreboard pico [--uf2 FILE] [--flash-image FILE] [--keys FILE] [--png DIR] [--pty]
+                    [--seconds S] [--busy-full-ms MS] [--busy-partial-ms MS]
+
+The UF2 (default build/pico/scoreboard-pico.uf2, from `make uf2`) boots on rp2040js
+behind the RP2040's boot ROM; `--flash-image` is the Pico's whole 2 MB flash (default:
+`pico-flash.img` in the user's data directory), created on first use and written back at
+every erase and program, so stopping the process at any moment is a power cut, and the
+next start finds the box where the cut left it. The UF2 goes in over it as a BOOTSEL
+drive would put it: the filesystem (the matches, the queue) stays.
+
+The keypad, the e-ink panel (SSD1683 on SPI1, BUSY held 3 s for a full refresh and
+0.5 s for a partial one unless told), the LED chain (MAX7219s on SPI0) and the buzzer
+(PWM) sit on the pins of `boards/pico.py`'s wiring table. `--keys FILE` presses the
+keys of a key script (`scoreboard device`'s format: a key name a line, `NAME long`,
+`@MS` waits, `#` comments) on the keypad's matrix, in emulated time; `--png DIR` writes
+both panels as a person sees them after each key and at the end (the same files as
+`scoreboard device --png`). `--pty` prints `port /dev/pts/N` and serves the box's USB
+serial port there for mpremote and `scoreboard setup|sync|flash --port`, until Ctrl-C.
+With none of them the box runs (`--seconds S` of emulated time, else until Ctrl-C) and
+what it prints on its serial port is shown. Every run ends with the emulated time
+against the wall time it took.
+"""
+
+import argparse
+import signal
+import sys
+import time
+from pathlib import Path
+
+from host_tools.pico.emulator import BUSY, UF2, Pico, PicoError
+
+
+def default_image():
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("scoreboard")) / "pico-flash.img"
+
+
+def add_parser(sub):
+    p = sub.add_parser("pico", help="run the UF2 on an emulated Pico (rp2040js)")
+    p.add_argument("--uf2", type=Path, default=UF2, help="the image (default: make uf2's)")
+    p.add_argument("--flash-image", type=Path, default=None,
+                   help="the Pico's 2 MB flash as a file (made on first use)")
+    p.add_argument("--keys", type=Path, help="a key script to press on the keypad")
+    p.add_argument("--png", type=Path, help="write the panels as PNG files here")
+    p.add_argument("--pty", action="store_true",
+                   help="serve the USB serial port on a pseudo-terminal")
+    p.add_argument("--seconds", type=float, default=None,
+                   help="run this long (emulated seconds), then stop")
+    p.add_argument("--busy-full-ms", type=int, default=BUSY["full_ms"],
+                   help="e-ink BUSY time of a full refresh (default %(default)s)")
+    p.add_argument("--busy-partial-ms", type=int, default=BUSY["partial_ms"],
+                   help="e-ink BUSY time of a partial refresh (default %(default)s)")
+    p.add_argument("--cut-at-program", type=int, default=0, metavar="N",
+                   help=argparse.SUPPRESS)  # tests: the power fails in the Nth program
+    p.set_defaults(run=run)
+
+
+def run(args):
+    from host_tools.device_cmd import DeviceError, parse_script
+
+    image = args.flash_image or default_image()
+    try:
+        if args.keys is not None and not args.keys.is_file():
+            raise PicoError("no key script %s" % args.keys)
+        commands = parse_script(args.keys.read_text(encoding="utf-8")) if args.keys else []
+        if args.seconds is not None and not args.seconds > 0:
+            raise PicoError("--seconds wants a positive number")
+        image.parent.mkdir(parents=True, exist_ok=True)
+        pico = Pico(image, args.uf2, pace=args.pty or (not commands and args.seconds is None),
+                    busy={"full_ms": args.busy_full_ms, "partial_ms": args.busy_partial_ms},
+                    cut_at=args.cut_at_program, names=[a for c, a in commands if c != "wait"])
+    except (PicoError, DeviceError) as e:
+        print("scoreboard pico: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("scoreboard pico: %s" % (e.strerror or e), file=sys.stderr)
+        return 1
+    try:
+        return _session(pico, args, commands, image)
+    except PicoError as e:
+        print("scoreboard pico: %s" % e, file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        pico.close()
+        _timing(pico)
+
+
+def _session(pico, args, commands, image):
+    from host_tools.device_cmd import play_script, write_pngs
+
+    if commands:
+        pico.boot()
+        play_script(pico, commands, args.png)
+        print("played %d keys; flash image: %s" % (sum(c != "wait" for c, _ in commands),
+                                                  image))
+    if args.pty:
+        print("port %s" % pico.attach_pty(), flush=True)
+        _serve(pico)
+    elif not commands:
+        _console(pico, args.seconds)
+        if args.png is not None:
+            write_pngs(pico.panels(), args.png, "")
+    _warnings(pico)
+    return 0
+
+
+def _serve(pico):
+    """Run freely (at most at real time) until Ctrl-C or SIGTERM."""
+    stopped = []
+    signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
+    pico.go()
+    while not stopped and pico.proc.poll() is None:
+        time.sleep(0.2)
+
+
+def _console(pico, seconds):
+    """Show what the box prints, for `seconds` of emulated time or until Ctrl-C."""
+    shown = 0
+    ran = 0.0
+    while seconds is None or ran < seconds:
+        step = 0.5 if seconds is None else min(0.5, seconds - ran)
+        pico.run(int(step * 1000))
+        ran += step
+        text = pico.console_text()
+        sys.stdout.write(text[shown:])
+        sys.stdout.flush()
+        shown = len(text)
+
+
+def _warnings(pico):
+    for w in pico.warnings():
+        print("scoreboard pico: %s" % w[len("warn "):], file=sys.stderr)
+
+
+def _timing(pico):
+    emulated = getattr(pico, "emulated_us", 0) / 1e6
+    wall = pico.wall_s()
+    if emulated > 0:
+        print("emulated %.1f s in %.1f s of wall time (%.2f of real time)"
+              % (emulated, wall, emulated / wall), file=sys.stderr)
