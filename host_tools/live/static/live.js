@@ -45,13 +45,17 @@ const Live = {
     requestAnimationFrame(Live.tick);
   },
 
-  // After the browser has painted the change: two animation frames later.
+  // After the browser has painted the change: two animation frames later (a hidden
+  // page paints nothing and runs no animation frames: there, at once).
   painted(state) {
     const score = Live.score(state);
-    requestAnimationFrame(() => requestAnimationFrame(() => {
-      Live.log.push({table: state.table, lines: state.lines, a: score[0], b: score[1],
-                     signal: state.signal, t: Date.now()});
-    }));
+    const entry = () => Live.log.push({table: state.table, lines: state.lines, a: score[0],
+                                       b: score[1], signal: state.signal, t: Date.now()});
+    if (document.hidden) {
+      setTimeout(entry, 0);
+      return;
+    }
+    requestAnimationFrame(() => requestAnimationFrame(entry));
   },
 
   // The big numbers: the frame's points, or in pool (no points) the racks won.

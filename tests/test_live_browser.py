@@ -1,0 +1,118 @@
+"""Issue 19 item 6 in Debian's headless Chromium: two virtual devices play key scripts in
+real time while `scoreboard live` follows them; the overlay of table 1 and the TV page
+see every score the keys mean, in order (each page logs what it painted), the shot
+clock counts down from the stamps, and a box that goes says `table 2: no signal`.
+Screenshots (the overlay over a video frame, the TV page) go to test-output/live/."""
+
+import base64
+import time
+
+import pytest
+
+from support.livebox import KeyBox, Live
+from support.mpy import REPO
+from support.simpage import chrome, quit_chrome
+from test_live import KEYS_1, KEYS_2, MATCH_2, SCORES_1, SCORES_2
+
+OUTPUT = REPO / "test-output" / "live"
+
+# A stand-in for a video frame from the table camera: baize, cushions, a few balls.
+FRAME = """<svg xmlns='http://www.w3.org/2000/svg' width='1280' height='720'>
+<defs><radialGradient id='g' cx='50%' cy='45%' r='75%'><stop offset='0' stop-color='#2f8f4e'/>
+<stop offset='1' stop-color='#0c3d20'/></radialGradient></defs>
+<rect width='1280' height='720' fill='#3b2314'/><rect x='70' y='60' width='1140' height='600'
+rx='18' fill='url(#g)'/><circle cx='380' cy='300' r='13' fill='#c4161c'/>
+<circle cx='404' cy='314' r='13' fill='#c4161c'/><circle cx='404' cy='286' r='13' fill='#c4161c'/>
+<circle cx='960' cy='360' r='13' fill='#111'/><circle cx='700' cy='420' r='13' fill='#f6f3e8'/>
+<circle cx='560' cy='250' r='13' fill='#e5007e'/><circle cx='820' cy='500' r='13' fill='#1f4fc1'/>
+</svg>"""
+
+
+def runs(log, table):
+    """The painted scores of `table`, each change once, in order."""
+    out = []
+    for e in log:
+        if e["table"] != table or e["a"] is None:
+            continue
+        s = (e["a"], e["b"])
+        if not out or out[-1] != s:
+            out.append(s)
+    return out
+
+
+def wait_js(driver, script, timeout=20.0, what="the page"):
+    end = time.monotonic() + timeout
+    while True:
+        value = driver.execute_script(script)
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError("timed out waiting for %s" % what)
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chrome(tmp_path / "downloads")
+    yield driver
+    quit_chrome(driver)
+
+
+def test_the_overlay_and_the_tv_page_show_every_score_in_order(tmp_path, browser):
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    # The pages open while the scripts wait after `ok` (longer here: the browser first).
+    box1 = KeyBox(tmp_path / "b1", KEYS_1.replace("@4000", "@8000"))
+    box2 = KeyBox(tmp_path / "b2", KEYS_2.replace("@4000", "@8000"), MATCH_2)
+    live = None
+    try:
+        live = Live([box1.port, box2.port])
+        d = browser
+        d.get(live.url + "table/1/overlay?size=l&theme=dark")
+        overlay = d.current_window_handle
+        d.switch_to.new_window("tab")
+        d.get(live.url + "tables")
+        tv = d.current_window_handle
+        done = live.wait(lambda t: all(t[n]["lines"] == len(b.journal()) and
+                                       t[n]["last"] == last
+                                       for n, b, last in ((1, box1, "pot yellow"),
+                                                          (2, box2, "pot red"))),
+                         timeout=40, what="both matches")
+        painted = ("return [1, 2].every(n => Live.log.some(e => e.table === n && "
+                   "e.lines === %d + (n - 1) * %d)) && Live.log"
+                   % (done[1]["lines"], done[2]["lines"] - done[1]["lines"]))
+        tv_log = wait_js(d, painted, what="the TV page's last paint")
+        assert runs(tv_log, 1) == SCORES_1
+        assert runs(tv_log, 2) == SCORES_2
+        tile = d.execute_script("return document.getElementById('table-2').innerText")
+        assert "Cy" in tile and "Di" in tile and "12" in tile
+        d.set_window_size(1280, 720)
+        d.save_screenshot(str(OUTPUT / "tables.png"))
+        d.switch_to.window(overlay)
+        log = wait_js(d, "return Live.log.some(e => e.lines === %d) && Live.log"
+                      % done[1]["lines"], what="the overlay's last paint")
+        assert runs(log, 1) == SCORES_1
+        assert {e["table"] for e in log} == {1}
+        text = d.execute_script("return document.querySelector('.bar').innerText")
+        assert "Ann" in text and "Bob" in text and "18" in text
+        # The shot clock counts down by itself from the last stamp (45 s, B's shot... A's).
+        first = d.execute_script("return document.getElementById('clock').textContent")
+        time.sleep(1.2)
+        second = d.execute_script("return document.getElementById('clock').textContent")
+        assert first.isdigit() and second.isdigit() and int(second) < int(first) <= 45
+        frame = "data:image/svg+xml;base64," + base64.b64encode(FRAME.encode()).decode()
+        d.execute_script("document.documentElement.style.background = "
+                         "'url(" + frame + ") center / cover'")
+        d.save_screenshot(str(OUTPUT / "overlay.png"))
+        # A box that goes: its table says so on the TV page.
+        box2.stop()
+        d.switch_to.window(tv)
+        wait_js(d, "return document.getElementById('table-2').innerText"
+                   ".includes('table 2: no signal')", timeout=10, what="no signal")
+        assert "no signal" not in d.execute_script(
+            "return document.getElementById('table-1').innerText")
+    finally:
+        if live is not None:
+            err = live.stop()
+            assert "Traceback" not in err, err
+        box1.stop()
+        box2.stop()
