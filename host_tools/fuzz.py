@@ -31,7 +31,7 @@ from host_tools.matchgen import generate, header
 from scoreboard.core import vocab
 from scoreboard.core.notation import NotationError
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")

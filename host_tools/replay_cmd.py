@@ -13,7 +13,7 @@ import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.messages import fail, say, shown, write_out
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 
 def add_parser(sub):

@@ -28,7 +28,7 @@ from host_tools.messages import board_reason, fail, say, shown
 from host_tools.sync_board import Board, BoardError, progress_bar
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 from scoreboard.core.words import check_id, strip_checksum
 
 MATCHES = "matches"

@@ -403,7 +403,8 @@ HOST_ONLY = (
     ("scoreboard/sounds.py", "Sounds", "mute"),
     ("scoreboard/journal.py", "Journal", "queued_summaries"),
 )
-HOST_ONLY_FILES = ("scoreboard/keys/legends.py",)  # host_tools/keylegends.py
+HOST_ONLY_FILES = ("scoreboard/keys/legends.py",  # host_tools/keylegends.py
+                   "scoreboard/core/report.py")  # host_tools/mp/replay_json.py
 
 
 def _defined(path):

@@ -25,7 +25,7 @@ import pytest
 from host_tools.app_bench import frame_keys
 from host_tools.mp.device import Runner
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 from scoreboard.core.timekeeper import MAX_MS
 from support import device, mpy, powercut
 

@@ -21,7 +21,7 @@ from support.sbn import lines_of
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 from scoreboard.core.store import ListStore
 
 KINDS = ("snooker", "snooker-points", "eightball", "nineball", "tenball", "straight")

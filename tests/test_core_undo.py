@@ -17,7 +17,7 @@ from test_properties import deep
 
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 from scoreboard.core.segment import Segment
 from scoreboard.core.snapshot import Snapshots
 

@@ -17,7 +17,7 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
 from support.vdev import REPO, scoreboard
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 EVIL = "<script>alert(1)</script>"
 REPLAY_KEYS = ["game", "status", "winner", "frames_won", "frames", "current", "result",

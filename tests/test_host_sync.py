@@ -13,7 +13,7 @@ from support.hostfixtures import fill_box
 from support.vdev import VirtualDevice, journal_match, journal_text, match_lines, scoreboard
 from host_tools.db import open_db
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 
 def rows(url):

@@ -8,7 +8,7 @@ from host_tools.matchgen import generate, header
 from host_tools.mp.filestore import FileStore
 from scoreboard.core.records import decode, encode
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 DOUBLES = ('sbn 1\ngame snooker\nmatch best-of 3\nside A "A1" "A2"\nside B "B1" "B2"\n'
            "frame A\n")

@@ -12,7 +12,7 @@ import pytest
 from support import mpy
 from scoreboard.core.notation import NotationError
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 SCENARIOS = mpy.scenario_files()
 

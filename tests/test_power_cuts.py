@@ -11,7 +11,7 @@ import pytest
 from host_tools.app_bench import HEADER, match_keys
 from host_tools.mp.device import Runner
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 from support import device, powercut
 
 SAMPLE_STEP = int(os.environ.get("POWER_CUT_STEP", "89"))

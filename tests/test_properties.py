@@ -24,7 +24,7 @@ from scoreboard.core import notation
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from host_tools.mp.replay_json import to_json
 
 # Cheap properties run many examples; the undo property (a refold and a deep snapshot
 # after every line) fewer. The whole file takes about 15 s.

@@ -20,7 +20,7 @@ sys.path.insert(0, option("--path", firmware_dir()))
 
 from scoreboard.core.notation import NotationError
 from scoreboard.core.replay import replay
-from scoreboard.core.report import to_json
+from replay_json import to_json
 
 
 def outcome(path):

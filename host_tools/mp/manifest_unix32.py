@@ -12,3 +12,5 @@ module("device.py", base_path="$(MPY_DIR)/../../host_tools/mp")
 module("mp_args.py", base_path="$(MPY_DIR)/../../host_tools/mp")
 # The frame store in a file of its own, which the replay benchmarks keep (not the box's).
 module("filestore.py", base_path="$(MPY_DIR)/../../host_tools/mp")
+# The replay JSON, which the replay, mashing and fuzzing scripts print (the box has none).
+module("replay_json.py", base_path="$(MPY_DIR)/../../host_tools/mp")

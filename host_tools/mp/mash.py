@@ -24,7 +24,7 @@ import sys
 from device import GAP_MS, HOLD_MS, LONG_MS, Runner
 
 from scoreboard.core.notation import Reader
-from scoreboard.core.report import to_json
+from replay_json import to_json
 
 MASK = 0x3FFFFFFF
 
@@ -111,7 +111,7 @@ def main():
             return 1
         stem = app.journal.stem
         if stem is not None:
-            path = app.journal._m(stem + ".sbn")
+            path = app.journal.files.match_path(stem + ".sbn")
             if shadow is None or shadow.path != path:
                 if shadow is not None:
                     lines += shadow.lines

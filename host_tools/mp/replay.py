@@ -28,7 +28,7 @@ sys.path.insert(0, option("--path", firmware_dir()))
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.replay import replay
-from scoreboard.core.report import write_json
+from replay_json import write_json
 from scoreboard.core.store import ListStore
 
 from filestore import FileStore

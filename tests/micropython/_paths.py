@@ -1,4 +1,5 @@
-"""Put the repo's firmware/ (and, on CPython, the compat modules) on sys.path.
+"""Put the repo's firmware/, host_tools/mp/ (the replay JSON, the key runner) and, on
+CPython, the compat modules on sys.path.
 
 Shared by the scripts in this folder, which run under both MicroPython and CPython.
 MicroPython has no os.path: the repo root is found with string operations on the
@@ -22,6 +23,7 @@ def repo_root(script):
 
 def setup(script):
     root = repo_root(script)
+    sys.path.insert(0, root + "/host_tools/mp")  # the host's modules that run here too
     sys.path.insert(0, root + "/firmware")
     try:
         import micropython  # noqa: F401  (built in on MicroPython)

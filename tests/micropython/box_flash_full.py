@@ -27,7 +27,7 @@ from boards.host import HostBoard  # noqa: E402
 from device import Runner  # noqa: E402
 from scoreboard.app import App  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
-from scoreboard.core.report import to_json  # noqa: E402
+from replay_json import to_json  # noqa: E402
 from scoreboard.recovery import line_ok  # noqa: E402
 
 BLOCK = 4096

@@ -6,7 +6,10 @@ and by the CPython tests (tests/test_journal*.py). No CPython-only idioms here.
 
 from scoreboard.core.notation import Reader, format_event, parse_event
 from scoreboard.core.replay import replay
-from scoreboard.core.report import write_json
+try:  # MicroPython's scripts have host_tools/mp/ on their path
+    from replay_json import write_json
+except ImportError:  # CPython's tests
+    from host_tools.mp.replay_json import write_json
 
 
 def split(lines):

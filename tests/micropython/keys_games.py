@@ -11,9 +11,9 @@ import _paths
 
 _paths.setup(__file__)
 
+from replay_json import to_json  # noqa: E402
 from scoreboard.core.notation import parse_event  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
-from scoreboard.core.report import to_json  # noqa: E402
 from scoreboard.keys.grammar import Grammar  # noqa: E402
 
 

@@ -51,7 +51,7 @@ KEYS = ("game", "status", "winner", "frames_won", "frames", "current", "result",
 
 
 def to_dict(match):
-    from scoreboard.core.report import to_json
+    from host_tools.mp.replay_json import to_json
 
     full = json.loads(to_json(match))
     assert tuple(full) == KEYS, tuple(full)
@@ -65,7 +65,7 @@ def state(text):
 
 def report(text):
     """Replay `text` and return the raw JSON string."""
-    from scoreboard.core.report import to_json
+    from host_tools.mp.replay_json import to_json
 
     return to_json(_replay(text))
 

@@ -6,10 +6,12 @@ ended, null while it is played) and `timing` (elapsed times and shot-clock figur
 side, null when no line carries `@MS`).
 
 It is written in pieces to a `write` callable, so a long match never has to sit in RAM
-as one string.
+as one string. A host module that runs under CPython and MicroPython alike (the box
+never writes JSON: the host replays what it pulls): `from replay_json import ...` in the
+scripts of host_tools/mp/, `from host_tools.mp.replay_json import ...` on the host.
 """
 
-from .notation import SIDES
+from scoreboard.core.notation import SIDES
 
 
 def _str(value):
