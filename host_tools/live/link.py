@@ -124,9 +124,12 @@ class Link(threading.Thread):
         self.catch_ups += 1
         self._last_catch_up = time.monotonic()
         before = (t.stem, list(t.lines))
+        was = t.signal
         t.load(stem, lines)
         t.signal = True
         t.status = "live"
+        if was and before == (stem, lines):
+            return board  # nothing changed (a visit for the marks): nothing to tell
         if t.finished() and self.results is not None:
             self._visit = self._visit or t.match.header.id not in self._pulled()
         added = None
