@@ -293,6 +293,24 @@ def slow_test_rows():
             ("  slow tests", lines[-1] if lines else p.stderr[-200:])]
 
 
+def live_rows():
+    """scoreboard live (issue 19): press to overlay, boxes, the echo's cost, bytes a stroke."""
+    p = subprocess.run([os.path.join(BIN, "pytest"), "-q", "-s", "-m", "slow", "-p",
+                        "no:cacheprovider", "tests/test_live_bench.py"], capture_output=True,
+                       text=True, check=False, cwd=ROOT)
+    found = {}
+    for x in p.stdout.splitlines():
+        x = x.lstrip(".")
+        if x.startswith("live ") and ": " in x:
+            key, value = x.split(": ", 1)
+            found[key] = value
+    names = (("live latency", "live: key down to the overlay's repaint (Chromium, vdev)"),
+             ("live scaling", "live: boxes followed before that latency doubles"),
+             ("live loop", "live: the box's loop with and without the console echo"),
+             ("live bytes", "live: bytes per stroke on the wire"))
+    return [(label, found.get(key, "?")) for key, label in names]
+
+
 def main():
     ref = measure.reference_ms()
     rows = [("reference loop (all times are also given as a ratio to it)", "%.1f ms" % ref)]
@@ -305,6 +323,7 @@ def main():
         rows += qemu_rows()
         rows += mash_rows(tmp)
     rows += slow_test_rows()
+    rows += live_rows()
     rows.append(("(this bench took)", "%.0f s" % (time.perf_counter() - t)))
     width = max(len(r[0]) for r in rows)
     print("%-*s  %s" % (width, "measure", "value"))
