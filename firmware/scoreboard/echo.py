@@ -37,15 +37,18 @@ try:
 except ImportError:  # a port without it: writes are not polled
     select = None
 
-try:
-    from time import ticks_diff, ticks_ms
-except ImportError:  # CPython
-    from scoreboard.core.ticks import ticks_diff
+import time
 
-    def ticks_ms():
-        import time
+from scoreboard.core.ticks import MASK, ticks_diff
 
-        return int(time.monotonic() * 1000) & 0x3FFFFFFF
+_ticks = getattr(time, "ticks_ms", None)
+
+
+def ticks_ms():
+    if _ticks is not None:
+        return _ticks() & MASK
+    return int(getattr(time, "monotonic")() * 1000) & MASK  # CPython
+
 
 PREFIX = b"SB> "
 _BUF = const(160)  # a stroke's frame is about 60 bytes; a header line may be longer
@@ -60,6 +63,7 @@ class Echo:
         if out is None:
             out = getattr(sys.stdout, "buffer", sys.stdout)
         self.out = out
+        self._write = getattr(out, "write")  # takes the buffer's memoryview (no copy)
         self.buf = bytearray(_BUF)
         self.view = memoryview(self.buf)
         self.sent = 0  # frames written
@@ -130,12 +134,12 @@ class Echo:
                     buf[k:k + j - i] = data[i:j]
                     k += j - i
                 else:  # a long header line: the head, then the rest, in pieces
-                    self.out.write(self.view[:k])
-                    self.out.write(data[i:j])
+                    self._write(self.view[:k])
+                    self._write(data[i:j])
                     k = 0
             buf[k] = 0x0D
             buf[k + 1] = 0x0A
-            self.out.write(self.view[:k + 2])
+            self._write(self.view[:k + 2])
             if hasattr(self.out, "flush"):
                 self.out.flush()
         except OSError:  # a console that refuses: the journal is what matters
