@@ -112,10 +112,11 @@ class Legend:
 
 class Pico:
     """One emulated Pico on `flash_image` (created on first use). `cut_at=N` cuts the
-    power in the Nth flash program (half of its bytes written); `pace` keeps emulated
-    time from running ahead of the wall clock (for people and mpremote)."""
+    power in the Nth flash program (half of its bytes written); `names`: the key names
+    a script will press (see Legend). The clock runs only in `run()` and the commands
+    that take time, or after `go()` (in real time at most, for mpremote and people)."""
 
-    def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, pace=False, names=(),
+    def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, names=(),
                  node=None, timeout=60):
         uf2 = Path(uf2)
         if not uf2.is_file():
@@ -134,7 +135,7 @@ class Pico:
         self._from_dev, from_dev_w = os.pipe()
         config = {"uf2": str(uf2), "bootrom": str(BOOTROM), "flash": str(self.flash_image),
                   "pins": board_pins(), "busy": dict(BUSY, **(busy or {})),
-                  "cut_at": int(cut_at), "pace": bool(pace),
+                  "cut_at": int(cut_at),
                   "usb_in": to_dev_r, "usb_out": from_dev_w}
         self.proc = subprocess.Popen(
             [node, str(HARNESS), json.dumps(config)], cwd=str(REPO),
@@ -250,7 +251,7 @@ class Pico:
         self.command("run %d" % ms)
 
     def go(self):
-        """Let the clock run freely (the box on its own, the pty served)."""
+        """Let the box run on its own, in real time at most (for mpremote and people)."""
         self.command("go")
 
     def stop(self):
@@ -280,6 +281,10 @@ class Pico:
             out[key] = int(value) if value.lstrip("-").isdigit() else value
         return out
 
+    def cut(self, n):
+        """The power fails in the `n`th flash program from now (half of it written)."""
+        self.command("cut %d" % n)
+
     def tones(self):
         """[(us, Hz, duty_u16)]: the buzzer's last changes."""
         return [tuple(int(w) for w in line.split()[1:]) for line in self.command("tones")]
@@ -294,18 +299,19 @@ class Pico:
             self.run(50)
         return self.emulated_us // 1000
 
-    def idle(self, quiet_ms=1500, most_ms=20000):
-        """Run until the e-ink panel has had no byte for `quiet_ms` and BUSY is low
-        (every refresh the app wanted is on the glass), or `most_ms` have passed."""
+    def idle(self, quiet_ms=1000, most_ms=30000):
+        """Run until every refresh the app wanted is on the glass: BUSY low and no byte
+        to the e-ink panel for `quiet_ms` (the app waits QUIET_MS, 400 ms, after a
+        change), or `most_ms` have passed."""
         waited = 0
-        last = self.stats()["eink_bytes"]
+        last = None
         still = 0
         while still < quiet_ms and waited < most_ms:
-            self.run(250)
-            waited += 250
-            now = self.stats()["eink_bytes"]
-            still = 0 if now != last else still + 250
-            last = now
+            self.run(100)
+            waited += 100
+            st = self.stats()
+            still = 0 if st["eink_bytes"] != last or st["eink_busy"] else still + 100
+            last = st["eink_bytes"]
 
     def send(self, text):
         """The `scoreboard device` runner interface: press NAME, long NAME, wait MS."""

@@ -6,7 +6,7 @@
 // CONFIG_JSON: {uf2, bootrom, flash (the 2 MB image file), pins: {eink: {DIN, CLK, CS,
 // DC, RST, BUSY}, led: {DIN, CLK, CS}, rows: [4 GPIOs], cols: [4], buzzer}, busy:
 // {full_ms, partial_ms, reset_ms}, cut_at (a power cut in the Nth flash program, 0: none),
-// pace (never run ahead of the wall clock), usb_in / usb_out (the fds of two pipes: the
+// usb_in / usb_out (the fds of two pipes: the
 // bytes to the USB serial port and from it)}. The pins are the board's wiring table
 // (boards/pico.py PINS), read by the Python side; each SPI is the one its DIN pin
 // belongs to (GP0-7 and GP16-23: SPI0, GP8-15 and GP24-29: SPI1), and a byte reaches a
@@ -18,7 +18,8 @@
 // runs only while a command needs it (or after `go`):
 //
 //     run MS                 run MS milliseconds of emulated time
-//     go / stop              run freely (until stop) / hold the clock
+//     go / stop              run on its own in real time at most (until stop) / hold
+//                            the clock
 //     down K / up K          hold / release key K (row * 4 + col)
 //     press K HOLD GAP       key K down for HOLD ms, then up, then GAP ms more
 //     latency K HOLD         press K for HOLD ms; answer `T A B`: microseconds from the
@@ -27,6 +28,7 @@
 //     show                   `E 400 300 HEX` and `L 32 16 HEX`: both panels as seen
 //     stats                  `S key=value ...`: counters of every part and the clocks
 //     tones                  `tone US HZ DUTY` lines: the buzzer's last changes
+//     cut N                  the power fails in the Nth flash program from now
 //     quit                   close the flash image and exit
 //
 // Each command is answered by `. US` (the emulated microseconds then); events come
@@ -212,6 +214,7 @@ input.on('error', () => {});
 // -- the clock ------------------------------------------------------------------------
 const waits = []; // { at: ns, resolve }, sorted by at
 let free = false;
+let goAt = { wall: 0, emulated: 0 };
 const wallStart = Date.now();
 let scheduled = false;
 
@@ -245,16 +248,16 @@ function loop() {
     while (waits.length && waits[0].at <= clock.nanos) waits.shift().resolve();
     if (!free && !waits.length) return;
     let limit = waits.length ? waits[0].at : Infinity;
-    if (cfg.pace) {
-      const wallNs = (Date.now() - wallStart) * 1e6;
-      if (wallNs <= clock.nanos) {
+    if (free) {
+      // a box on its own runs in real time, never ahead of the wall clock since `go`
+      const due = goAt.emulated + (Date.now() - goAt.wall) * 1e6;
+      if (due <= clock.nanos) {
         scheduled = true;
         setTimeout(loop, 2);
         return;
       }
-      limit = Math.min(limit, wallNs);
+      limit = Math.min(limit, due);
     }
-    if (limit === Infinity) limit = clock.nanos + 10e6;
     steps(limit, 20000);
   }
   while (waits.length && waits[0].at <= clock.nanos) waits.shift().resolve();
@@ -281,6 +284,7 @@ function stats() {
     eink_full: panel.refreshes.full,
     eink_partial: panel.refreshes.partial,
     eink_bytes: panel.bytes,
+    eink_busy: panel.busy ? 1 : 0,
     eink_warnings: panel.warnings,
     last_refresh: last ? `${last.kind}:${Math.round((last.end - last.start) / 1e3)}us:` +
       `${Math.round((last.ready - last.activate) / 1e3)}us-busy:${last.bytes}B` : 'none',
@@ -326,6 +330,7 @@ async function command(words) {
       await wait(ms(a));
       return [];
     case 'go':
+      if (!free) goAt = { wall: Date.now(), emulated: clock.nanos };
       free = true;
       kick();
       return [];
@@ -350,6 +355,9 @@ async function command(words) {
       return [`E ${panel.width} ${panel.height} ${hex(panel.shown)}`, `L 32 16 ${hex(chain.shown)}`];
     case 'stats':
       return [stats()];
+    case 'cut':
+      image.cutAt = image.programs + Number(a);
+      return [];
     case 'tones':
       return buzzer.history.map(([us, hz, duty]) => `tone ${us} ${hz} ${duty}`);
     default:

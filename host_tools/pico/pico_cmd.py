@@ -69,7 +69,7 @@ def run(args):
         if args.seconds is not None and not args.seconds > 0:
             raise PicoError("--seconds wants a positive number")
         image.parent.mkdir(parents=True, exist_ok=True)
-        pico = Pico(image, args.uf2, pace=args.pty or (not commands and args.seconds is None),
+        pico = Pico(image, args.uf2,
                     busy={"full_ms": args.busy_full_ms, "partial_ms": args.busy_partial_ms},
                     cut_at=args.cut_at_program, names=[a for c, a in commands if c != "wait"])
     except (PicoError, DeviceError) as e:
@@ -119,13 +119,19 @@ def _serve(pico):
 
 
 def _console(pico, seconds):
-    """Show what the box prints, for `seconds` of emulated time or until Ctrl-C."""
+    """Show what the box prints: for `seconds` of emulated time (as fast as the emulator
+    goes), or in real time until Ctrl-C."""
     shown = 0
     ran = 0.0
+    if seconds is None:
+        pico.go()
     while seconds is None or ran < seconds:
-        step = 0.5 if seconds is None else min(0.5, seconds - ran)
-        pico.run(int(step * 1000))
-        ran += step
+        if seconds is None:
+            time.sleep(0.5)
+        else:
+            step = min(0.5, seconds - ran)
+            pico.run(int(step * 1000))
+            ran += step
         text = pico.console_text()
         sys.stdout.write(text[shown:])
         sys.stdout.flush()
