@@ -91,6 +91,9 @@ class Legend:
         self.maps = KEYMAPS
         self.family = None
         for name in names:
+            if not any(name in keys for keys in KEYMAPS.values()):
+                raise PicoError("no key '%s' on any legend (keys/keymaps.py)" % name)
+        for name in names:
             self.family = self._only(name)
             if self.family is not None:
                 break

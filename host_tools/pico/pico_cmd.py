@@ -86,8 +86,8 @@ def run(args):
     except KeyboardInterrupt:
         return 0
     finally:
-        pico.close()
         _timing(pico)
+        pico.close()
 
 
 def _session(pico, args, commands, image):
@@ -95,7 +95,11 @@ def _session(pico, args, commands, image):
 
     if commands:
         pico.boot()
+        pico.idle()  # the start screen up, as a referee waits for it
         play_script(pico, commands, args.png)
+        if args.png is not None:  # the end as it settles: a full refresh takes 3 s
+            pico.idle()
+            write_pngs(pico.panels(), args.png, "")
         print("played %d keys; flash image: %s" % (sum(c != "wait" for c, _ in commands),
                                                   image))
     if args.pty:
@@ -144,7 +148,11 @@ def _warnings(pico):
 
 
 def _timing(pico):
-    emulated = getattr(pico, "emulated_us", 0) / 1e6
+    """The emulated time against the wall time it took (the emulator's speed)."""
+    try:
+        emulated = pico.stats()["emulated_us"] / 1e6
+    except PicoError:  # the harness is gone (a power cut): what it last said
+        emulated = getattr(pico, "emulated_us", 0) / 1e6
     wall = pico.wall_s()
     if emulated > 0:
         print("emulated %.1f s in %.1f s of wall time (%.2f of real time)"

@@ -1,0 +1,146 @@
+"""`scoreboard pico` as a user runs it: a key script with PNGs (the very files
+`scoreboard device --png` writes for the same keys), the pseudo-terminal for mpremote,
+and bad input (a UF2 that is not one or is for another chip, a flash image of the wrong
+size, a key no legend has): one line on stderr and exit 1 each, nothing booted.
+"""
+
+import signal
+import subprocess
+import time
+
+import pytest
+
+from host_tools.pico.emulator import FLASH_BYTES, UF2
+from host_tools.uf2 import RP2350_ARM_S, make_uf2
+from support import mpy
+
+SCOREBOARD = mpy.BIN / "scoreboard"
+
+
+def pico(*args, timeout=300):
+    proc = subprocess.run([str(SCOREBOARD), "pico", *(str(a) for a in args)],
+                          capture_output=True, text=True, timeout=timeout, check=False,
+                          cwd=str(mpy.REPO))
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def need_uf2():
+    assert UF2.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
+
+
+def test_a_key_script_is_pressed_on_the_keypad_and_the_pngs_are_scoreboard_devices(tmp_path):
+    need_uf2()
+    script = tmp_path / "keys.txt"
+    script.write_text("menu      # the set-up on the box\nmenu\n@500\n", encoding="utf-8")
+    rc, out, err = pico("--flash-image", tmp_path / "box.img", "--keys", script,
+                        "--png", tmp_path / "pico")
+    assert rc == 0, err
+    assert out == "played 2 keys; flash image: %s\n" % (tmp_path / "box.img")
+    assert err.startswith("emulated "), err
+    assert "of real time)" in err and len(err.splitlines()) == 1, err
+    assert (tmp_path / "box.img").stat().st_size == FLASH_BYTES
+    host = tmp_path / "host"
+    proc = subprocess.run([str(SCOREBOARD), "device", "--flash", tmp_path / "flash",
+                           "--keys", script, "--png", host], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    names = sorted(p.name for p in host.iterdir())
+    assert names == ["eink-001.png", "eink-002.png", "eink.png", "led-001.png",
+                     "led-002.png", "led.png"]
+    assert sorted(p.name for p in (tmp_path / "pico").iterdir()) == names
+    # After each key the e-ink is still refreshing on the Pico (the panel shows the
+    # last picture it finished); at the end both show the same picture.
+    for name in ("eink.png", "led.png"):
+        assert (tmp_path / "pico" / name).read_bytes() == (host / name).read_bytes(), name
+
+
+def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
+    need_uf2()
+    proc = subprocess.Popen([str(SCOREBOARD), "pico", "--pty", "--flash-image",
+                             str(tmp_path / "box.img")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=str(mpy.REPO))
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("port /dev/pts/"), line + proc.stderr.read()
+        port = line.split()[1]
+        got = subprocess.run([str(mpy.BIN / "mpremote"), "connect", port, "exec",
+                              "import sys; print(sys.platform, sys.implementation._machine)"],
+                             capture_output=True, text=True, timeout=120, check=False)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout.strip() == "rp2 Raspberry Pi Pico with RP2040"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(30)
+    assert rc == 0
+    assert proc.stderr.read().startswith("emulated ")
+
+
+@pytest.fixture
+def text_file(tmp_path):
+    path = tmp_path / "firmware.uf2"
+    path.write_text("hello\n" * 100, encoding="utf-8")
+    return path
+
+
+def test_a_uf2_that_is_not_one_is_one_line_and_exit_1(tmp_path, text_file):
+    image = tmp_path / "box.img"
+    rc, out, err = pico("--uf2", text_file, "--flash-image", image, "--seconds", 1)
+    assert (rc, out) == (1, "")
+    assert err == "scoreboard pico: not a UF2 file (600 bytes, not whole 512-byte blocks)\n"
+    assert not image.exists(), "nothing was made of it"
+
+
+def test_a_uf2_for_another_chip_is_refused(tmp_path):
+    uf2 = tmp_path / "pico2.uf2"
+    uf2.write_bytes(make_uf2(b"\0" * 1024, family=RP2350_ARM_S))
+    rc, out, err = pico("--uf2", uf2, "--flash-image", tmp_path / "box.img", "--seconds", 1)
+    assert (rc, out) == (1, "")
+    assert err == ("scoreboard pico: a UF2 for another chip (family 0xe48bff59), not the "
+                   "RP2040's (0xe48bff56)\n")
+
+
+def test_no_uf2_says_make_uf2(tmp_path):
+    rc, out, err = pico("--uf2", tmp_path / "none.uf2", "--flash-image", tmp_path / "b.img")
+    assert (rc, out) == (1, "")
+    assert err == "scoreboard pico: no UF2 at %s: run `make uf2`\n" % (tmp_path / "none.uf2")
+
+
+@pytest.mark.parametrize("size", [0, 4096, FLASH_BYTES - 1, 4 * 1024 * 1024])
+def test_a_flash_image_of_the_wrong_size_is_one_line_and_exit_1(tmp_path, text_file, size):
+    image = tmp_path / "box.img"
+    image.write_bytes(b"\xff" * size)
+    rc, out, err = pico("--uf2", text_file, "--flash-image", image, "--seconds", 1)
+    assert (rc, out) == (1, "")
+    assert err == ("scoreboard pico: flash image %s is %d bytes, not a Pico's 2097152 "
+                   "(2 MB)\n" % (image, size))
+    assert image.stat().st_size == size, "left as it was"
+
+
+def test_a_folder_as_flash_image_is_refused(tmp_path, text_file):
+    rc, _, err = pico("--uf2", text_file, "--flash-image", tmp_path, "--seconds", 1)
+    assert rc == 1
+    assert err == "scoreboard pico: flash image %s is a folder, not a file\n" % tmp_path
+
+
+@pytest.mark.parametrize(("script", "why"), [
+    ("ok\nxyz\n", "no key 'xyz' on any legend (keys/keymaps.py)"),
+    ("ok\nred black\n", "line 2: one key name a line, optionally 'long'"),
+    ("@soon\n", "line 1: '@soon' is not a number of milliseconds"),
+])
+def test_a_bad_key_script_is_one_line_before_anything_boots(tmp_path, text_file, script, why):
+    keys = tmp_path / "keys.txt"
+    keys.write_text(script, encoding="utf-8")
+    started = time.monotonic()
+    rc, out, err = pico("--uf2", text_file, "--flash-image", tmp_path / "b.img", "--keys", keys)
+    assert (rc, out, err) == (1, "", "scoreboard pico: %s\n" % why)
+    assert not (tmp_path / "b.img").exists()
+    assert time.monotonic() - started < 30
+
+
+def test_a_missing_key_script_and_a_bad_duration(tmp_path, text_file):
+    rc, _, err = pico("--flash-image", tmp_path / "b.img", "--keys", tmp_path / "none.txt")
+    assert rc == 1
+    assert err == "scoreboard pico: no key script %s\n" % (tmp_path / "none.txt")
+    rc, _, err = pico("--uf2", text_file, "--flash-image", tmp_path / "b.img", "--seconds", 0)
+    assert rc == 1
+    assert err == "scoreboard pico: --seconds wants a positive number\n"
