@@ -2,9 +2,14 @@
 the board's raw REPL, list, read and write its flash, and hand the box back to its app.
 
 Every failure becomes a `BoardError` whose text is one line for the user: no board, a
-wrong port, a board that does not answer, a cable pulled during a transfer. The sync,
-setup and flash commands use it; the same code drives a Pico on /dev/ttyACM0 and the
-virtual device (host_tools/vdev.py) on /dev/pts/N.
+wrong port, a board that does not answer, a cable pulled during a transfer, a file the
+board cannot read or write (its path and the reason in words). Every answer that carries
+data is checked end to end: a file by its SHA-256, a listing by its count of lines and
+their SHA-256, so a damaged or short answer is asked for again and then refused, never
+taken in part. `with Board(port) as board:` hands the box back to its app (a soft reset
+from the friendly REPL: main.py runs again) however the block ends, a Ctrl-C included.
+The sync, setup and flash commands use it; the same code drives a Pico on /dev/ttyACM0
+and the virtual device (host_tools/vdev.py) on /dev/pts/N.
 """
 
 import ast
@@ -13,28 +18,81 @@ import contextlib
 import hashlib
 import io
 import os
+import re
 import select
 import sys
+import time
 
 import serial
 import serial.tools.list_ports
 from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
+import host_tools  # noqa: F401  (puts the firmware on the path)
+from scoreboard.core.words import escaped
+
 _GONE = "the board stopped answering (cable pulled?)"
 _TIMEOUT = 10  # seconds without a byte from the board: it is gone
+_TRIES = 3  # a listing or a file that arrives damaged is asked for this often
+_ERRNO = re.compile(r"OSError: (?:\[Errno )?(\d+)")
+_ENOENT = 2
+_EEXIST = 17
 
-# Lists a folder with sizes (littlefs's ilistdir has them; stat when a port lacks them).
+# Checked lines: `_out(text)` prints a line and adds it to the count and the SHA-256
+# that `_end()` prints last as `#COUNT HEX`; the host takes the lines only when both
+# agree (`_checked`). `!ERRNO` instead of the end: the work failed with that OSError.
+_CHECKED = """import binascii, hashlib
+_h = hashlib.sha256()
+_n = [0]
+def _out(s):
+ _h.update(s.encode())
+ _h.update(b'\\n')
+ _n[0] += 1
+ print(s)
+def _end():
+ print('#%d %s' % (_n[0], binascii.hexlify(_h.digest()).decode()))
+"""
+_CHECKED_DEL = "del _h, _n, _out, _end"
+
+# Lists a folder: `HEXNAME KIND SIZE` a line, the name's bytes in hex, so that any name
+# gets through (UTF-8 or not; littlefs's ilistdir has sizes, stat where a port lacks them).
 _LIST = """import os
 def _ls(d):
  try:
   for e in os.ilistdir(d):
-   s = e[3] if len(e) > 3 else os.stat(d + '/' + e[0])[6]
-   print(repr((e[0], e[1], s)))
- except OSError:
-  pass
+   s = e[3] if len(e) > 3 else os.stat(d + b'/' + e[0])[6]
+   _out('%%s %%d %%d' %% (binascii.hexlify(e[0]).decode(), e[1], s))
+ except OSError as x:
+  print('!%%d' %% x.args[0])
+  return
+ _end()
 _ls(%r)
 del _ls
+"""
+
+# {path: SHA-256} of every file under some top-level names: `HEXPATH HEXDIGEST` lines.
+_TREE = """import os
+def _walk(p):
+ try:
+  st = os.stat(p)
+ except OSError:
+  return
+ if st[0] & 0x4000:
+  for e in os.ilistdir(p):
+   _walk(p + b'/' + e[0])
+ else:
+  h = hashlib.sha256()
+  with open(p, 'rb') as f:
+   while 1:
+    b = f.read(512)
+    if not b:
+     break
+    h.update(b)
+  _out(binascii.hexlify(p).decode() + ' ' + binascii.hexlify(h.digest()).decode())
+for _p in %r:
+ _walk(_p)
+_end()
+del _walk, _p
 """
 
 # Streams a file as base64 lines, then its SHA-256, so the host checks what it got.
@@ -56,7 +114,16 @@ _WRITE_END = "_f.close()\nimport os\n%s\ndel _f, _w"
 
 
 class BoardError(Exception):
-    """A one-line reason why the board could not be used."""
+    """A one-line reason why the board could not be used; `errno` when the board said
+    OSError (the number is the same on a Pico and on the virtual device)."""
+
+    def __init__(self, text, errno=None):
+        super().__init__(text)
+        self.errno = errno
+
+
+class _Damaged(Exception):
+    """An answer that did not arrive whole: asked for again."""
 
 
 def find_port(port):
@@ -70,9 +137,14 @@ def find_port(port):
 
 
 class Board:
-    """A box on `port` in its raw REPL (the app interrupted: Ctrl-C stops it cleanly)."""
+    """A box on `port` in its raw REPL (the app interrupted: Ctrl-C stops it cleanly).
 
-    def __init__(self, port, soft_reset=True, timeout=5):
+    As a context manager it hands the box back to its app when the block ends, however
+    it ends. `warn(text)` gets the one-line notes of things skipped (default: stderr).
+    """
+
+    def __init__(self, port, soft_reset=True, timeout=5, warn=None):
+        self.warn = warn or (lambda text: print(text, file=sys.stderr))
         self.port = find_port(port)
         if self.port.startswith("/dev/") and not os.path.exists(self.port):
             raise BoardError("no port %s: is the box plugged in? (`mpremote connect list` "
@@ -83,13 +155,40 @@ class Board:
         except (TransportError, serial.SerialException, OSError) as e:
             raise BoardError("cannot open %s: %s" % (self.port, _first_line(e))) from None
         self._prompt = False  # the raw REPL's ">" already read (by our last exec)
+        # The app is interrupted from here on: until the raw REPL has answered, what the
+        # board is doing is not known, and handing it back starts with a Ctrl-C.
+        self._busy = True
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
         except (TransportError, serial.SerialException, OSError) as e:
-            self.close()
+            self._hand_back()
             raise BoardError("%s: no MicroPython answers there (%s)" % (
                 self.port, _first_line(e))) from None
+        except BaseException:  # Ctrl-C while connecting: the app is stopped already
+            self._hand_back()
+            raise
+        self._busy = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, value, tb):
+        """Restart the app whatever happened; a failure to do so is reported only when
+        nothing else went wrong (else the first error is the one to tell)."""
+        try:
+            self.restart_app()
+        except BoardError:
+            if kind is None:
+                raise
+        finally:
+            self.close()
+        return False
+
+    def _hand_back(self):
+        with contextlib.suppress(BoardError):
+            self.restart_app()
+        self.close()
 
     def exec(self, code, consumer=None):
         """Run `code` on the board; its output as bytes. BoardError on any failure.
@@ -105,12 +204,15 @@ class Board:
         except (serial.SerialException, OSError):
             raise BoardError(_GONE) from None
         if err:
-            raise BoardError("the board refused: %s" % _last_line(err.decode(
-                "utf-8", "replace")))
+            text = err.decode("utf-8", "replace")
+            m = _ERRNO.search(text)
+            raise BoardError("the board refused: %s" % escaped(_last_line(text)),
+                             int(m.group(1)) if m else None)
         return out
 
     def _exec(self, code, consumer):
         t = self.t
+        self._busy = True
         if not self._prompt:
             if not t.read_until(1, b">").endswith(b">"):
                 raise TransportError("no prompt")
@@ -120,9 +222,9 @@ class Board:
             raise TransportError("no raw-paste mode")
         t.raw_paste_write(code)
         buf = bytearray()
+        ends = 0  # the \x04 marks so far: the output, then the error text, end with one
         fd = t.serial.fileno()
         while True:
-            ends = buf.count(b"\x04")
             if ends >= 2 and buf.endswith(b">"):
                 break
             if not select.select([fd], [], [], _TIMEOUT)[0]:
@@ -132,118 +234,205 @@ class Board:
                 raise TransportError("closed")
             if consumer is not None and ends == 0:
                 consumer(chunk.split(b"\x04")[0])
+            ends += chunk.count(b"\x04")
             buf.extend(chunk)
         self._prompt = True
+        self._busy = False
         out, err, _ = bytes(buf).split(b"\x04", 2)
         return out, err
 
+    def _on(self, what, path, code, consumer=None):
+        """exec(code) for an operation on `path`: an OSError on the board becomes
+        `cannot WHAT PATH on the box: the reason in words`."""
+        try:
+            return self.exec(code, consumer)
+        except BoardError as e:
+            if e.errno is None:
+                raise
+            raise _os_error(what, path, e.errno) from None
+
+    def _checked(self, what, path, body):
+        """The lines that `body` sent with `_out()` (see _CHECKED), whole or not at all:
+        asked for again when damaged or short, then BoardError."""
+        code = _CHECKED + body + "\n" + _CHECKED_DEL
+        for _ in range(_TRIES):
+            out = self._on(what, path, code)
+            try:
+                return _checked_lines(out, what, path)
+            except _Damaged:
+                continue
+        raise BoardError("the %s of %s arrived damaged %d times (a noisy cable?): nothing "
+                         "was taken from it" % ("listing" if what == "list" else "answer",
+                                                path, _TRIES))
+
     def eval(self, expr):
-        return ast.literal_eval(self.exec("print(repr(%s))" % expr).decode().strip())
+        out = self.exec("print(repr(%s))" % expr)
+        try:
+            return ast.literal_eval(out.decode().strip())
+        except (ValueError, SyntaxError, UnicodeDecodeError):
+            raise BoardError("the board's answer was garbled: %s" % escaped(
+                out.decode("utf-8", "replace").strip()[:60])) from None
 
     def listdir(self, folder):
-        """[(name, is_dir, size)] in `folder`, [] when it does not exist."""
+        """[(name, is_dir, size)] in `folder`, [] when it does not exist. A name that
+        is not UTF-8 (no match file of the box's) is skipped with a note to `warn`."""
         out = []
-        for line in self.exec(_LIST % folder).decode("utf-8", "replace").splitlines():
+        for line in self._checked("list", folder, _LIST % folder.encode()):
+            raw, kind, size = line.split(" ")
+            name = bytes.fromhex(raw)
             try:
-                name, kind, size = ast.literal_eval(line)
-            except (ValueError, SyntaxError, TypeError):
-                continue  # not a listing line
-            out.append((name, kind == 0x4000, size))
+                text = name.decode("utf-8")
+            except UnicodeDecodeError:
+                self.warn("skipped %s/%s on the box: its name is not UTF-8" % (
+                    escaped(folder), escaped(name.decode("utf-8", "backslashreplace"))))
+                continue
+            out.append((text, int(kind) == 0x4000, int(size)))
         return out
 
     def read(self, path, progress=None):
-        """The bytes of `path`, checked against the SHA-256 the board computed."""
-        chunks = []
+        """The bytes of `path`, checked against the SHA-256 the board computed; read
+        again when they differ, then BoardError."""
         received = [0]
 
         def consumer(data):
             received[0] += len(data)
             progress(received[0] * 3 // 4)
 
-        out = self.exec(_READ % path, None if progress is None else consumer)
-        text = out.decode("ascii", "replace")
-        lines = text.replace("\r", "").split("\n")
-        digest = None
-        for line in lines:
-            if line.startswith("#"):
-                digest = line[1:].strip()
-            elif line:
-                chunks.append(binascii.a2b_base64(line))
-        data = b"".join(chunks)
-        if digest is None or hashlib.sha256(data).hexdigest() != digest:
-            raise BoardError("%s: the transfer was garbled (checksum of the copy differs)" % path)
-        return data
+        for _ in range(_TRIES):
+            received[0] = 0
+            out = self._on("read", path, _READ % path, None if progress is None else consumer)
+            data = _base64_checked(out)
+            if data is not None:
+                return data
+        raise BoardError("%s: the transfer arrived damaged %d times (checksum of the copy "
+                         "differs; a noisy cable?)" % (path, _TRIES))
 
     def write(self, path, data, then=""):
         """Write `data` to `path` in chunks; `then`: code run after the close (a rename)."""
-        self.exec(_WRITE_OPEN % path)
+        self._on("write", path, _WRITE_OPEN % path)
         for i in range(0, len(data), 256):
-            self.exec("_w(%r)" % bytes(data[i:i + 256]))
-        self.exec(_WRITE_END % then)
+            self._on("write", path, "_w(%r)" % bytes(data[i:i + 256]))
+        self._on("write", path, _WRITE_END % then)
+
+    def remove(self, path):
+        self._on("remove", path, "import os\nos.remove(%r)" % path)
 
     def current(self):
         """The stem of the match in play (the journal's `current` file), or None."""
-        code = ("for _n in ('current', 'current.new'):\n try:\n  with open(_n) as _f:\n"
+        code = ("for _n in ('current', 'current.new'):\n try:\n  with open(_n, 'rb') as _f:\n"
                 "   _t = _f.read().strip()\n  if _t:\n   print(repr(_t))\n   break\n"
                 " except OSError:\n  pass")
-        out = self.exec(code).decode().strip()
-        return ast.literal_eval(out) if out else None
+        out = self.exec(code).decode("ascii", "replace").strip()
+        if not out:
+            return None
+        try:
+            return ast.literal_eval(out).decode("utf-8", "replace")
+        except (ValueError, SyntaxError, AttributeError):
+            raise BoardError("the board's answer was garbled: %s" % escaped(out[:60])
+                             ) from None
 
     def mkdir(self, path):
-        self.exec("import os\ntry:\n os.mkdir(%r)\nexcept OSError:\n pass" % path)
+        """Make folder `path` unless it is there."""
+        self._on("make the folder", path, "import os\ntry:\n os.mkdir(%r)\nexcept OSError as e:"
+                 "\n if e.args[0] != %d:\n  raise" % (path, _EEXIST))
 
     def sha256_tree(self, folders):
         """{path: sha256 hex} of every file under the given top-level names."""
-        code = """import os, hashlib, binascii
-def _walk(p):
- try:
-  st = os.stat(p)
- except OSError:
-  return
- if st[0] & 0x4000:
-  for e in os.ilistdir(p):
-   _walk(p + '/' + e[0])
- else:
-  h = hashlib.sha256()
-  with open(p, 'rb') as f:
-   while 1:
-    b = f.read(512)
-    if not b:
-     break
-    h.update(b)
-  print(repr((p, binascii.hexlify(h.digest()).decode())))
-for _p in %r:
- _walk(_p)
-del _walk
-""" % (list(folders),)
         out = {}
-        for line in self.exec(code).decode().splitlines():
-            if line.startswith("("):
-                path, digest = ast.literal_eval(line)
-                out[path] = digest
+        for line in self._checked("hash", ", ".join(folders), _TREE % (
+                [f.encode() for f in folders],)):
+            raw, digest = line.split(" ")
+            out[bytes.fromhex(raw).decode("utf-8", "backslashreplace")] = digest
         return out
 
     def soft_reset(self):
         """Soft reset into the raw REPL again (a fresh heap, the app not started)."""
+        self._busy = True
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t.enter_raw_repl(soft_reset=True, timeout_overall=10)
         except (TransportError, serial.SerialException, OSError):
             raise BoardError(_GONE) from None
         self._prompt = False
+        self._busy = False
 
     def restart_app(self):
-        """Leave the raw REPL and soft-reset from the friendly one: main.py runs again."""
+        """Hand the box back to its app: stop and drain what an interrupted exchange left
+        running, leave the raw REPL and soft-reset from the friendly one: main.py runs
+        again."""
         try:
-            self.t.exit_raw_repl()
-            self.t.serial.write(b"\x04")
+            if self._busy:
+                self._settle()
+            self.t.serial.write(b"\r\x02")  # Ctrl-B: the friendly REPL
+            self.t.serial.write(b"\x04")  # Ctrl-D there: a soft reset that runs main.py
             self.t.serial.flush()
         except (serial.SerialException, OSError):
             raise BoardError(_GONE) from None
+        self._prompt = False
+        self._busy = False
+
+    def _settle(self, quiet=0.3, most=5.0):
+        """Ctrl-C (running code stops, a half-sent paste is dropped), then read until the
+        board has been quiet for `quiet` s: what it still had to say is not left in the
+        line, where it would hold up the bytes that follow."""
+        ser = self.t.serial
+        ser.write(b"\r\x03")
+        ser.flush()
+        fd = ser.fileno()
+        end = time.monotonic() + most
+        while time.monotonic() < end:
+            if not select.select([fd], [], [], quiet)[0]:
+                return
+            if not ser.read(max(1, ser.in_waiting)):
+                return
 
     def close(self):
         with contextlib.suppress(Exception):
             self.t.close()
+
+
+def _os_error(what, path, errno):
+    return BoardError("cannot %s %s on the box: %s" % (what, escaped(path),
+                                                        os.strerror(errno)), errno)
+
+
+def _checked_lines(out, what, path):
+    """The lines of a _CHECKED answer; _Damaged unless the count and SHA-256 agree."""
+    lines = out.decode("ascii", "replace").replace("\r", "").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if lines and lines[-1].startswith("!") and lines[-1][1:].isdigit():
+        errno = int(lines[-1][1:])
+        if what == "list" and errno == _ENOENT:
+            return []  # no such folder: nothing in it
+        raise _os_error(what, path, errno)
+    if not lines or not lines[-1].startswith("#"):
+        raise _Damaged()
+    count, _, digest = lines.pop()[1:].partition(" ")
+    h = hashlib.sha256()
+    for line in lines:
+        h.update(line.encode() + b"\n")
+    if count != str(len(lines)) or digest != h.hexdigest():
+        raise _Damaged()
+    return lines
+
+
+def _base64_checked(out):
+    """The bytes of a _READ answer, or None when they do not match its SHA-256."""
+    chunks = []
+    digest = None
+    for line in out.decode("ascii", "replace").replace("\r", "").split("\n"):
+        if line.startswith("#"):
+            digest = line[1:].strip()
+        elif line:
+            try:
+                chunks.append(binascii.a2b_base64(line))
+            except (binascii.Error, ValueError):
+                return None
+    data = b"".join(chunks)
+    if digest is None or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    return data
 
 
 def _first_line(e):

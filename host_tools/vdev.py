@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 import tty
 from pathlib import Path
 
@@ -285,6 +286,13 @@ def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352, keys_
     return head + _BOOT
 
 
+def _ignore_sigint():
+    """In the interpreter's child before it starts: SIGINT ignored until MicroPython sets
+    its own handler to run code. (The venv's `micropython` is CPython hosting the port:
+    CPython's handler would swallow a SIGINT that lands while it starts.)"""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Bridge:
     """One pty and the interpreter behind it; `serve()` relays until stopped or cut.
 
@@ -309,7 +317,9 @@ class Bridge:
         self.port = os.ttyname(self.slave)
         self.proc = None
         self.raw = False          # the host's last mode switch: Ctrl-A (raw) or Ctrl-B
-        self.running = False      # main.py runs (where /proc cannot tell): Ctrl-C = SIGINT
+        self.running = False      # started with main.py, no prompt seen since
+        self.interrupt = False    # a Ctrl-C from the host not yet delivered (_interrupt)
+        self.sigint_at = 0.0
         self.to_host = bytearray()  # the interpreter's output the pty has not taken yet
         self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
         self.from_host = 0
@@ -337,10 +347,12 @@ class Bridge:
         self._reap()
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.STDOUT, cwd=self.tmp, bufsize=0,
+                                     preexec_fn=_ignore_sigint,  # noqa: PLW1509 (it only sets a disposition)
                                      pass_fds=(self.keys_r,) if self.keys_r >= 0 else ())
         os.set_blocking(self.proc.stdin.fileno(), False)
         self.to_dev.clear()  # what the last interpreter never read went with it
         self.running = run_main
+        self.interrupt = False
         self._tail = b""
 
     def _reap(self):
@@ -375,17 +387,32 @@ class Bridge:
                 self.raw = True
             elif b == 2:
                 self.raw = False
-        if 3 in data:
+        if 3 in data and (self.running or self._catches_sigint()):
             # Ctrl-C stops running code as it does on a board (the unix port reads no
-            # stdin meanwhile): a SIGINT, only while the interpreter catches it.
-            catches = self._catches_sigint()
-            if catches or (catches is None and self.running):
-                self.running = False
+            # stdin meanwhile): a SIGINT, delivered by _interrupt().
+            self.interrupt = True
+            self._interrupt()
+        self.to_dev += data
+
+    def _interrupt(self):
+        """Deliver the host's Ctrl-C as SIGINT, only while the interpreter catches it (at
+        the REPL, or still starting, SIGINT would kill it); again when the last one is
+        0.5 s old and the code still runs (the boot's mount swallows one that lands
+        meanwhile); done once a prompt is back."""
+        catches = self._catches_sigint()
+        if catches is None:  # no /proc to ask: once, at once, as long as main.py ran
+            catches, self.interrupt = self.running, False
+            self.running = False
+        if catches:
+            now = time.monotonic()
+            if now - self.sigint_at >= 0.5:
+                self.sigint_at = now
                 try:
                     self.proc.send_signal(signal.SIGINT)
                 except ProcessLookupError:
                     pass
-        self.to_dev += data
+        elif not self.running:
+            self.interrupt = False
 
     def _write(self, fd, buf):
         """Write what `fd` takes now of `buf`; drop that much from its front."""
@@ -411,7 +438,7 @@ class Bridge:
             self._start(True)
 
     def serve(self, stop=None):
-        """Relay until `stop()` is true (checked every 0.2 s) or the cable is cut."""
+        """Relay until `stop()` is true (checked every 0.1 s) or the cable is cut."""
         self._start(True)
         try:
             while stop is None or not stop():
@@ -425,7 +452,9 @@ class Bridge:
                 writers = ([self.master] if self.to_host else []) + (
                     [stdin] if self.to_dev else []) + (
                     [self.keys_w] if self.keys_out else [])
-                ready, writable, _ = select.select(readers, writers, [], 0.2)
+                ready, writable, _ = select.select(readers, writers, [], 0.1)
+                if self.interrupt:
+                    self._interrupt()
                 if self.master in writable:
                     self._write(self.master, self.to_host)
                 if stdin in writable:

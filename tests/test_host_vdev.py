@@ -17,9 +17,9 @@ from host_tools.sync_board import Board
 MPREMOTE = REPO / ".venv" / "bin" / "mpremote"
 
 
-def mpremote(port, *args):
+def mpremote(port, *args, timeout=60):
     proc = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
-                          timeout=60, check=False, stdin=subprocess.DEVNULL)
+                          timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 

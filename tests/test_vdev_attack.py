@@ -153,3 +153,16 @@ def test_the_bridge_never_drops_a_byte_for_a_slow_reader(flash, device):
     body = out.split(b"\x04")[0].replace(b"\r\n", b"\n")
     want = b"".join(b"%08d\n" % i for i in range(lines))
     assert len(body) == len(want) and body == want
+
+
+def test_mpremote_gets_in_while_the_box_is_still_booting(flash):
+    """A Ctrl-C that lands while the interpreter starts (before MicroPython catches
+    SIGINT) is delivered once it can be: mpremote never waits for an app that went on."""
+    for delay in (0.0, 0.1, 0.3):
+        with VirtualDevice(flash) as dev:
+            time.sleep(delay)
+            try:
+                rc, out, err = mpremote(dev.port, "exec", "print(6 * 7)", timeout=30)
+            except subprocess.TimeoutExpired:
+                pytest.fail("mpremote hung connecting %.1f s after the start" % delay)
+            assert rc == 0 and "42" in out, err
