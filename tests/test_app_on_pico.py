@@ -1,6 +1,8 @@
 """The drivers drop in: the app's real asyncio loop on the reference Pico board (its
 e-ink, LED, keypad and buzzer drivers over fake pins and buses) under MicroPython."""
 
+import pytest
+
 from support import device, mpy
 
 SCRIPT = mpy.REPO / "tests" / "micropython" / "app_on_pico.py"
@@ -31,3 +33,23 @@ def test_an_error_in_the_loop_ends_on_the_error_screen_on_the_panel(tmp_path):
     assert "the LED chain stopped answering" in lines["error"]
     _, full = (int(w) for w in lines["eink"].split()[1::2])
     assert full >= 3, "boot, the match's start and then the error screen: full refreshes"
+
+
+RUN = mpy.REPO / "tests" / "micropython" / "app_run.py"
+
+
+@pytest.mark.parametrize("interpreter", [mpy.MICROPYTHON, device.MP32], ids=["unix", "mp32"])
+def test_run_drives_the_very_passes_the_tests_step(tmp_path, interpreter):
+    # App.run() is App.step() every SCAN_MS in one task, and one task for the panel's
+    # waits: the key scans are step()'s, the e-ink goes through eink_show (awaited),
+    # never through eink_show_now (the stepped runners').
+    device.queue(tmp_path, "m1", ["sbn 1", "game snooker reds=15", "match best-of 3",
+                                  'side A "Ann"', 'side B "Bob"'])
+    rc, out = mpy.run_micropython(RUN, tmp_path, 60, timeout=60, interpreter=interpreter)
+    assert rc == 0 and out.strip().endswith("OK"), out
+    lines = dict(line.split(" ", 1) for line in out.splitlines() if " " in line)
+    assert lines["steps"] == "60 passes 60", "every key scan was a step()"
+    assert lines["tasks"] == "1", "one task besides run(): the e-ink's"
+    assert lines["eink_show_now"] == "0 eink_show partial 0 full 2", "boot and the start"
+    assert lines["events"] == "['frame A']", "`ok` held on the keypad started the match"
+    assert lines["screen"].startswith("score stopped True"), out

@@ -1,11 +1,16 @@
-"""The board files: the reference Pico and the Pico 2 OLED variant, built on fakes.
+"""The board files: one contract (boards/board.py) walked over every board (the reference
+Pico and the Pico 2 OLED variant built on fakes, the host and the simulator boards), and
+the two hardware boards' wiring.
 
 - importing a board touches no hardware (CPython has no `machine`: the import works);
-- build() makes the contract's board object: every attribute, the canvas sizes, the
-  pins and buses of the wiring table, keypad rows open drain and columns pulled up;
+- every board is a boards.board.Board with every member of the contract, and the app
+  uses nothing else of a board, probing for nothing;
+- build() makes the pins and buses of the wiring table, keypad rows open drain and
+  columns pulled up;
 - the wiring is possible on an RP2040: SPI/I2C functions on the pins chosen, physical
   pin numbers that match the Pico's pinout, no GPIO used twice;
-- the LED power cap keeps the chain inside the budget for every picture and level;
+- the LED power cap (boards/ledpower.py, not the wiring) keeps the chain inside the
+  budget for every picture and level;
 - the variant reuses the reference board and only swaps the display.
 """
 
@@ -15,17 +20,15 @@ import re
 
 import pytest
 
-from boards import pico, pico2_oled
+from boards import board as board_module
+from boards import host, ledpower, pico, pico2_oled, sim
 from drivers import max7219, ssd1306
-from support import fakes
+from support import fakes, mpy
 
 # Raspberry Pi Pico datasheet, "Pinout": physical pin of each GPIO.
 PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26,
             21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
-
-CONTRACT = ("name", "eink_size", "eink_show", "led", "led_show", "led_level",
-            "keys", "tone", "quiet", "flash", "unique_id", "ticks_ms", "errno")
 
 
 def build(module, levels=None, now=1234):
@@ -35,20 +38,102 @@ def build(module, levels=None, now=1234):
     return bus, machine, board
 
 
-@pytest.mark.parametrize("module", [pico, pico2_oled])
-def test_board_has_the_contract_interface(module):
-    _, _, board = build(module)
-    for name in CONTRACT:
-        assert hasattr(board, name), name
-    assert inspect.iscoroutinefunction(board.eink_show)
-    assert board.flash == ""
-    assert board.unique_id() == fakes.UNIQUE_ID
-    assert board.ticks_ms() == 1234
-    assert board.errno(OSError(2, "x")) == 2
-    assert board.led.width == 32 and board.led.height == 16
-    assert len(board.led_buf) == 64
-    assert list(inspect.signature(board.eink_show).parameters)[:2] == ["full", "paint"]
-    assert board.led.fmt == fakes.MONO_HLSB
+def every_board(tmp_path):
+    """(board, whether its panel waits) for each board module there is."""
+    return [(build(pico, levels={13: 0})[2], True),  # BUSY low: the panel is idle
+            (build(pico2_oled)[2], False),
+            (host.HostBoard(str(tmp_path / "host")), False),
+            (sim.SimBoard(None, flash=str(tmp_path / "sim"), ticks=lambda: 77), False)]
+
+
+# The contract's members that are methods, with how many arguments each takes.
+METHODS = {"eink_show": 2, "eink_show_now": 2, "led_show": 0, "led_level": 1, "keys": 0,
+           "tone": 2, "quiet": 0, "unique_id": 0, "ticks_ms": 0, "errno": 1,
+           "free_bytes": 0, "sync": 0}
+
+
+def test_every_board_follows_the_one_contract(tmp_path):
+    (tmp_path / "host").mkdir()
+    (tmp_path / "sim").mkdir()
+    assert set(board_module.MEMBERS) == set(METHODS) | {"name", "echo", "flash",
+                                                        "eink_size", "led"}
+    names = []
+    for board, waits in every_board(tmp_path):
+        names.append(board.name)
+        assert isinstance(board, board_module.Board), board.name
+        for member in board_module.MEMBERS:
+            assert hasattr(board, member), (board.name, member)
+        for member, n in METHODS.items():
+            params = inspect.signature(getattr(board, member)).parameters.values()
+            required = [p for p in params if p.default is inspect.Parameter.empty]
+            assert len(required) == n, (board.name, member)
+        assert inspect.iscoroutinefunction(board.eink_show), board.name
+        assert isinstance(board.flash, str)
+        w, h = board.eink_size
+        assert (w, h) in ((400, 300), (128, 64)), board.name
+        assert board.echo is None or callable(board.echo.lines)
+        # the LED canvas: 32x16, drawn and pushed
+        board.led.fill(0)
+        board.led.pixel(31, 15, 1)
+        board.led.pixel(32, 16, 1)  # outside: clipped, as framebuf does
+        board.led_level(15)
+        board.led_show()
+        # the e-ink: eink_show paints the panel in panel coordinates, under asyncio
+        seen = []
+
+        def paint(canvas):
+            seen.append(canvas)
+            canvas.fill(0)
+            canvas.pixel(w - 1, h - 1, 1)
+
+        asyncio.run(board.eink_show(True, paint))
+        assert seen, board.name
+        del seen[:]
+        if waits:  # the Pico's e-ink waits for BUSY: only App.run() drives it
+            with pytest.raises(RuntimeError, match=r"App\.run"):
+                board.eink_show_now(False, paint)
+        else:
+            board.eink_show_now(False, paint)
+            assert seen, "eink_show_now painted at once: %s" % board.name
+        assert board.keys() == 0
+        board.tone(2000, 50)
+        board.quiet()
+        assert isinstance(board.unique_id(), bytes) and len(board.unique_id()) >= 4
+        assert isinstance(board.ticks_ms(), int)
+        # the standard ENOSPC and ENOENT of what the port raises (Emscripten: 51, 44)
+        nospc, noent = (51, 44) if board.name == "sim" else (28, 2)
+        assert board.errno(OSError(nospc, "No space left on device")) == 28
+        assert board.errno(OSError(noent, "x")) == 2
+        assert isinstance(board.free_bytes(), int) and board.free_bytes() > 0
+        assert board.sync() is None
+    assert names == ["pico", "pico2_oled", "host", "sim"]
+
+
+def test_the_app_uses_nothing_of_a_board_but_the_contract():
+    import ast
+
+    src = (mpy.FIRMWARE / "scoreboard" / "app.py").read_text(encoding="utf-8")
+    assert "getattr(" not in src and "hasattr(" not in src, "no probing of the board"
+    used = set()
+    for node in ast.walk(ast.parse(src)):
+        if isinstance(node, ast.Attribute) and (
+                (isinstance(node.value, ast.Name) and node.value.id == "board")
+                or (isinstance(node.value, ast.Attribute) and node.value.attr == "board")):
+            used.add(node.attr)
+    assert used and used <= set(board_module.MEMBERS), used - set(board_module.MEMBERS)
+
+
+def test_one_count_of_free_space_for_the_journal_and_the_boards(tmp_path):
+    from scoreboard import space
+    from scoreboard.journal import Journal
+
+    # statvfs is read in one place; the Pico boards take the contract's default
+    for path in mpy.FIRMWARE.rglob("*.py"):
+        if path.name != "space.py":
+            assert "statvfs(" not in path.read_text(encoding="utf-8"), path
+    assert pico.Board.free_bytes is board_module.Board.free_bytes
+    j = Journal(str(tmp_path), "PICO-3F2A")
+    assert abs(j.space.free_bytes() - space.fs_free(str(tmp_path))) < 1 << 20
 
 
 def test_the_pico_draws_the_eink_panel_in_bands_and_the_oled_whole():
@@ -157,14 +242,26 @@ def test_tone_and_quiet_drive_the_pwm():
 
 
 def test_power_budget_holds_for_every_level_and_picture():
-    limits = pico.lit_limits()
+    limits = ledpower.lit_limits()
     for level in range(16):
-        worst = max7219.chain_current_ma(level, min(limits[level], 512), pico.SEG_MA,
-                                         pico.CHIP_MA)
-        assert worst <= pico.LED_BUDGET_MA + 1e-9
-    assert pico.LED_BUDGET_MA + pico.OTHERS_MA + pico.MARGIN_MA == pico.USB_MA
+        worst = max7219.chain_current_ma(level, min(limits[level], 512), ledpower.SEG_MA,
+                                         ledpower.CHIP_MA)
+        assert worst <= ledpower.LED_BUDGET_MA + 1e-9
+    assert (ledpower.LED_BUDGET_MA + ledpower.OTHERS_MA + ledpower.MARGIN_MA
+            == ledpower.USB_MA)
     # everything lit: the cap is level 1, whatever is asked
-    assert max7219.max_level(pico.LED_BUDGET_MA, 512, pico.SEG_MA, pico.CHIP_MA) == 1
+    assert max7219.max_level(ledpower.LED_BUDGET_MA, 512, ledpower.SEG_MA,
+                             ledpower.CHIP_MA) == 1
+
+
+def test_the_led_power_policy_is_not_in_the_wiring_file():
+    # boards/pico.py is the wiring; the budget and the cap are boards/ledpower.py's
+    src = (mpy.FIRMWARE / "boards" / "pico.py").read_text(encoding="utf-8")
+    for name in ("LED_BUDGET_MA =", "SEG_MA =", "def lit_limits", "_BIT_COUNTS",
+                 "def led_cap", "def led_lit"):
+        assert name not in src, name
+    _, _, board = build(pico)
+    assert isinstance(board.power, ledpower.LedPower) and board.power.buf is board.led_buf
 
 
 @pytest.mark.parametrize("asked, lit, expect", [
@@ -174,12 +271,12 @@ def test_led_show_caps_the_intensity_by_the_lit_leds(asked, lit, expect):
     for i in range(lit):
         board.led.pixel(i % 32, i // 32, 1)
     board.led_level(asked)
-    assert board.led_lit() == lit
+    assert board.power.lit() == lit
     bus.clear()
     board.led_show()
     assert board.chain.level == expect
-    current = max7219.chain_current_ma(expect, lit, pico.SEG_MA, pico.CHIP_MA)
-    assert current <= pico.LED_BUDGET_MA
+    current = max7219.chain_current_ma(expect, lit, ledpower.SEG_MA, ledpower.CHIP_MA)
+    assert current <= ledpower.LED_BUDGET_MA
 
 
 def test_led_show_dims_before_a_brighter_picture_goes_out():
@@ -263,9 +360,9 @@ def test_boards_build_under_micropython(micropython_bin):
 def test_the_lit_led_count_table_is_a_constant_in_flash():
     """The bits set in each byte value: a bytes literal (in flash when frozen), not a
     256-byte table the board builds in RAM."""
-    assert isinstance(pico._BIT_COUNTS, bytes) and len(pico._BIT_COUNTS) == 256
-    assert all(pico._BIT_COUNTS[i] == bin(i).count("1") for i in range(256))
+    table = ledpower._BIT_COUNTS
+    assert isinstance(table, bytes) and len(table) == 256
+    assert all(table[i] == bin(i).count("1") for i in range(256))
     _, _, board = build(pico)
-    assert board._bits is pico._BIT_COUNTS
     board.led.fill_rect(0, 0, 5, 3, 1)
-    assert board.led_lit() == 15
+    assert board.power.lit() == 15

@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from boards import pico, pico2_oled
+from boards import ledpower, pico, pico2_oled
 from drivers import max7219, ssd1683
 from host_tools import legends
 from scoreboard.keys import keymaps
@@ -81,18 +81,18 @@ def test_bom_total_adds_up():
 def test_power_table_is_the_model_the_firmware_uses():
     rows = [r for r in table_rows(section("Power budget")) if r[0].isdigit()]
     assert [int(r[0]) for r in rows] == list(range(16))
-    limits = pico.lit_limits()
+    limits = ledpower.lit_limits()
     for r in rows:
         level = int(r[0])
         assert r[1] == "%d/32" % (2 * level + 1)
-        chain = max7219.chain_current_ma(level, 512, pico.SEG_MA, pico.CHIP_MA)
+        chain = max7219.chain_current_ma(level, 512, ledpower.SEG_MA, ledpower.CHIP_MA)
         assert int(r[2]) == round(chain)
-        assert int(r[3]) == round(chain + pico.OTHERS_MA)
-        assert int(r[4]) == round(max7219.chain_current_ma(level, 160, pico.SEG_MA,
-                                                           pico.CHIP_MA))
+        assert int(r[3]) == round(chain + ledpower.OTHERS_MA)
+        assert int(r[4]) == round(max7219.chain_current_ma(level, 160, ledpower.SEG_MA,
+                                                           ledpower.CHIP_MA))
         assert int(r[5]) == min(limits[level], 512)
     text = section("Power budget")
-    assert "**412 mA**" in text and str(pico.LED_BUDGET_MA) == "412"
+    assert "**412 mA**" in text and str(ledpower.LED_BUDGET_MA) == "412"
     assert "held at level 1, 304 mA for the chain, 342 mA for the box" in text
 
 

@@ -1,25 +1,7 @@
 """The host board: the Pico's stand-in on a computer, for tests and `scoreboard device`.
 
-It has the board interface the app uses (the reference is `boards.pico`):
-
-    name, eink_size            "host", (width, height) of the score panel
-    eink_show(full, paint)     async: draw the e-ink picture and refresh the panel (full
-                               or partial). `paint(canvas)` draws the whole picture with
-                               framebuf's methods in panel coordinates (MONO_HLSB, 1 =
-                               black ink); the board calls it once per band it sends
-                               (drivers/ssd1683.py's Band), or once on a canvas of the
-                               whole panel (the OLED), so what it draws must depend on
-                               the state alone
-    eink_show_now(full, paint) the same, at once (host and simulator boards only)
-    led                        the LED's framebuf canvas, 32x16 MONO_HLSB, 1 = lit
-    led_show(), led_level(n)   push the LED canvas; brightness 0..15
-    keys()                     raw key bitmap, bit i = row * 4 + col pressed
-    tone(freq, volume), quiet()
-    flash                      the folder that holds matches/ and queue/
-    unique_id(), ticks_ms(), errno(e), free_bytes(), sync()
-    echo                       scoreboard.echo.Echo (the journal on the console) or None
-
-Here the e-ink picture is painted in the Pico's bands and put together in `eink_buf`,
+It follows the board contract (boards/board.py), as every board does. Here the e-ink
+picture is painted in the Pico's bands and put together in `eink_buf`,
 the panel's RAM as the computer holds it (None with `panel=False`: the benchmarks
 measure the heap the box needs, and the panel's RAM is the controller's, not the
 Pico's); the LED canvas is a framebuffer over a bytearray; the keys are what the runner
@@ -32,6 +14,7 @@ import time
 import framebuf
 from micropython import const
 
+from boards.board import Board
 from drivers.ssd1683 import BAND_ROWS, Band, draw_bands
 from scoreboard.core.ticks import MASK
 
@@ -56,12 +39,15 @@ def dir_bytes(path):
     return total
 
 
-class HostBoard:
+class HostBoard(Board):
     name = "host"
-    echo = None  # scoreboard.echo.Echo of the console, or None (the runners' stdout is theirs)
 
     def __init__(self, flash="flash", eink_size=(400, 300), real_time=False,
-                 box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES, panel=True):
+                 box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES, panel=True,
+                 echo=None):
+        # `echo`: the scoreboard.echo.Echo of the console, or None (the runners' stdout
+        # is theirs)
+        self.echo = echo
         w, h = eink_size
         self.eink_size = eink_size
         self.band = Band(w, h, BAND_ROWS, framebuf)
@@ -98,9 +84,8 @@ class HostBoard:
 
     # -- panels ----------------------------------------------------------------------
     async def eink_show(self, full, paint):
-        self.eink_show_now(full, paint)
-
-    def eink_show_now(self, full, paint):
+        """Paint the bands into `eink_buf`, count the refresh: nothing to wait for, so
+        eink_show_now (the runners' step) reaches its end at once."""
         draw_bands(paint, self.band, self.eink_buf)
         self.refreshes[1 if full else 0] += 1
         if self.on_eink is not None:
@@ -135,9 +120,6 @@ class HostBoard:
     def unique_id(self):
         return self._box_id
 
-    def errno(self, e):
-        return e.errno if hasattr(e, "errno") and e.errno else (e.args[0] if e.args else 0)
-
     def sync(self):
         """Nothing to do: what a flush gave the computer survives the process."""
 
@@ -150,6 +132,4 @@ def build(flash="", real_time=True, **kw):
     every journal line on its console (the pty) as on a Pico's USB."""
     from scoreboard.echo import Echo
 
-    board = HostBoard(flash, real_time=real_time, **kw)
-    board.echo = Echo()
-    return board
+    return HostBoard(flash, real_time=real_time, echo=Echo(), **kw)

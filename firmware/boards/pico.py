@@ -30,12 +30,17 @@ Wiring (GP = the Pico's GPIO number, pin = its physical pin; every GND pin is co
     buzzer    +           15   20    PWM 7B, piezo to GND via 100 ohm
 
 Power: the e-ink module from 3V3(OUT) (pin 36); the LED chain and the 74AHCT125 from
-VBUS (pin 40, the USB 5 V). The LED brightness is capped by the power budget: see
-`LED_BUDGET_MA` and `led_level()`.
+VBUS (pin 40, the USB 5 V). The LED brightness is capped by the power budget: that
+policy is boards/ledpower.py (`LED_BUDGET_MA`, `LedPower`), not this wiring.
+
+The board follows the contract of boards/board.py; its e-ink panel waits for its BUSY
+line, so the box runs the app with App.run() (`eink_show_now` refuses).
 """
 
 from micropython import const
 
+from boards import board as _board
+from boards import ledpower as _ledpower
 from drivers import buzzer as _buzzer
 from drivers import keypad as _keypad
 from drivers import max7219 as _max7219
@@ -72,15 +77,6 @@ EINK_BAUD = const(8_000_000)  # the RP2040 makes 7.8125 MHz of it (125 MHz / 16)
 LED_SPI = const(0)
 LED_BAUD = const(5_000_000)  # 4.8 MHz on the RP2040; the MAX7219 takes up to 10 MHz
 
-# Power budget (hardware/README.md, "Power budget"): a USB 2.0 port gives 500 mA.
-USB_MA = const(500)
-MARGIN_MA = const(50)  # 10 % for the USB cable's drop and the LED tolerance
-OTHERS_MA = const(38)  # Pico ~25 mA, e-ink refreshing ~8 mA, buzzer ~5 mA
-LED_BUDGET_MA = USB_MA - MARGIN_MA - OTHERS_MA  # 412 mA for the LED chain
-SEG_MA = 40.0  # peak segment current: FC-16 modules use RSET = 10 kOhm (datasheet Table 11)
-CHIP_MA = 8.0  # one MAX7219's own supply current
-MODULES = const(8)
-
 
 def pin_of(part, signal, pins=PINS):
     """The GPIO number wired to `signal` of `part` (from PINS)."""
@@ -90,45 +86,8 @@ def pin_of(part, signal, pins=PINS):
     raise KeyError(part + " " + signal)
 
 
-def lit_limits(budget_ma=LED_BUDGET_MA, seg_ma=SEG_MA, chip_ma=CHIP_MA, modules=MODULES):
-    """For each intensity 0..15, the most LEDs that may be lit within the budget.
-
-    A lit LED draws seg_ma for 1/8 of the scan (each chip drives one row at a time)
-    times the intensity duty (2n+1)/32 (MAX7219 datasheet, Table 7); each chip draws
-    chip_ma on top.
-    """
-    out = []
-    for level in range(16):
-        per_led = seg_ma / 8 * _max7219.duty(level)
-        n = int((budget_ma - modules * chip_ma) / per_led)
-        out.append(n if n > 0 else 0)
-    return tuple(out)
-
-
-# The bits set in each byte value (how many LEDs a picture byte lights): a constant, in
-# flash when frozen.
-_BIT_COUNTS = (
-    b"\x00\x01\x01\x02\x01\x02\x02\x03\x01\x02\x02\x03\x02\x03\x03\x04"
-    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
-    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
-    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
-    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
-    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
-    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
-    b"\x03\x04\x04\x05\x04\x05\x05\x06\x04\x05\x05\x06\x05\x06\x06\x07"
-    b"\x01\x02\x02\x03\x02\x03\x03\x04\x02\x03\x03\x04\x03\x04\x04\x05"
-    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
-    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
-    b"\x03\x04\x04\x05\x04\x05\x05\x06\x04\x05\x05\x06\x05\x06\x06\x07"
-    b"\x02\x03\x03\x04\x03\x04\x04\x05\x03\x04\x04\x05\x04\x05\x05\x06"
-    b"\x03\x04\x04\x05\x04\x05\x05\x06\x04\x05\x05\x06\x05\x06\x06\x07"
-    b"\x03\x04\x04\x05\x04\x05\x05\x06\x04\x05\x05\x06\x05\x06\x06\x07"
-    b"\x04\x05\x05\x06\x05\x06\x06\x07\x05\x06\x06\x07\x06\x07\x07\x08"
-)
-
-
-class Board:
-    """What the app sees. Built by build(); every attribute of the contract is here."""
+class Board(_board.Board):
+    """What the app sees (boards/board.py's contract). Built by build()."""
 
     def __init__(self, machine, time, framebuf, pins=PINS, name=NAME):
         from scoreboard.echo import Echo
@@ -148,13 +107,11 @@ class Board:
             miso=Pin(self.gp("spi0", "MISO")),
         )
         self.led_spi = spi0
-        self._limits = lit_limits()
-        self._bits = _BIT_COUNTS
-        self.led_requested = 4  # until the app asks: steady for pictures up to 247 LEDs
         self.led_buf = bytearray(_max7219.WIDTH * _max7219.HEIGHT // 8)
         self.led = framebuf.FrameBuffer(
             self.led_buf, _max7219.WIDTH, _max7219.HEIGHT, framebuf.MONO_HLSB
         )
+        self.power = _ledpower.LedPower(self.led_buf)  # the brightness the budget allows
         self.chain = _max7219.Max7219(
             spi0, Pin(self.gp("led", "CS"), Pin.OUT, value=1),
             order=_max7219.ORDER_FC16, rotation=0, intensity=0,
@@ -206,43 +163,20 @@ class Board:
         """Put the panel in deep sleep (the next eink_show wakes it)."""
         await self.panel.sleep()
 
+    def eink_show_now(self, full, paint):
+        """The e-ink waits for its BUSY line: only App.run() drives this panel."""
+        raise RuntimeError("the pico board's e-ink waits for its BUSY line: run the app "
+                           "with App.run()")
+
     # -- LED -----------------------------------------------------------------------
     def led_level(self, n):
-        """Ask for brightness n (0..15). Each frame gets the highest level up to n at
-        which its lit LEDs stay inside LED_BUDGET_MA (see led_show)."""
-        self.led_requested = 0 if n < 0 else 15 if n > 15 else n
-
-    def led_lit(self):
-        """How many LEDs the current picture lights (allocation free)."""
-        bits = self._bits
-        buf = self.led_buf
-        n = 0
-        i = 0
-        end = len(buf)
-        while i < end:
-            n += bits[buf[i]]
-            i += 1
-        return n
-
-    def led_cap(self, lit):
-        """The highest level at or below the requested one for `lit` LEDs; -1 = none."""
-        level = self.led_requested
-        limits = self._limits
-        while level >= 0 and limits[level] < lit:
-            level -= 1
-        return level
+        """Ask for brightness n (0..15). Each picture gets the highest level up to n at
+        which its lit LEDs stay inside the power budget (boards/ledpower.py)."""
+        self.power.ask(n)
 
     def led_show(self):
         """Push board.led to the chain at the capped level. Allocation free."""
-        level = self.led_cap(self.led_lit())
-        chain = self.chain
-        level = max(level, 0)  # -1 cannot happen with the reference budget (see tests)
-        if level < chain.level:  # dim first, so the new picture never overshoots
-            chain.intensity(level)
-            chain.show(self.led_buf)
-        else:
-            chain.show(self.led_buf)
-            chain.intensity(level)
+        self.power.show(self.chain)
 
     # -- keys, buzzer ----------------------------------------------------------------
     def keys(self):
@@ -262,21 +196,6 @@ class Board:
 
     def ticks_ms(self):
         return self._time.ticks_ms()
-
-    def free_bytes(self):
-        """Free bytes on the flash's filesystem (littlefs on a Pico)."""
-        import os
-
-        s = os.statvfs(self.flash or "/")
-        return s[0] * s[3]
-
-    def errno(self, e):
-        """The errno of an OSError: MicroPython's rp2 port already uses the standard
-        numbers (ENOENT 2, EEXIST 17, ENOSPC 28)."""
-        n = getattr(e, "errno", None)
-        if n is None and e.args:
-            n = e.args[0]
-        return n
 
 
 def build(machine=None, time=None, framebuf=None):

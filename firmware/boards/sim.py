@@ -1,11 +1,8 @@
 """The simulator board: the firmware in a web page, on MicroPython's WebAssembly port.
 
 The browser simulator (`make sim`, host_tools/sim/) copies every firmware/ file into the
-port's in-memory filesystem and runs the real app on this board. It has the board
-interface of `boards.host` (name, eink_size, eink_show(full, paint),
-eink_show_now(full, paint), led, led_show(), led_level(n), keys(), tone(freq, volume),
-quiet(), flash, unique_id(), ticks_ms(), errno(e), sync(), free_bytes()) and stands in
-for the hardware:
+port's in-memory filesystem and runs the real app on this board. It follows the board
+contract (boards/board.py) and stands in for the hardware:
 
 - the e-ink picture is painted in bands, as on the Pico, each band copied into the
   *panel* buffer (the panel's RAM); the LED canvas is a framebuffer that `led_show`
@@ -30,6 +27,7 @@ import time
 import framebuf
 from micropython import const
 
+from boards.board import Board
 from boards.host import dir_bytes
 from drivers.ssd1683 import Band, draw_bands
 from scoreboard.core.ticks import MASK
@@ -84,8 +82,9 @@ def _address(buf):
     return uctypes.addressof(buf)
 
 
-class SimBoard:
+class SimBoard(Board):
     name = "sim"
+    echo = None  # the page shows the journal itself: no console echo
 
     def __init__(self, bridge=None, flash="/flash", uid=b"\x51\x4d\x00\x01",
                  flash_bytes=_FLASH_BYTES, ticks=None):
@@ -120,9 +119,8 @@ class SimBoard:
 
     # -- panels ----------------------------------------------------------------------
     async def eink_show(self, full, paint):
-        self.eink_show_now(full, paint)
-
-    def eink_show_now(self, full, paint):
+        """Paint the bands into the panel buffer: nothing to wait for (eink_show_now, the
+        page's step, reaches its end at once)."""
         draw_bands(paint, self.band, self.eink_panel)
         st = self.status
         st[ST_EINK] += 1
@@ -155,7 +153,7 @@ class SimBoard:
         return self._uid
 
     def errno(self, e):
-        n = e.errno if getattr(e, "errno", None) else (e.args[0] if e.args else 0)
+        n = Board.errno(self, e)
         return _EMSCRIPTEN_ERRNO.get(n, n)
 
     def sync(self):

@@ -6,9 +6,13 @@ the journal together.
                               LED (every pass that changed it) <---+---> e-ink (policy)
 
 One pass of everything is `step(now)`: the key scan, the shot-clock tick, the LED, the
-e-ink refresh policy and the buzzer. `run()` runs the same work as asyncio tasks in real
-time (`main.py`); the tests, the key-script device and the browser simulator call
-`step()` with a clock of their own, so a whole match plays in virtual time.
+e-ink refresh policy and the buzzer. `run()` (`main.py`, the box) calls that same
+`step()` every SCAN_MS in real time, one task; only the e-ink refresh it decides on is
+handed to a second task, which waits for the panel (about 0.7 s partial, 2 s full) while
+the passes go on. The tests, the key-script device and the browser simulator call
+`step()` with a clock of their own, so a whole match plays in virtual time; their boards'
+panels need no waiting, and `step()` pushes the picture at once (`eink_show_now`). The
+board is the contract of boards/board.py: the app uses nothing else of it.
 
 A key is answered on the LED in the pass that reads it. The e-ink panel gets a partial
 refresh per change, coalesced while keys come fast, a full one at a frame's end and
@@ -38,8 +42,7 @@ from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
 from scoreboard.ui.model import Screen
 
-SCAN_MS = const(10)  # the key scan period: a key reaches the LED within one
-TICK_MS = const(50)  # the shot-clock tick
+SCAN_MS = const(10)  # the pass period: a key reaches the LED within one
 QUIET_MS = const(400)  # e-ink: wait this long after the last change before refreshing
 LATEST_MS = const(2000)  # ... but never keep a change off the panel longer than this
 FULL_EVERY = const(10)  # a full refresh after this many partial ones (ghosting)
@@ -52,10 +55,9 @@ class App:
     def __init__(self, board):
         self.board = board
         self.journal = Journal(board.flash, box_id(board.unique_id(), board.name),
-                               errno_of=board.errno,
-                               free=getattr(board, "free_bytes", None),
-                               sync=getattr(board, "sync", None))
-        self.journal.echo = getattr(board, "echo", None)  # its lines on the console too
+                               errno_of=board.errno, free=board.free_bytes,
+                               sync=board.sync)
+        self.journal.echo = board.echo  # its lines on the console too (or None)
         self.keys = Debouncer()
         self.settings = load_settings(board.flash)
         self.buzzer = Sounds(board, volume_of(self.settings))
@@ -78,6 +80,9 @@ class App:
         self._led_due = -1  # ms from _led_at's draw until the LED changes by itself
         self._led_at = 0
         self._asap = False
+        self._eink_wake = None  # run()'s e-ink task waits on this asyncio.Event (None: stepped)
+        self._eink_busy = False  # that task is refreshing the panel
+        self._eink_next = False  # the refresh handed to it: full or partial
         self._overtime = False  # match time is past MAX_MS
         self.stopped = False
 
@@ -129,7 +134,9 @@ class App:
 
     # -- one pass --------------------------------------------------------------------
     def step(self, now):
-        """One pass of every task, for runners with their own clock."""
+        """One pass of everything at `now`: the key scan, the shot-clock tick, the LED,
+        the e-ink refresh when it is due, the buzzer. run() calls it every SCAN_MS; the
+        runners with a clock of their own call it directly."""
         if self.stopped:
             return
         try:
@@ -140,10 +147,11 @@ class App:
             self.buzzer.update(now)
         except Exception as e:
             self.fail(e)
-            try:
-                self.board.eink_show_now(True, self.paint)
-            except Exception:  # a panel that fails too: the journal is what matters
-                pass
+            if self._eink_wake is None:  # stepped: the error screen goes up now (run(): later)
+                try:
+                    self.board.eink_show_now(True, self.paint)
+                except Exception:  # a panel that fails too: the journal is what matters
+                    pass
 
     def scan(self, now):
         """Read the keys; act on every debounced press. Allocates nothing without one."""
@@ -316,10 +324,21 @@ class App:
         eink.draw(canvas, self.screen)
 
     def eink_pass(self, now):
+        """The e-ink refresh, when one is due and the panel is free: pushed at once when
+        the app is stepped (eink_show_now), handed to run()'s e-ink task in real time."""
+        if self._eink_busy:
+            return
         full = self.eink_due(now)
-        if full is not None:
-            self._render_eink(full)
+        if full is None:
+            return
+        self._render_eink(full)
+        wake = self._eink_wake
+        if wake is None:
             self.board.eink_show_now(full, self.paint)
+        else:
+            self._eink_busy = True
+            self._eink_next = full
+            wake.set()
 
     # -- what the screens show -----------------------------------------------------------
     def _update_screen(self):
@@ -368,8 +387,11 @@ class App:
 
     # -- real time ---------------------------------------------------------------------
     async def run(self):
-        """The box's tasks on real time until stopped. Any exception ends on the error
-        screen with the journal intact; KeyboardInterrupt stops cleanly."""
+        """The box in real time until stopped: step() every SCAN_MS in this task, the
+        very pass the tests step; the e-ink refreshes it decides on go to a second task,
+        which waits for the panel while the passes go on. Any exception ends on the error
+        screen with the journal intact; KeyboardInterrupt (mpremote, Ctrl-C) stops
+        cleanly."""
         import asyncio
 
         board = self.board
@@ -379,38 +401,32 @@ class App:
             self.fail(context.get("exception") or RuntimeError(context.get("message")))
 
         asyncio.get_event_loop().set_exception_handler(on_error)
-
-        async def every(period, work):
-            while not self.stopped:
-                try:
-                    work(board.ticks_ms())
-                except Exception as e:
-                    self.fail(e)
-                await asyncio.sleep_ms(period)
-
-        async def eink_task():
-            while not self.stopped:
-                now = board.ticks_ms()
-                full = self.eink_due(now)
-                if full is not None:
-                    self._render_eink(full)
-                    await board.eink_show(full, self.paint)
-                await asyncio.sleep_ms(50)
-
-        tasks = [asyncio.create_task(every(SCAN_MS, self.scan)),
-                 asyncio.create_task(every(TICK_MS, self.tick)),
-                 asyncio.create_task(every(SCAN_MS, self.led_pass)),
-                 asyncio.create_task(eink_task()),
-                 asyncio.create_task(every(SCAN_MS, self.buzzer.update))]
+        wake = self._eink_wake = asyncio.Event()
+        panel = asyncio.create_task(self._eink_task(wake))
         try:
             while not self.stopped:
-                await asyncio.sleep_ms(100)
+                self.step(board.ticks_ms())
+                await asyncio.sleep_ms(SCAN_MS)
             if self.screen.kind == "error":
                 try:
                     await board.eink_show(True, self.paint)
                 except Exception:  # a panel that fails too: the journal is what matters
                     pass
         finally:
-            for t in tasks:
-                t.cancel()
+            panel.cancel()
+            self._eink_wake = None
+            self._eink_busy = False
             self.stop()
+
+    async def _eink_task(self, wake):
+        """run()'s e-ink task: waits on `wake` until a pass hands it a refresh, then for
+        the panel to take it (the driver awaits its BUSY line)."""
+        while not self.stopped:
+            await wake.wait()
+            wake.clear()
+            try:
+                await self.board.eink_show(self._eink_next, self.paint)
+            except Exception as e:
+                self.fail(e)
+            finally:
+                self._eink_busy = False

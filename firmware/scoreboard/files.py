@@ -11,7 +11,7 @@ The journal (`journal.py`), the queue (`queued.py`), the free space and pruning
     files.remove(path), exists(path)   a missing file is no error for remove()
     files.read_small("current")        a one-line file (or its .new twin), or None
     files.write_small("current", text) replaced atomically: NAME.new, then rename
-    files.sync()                       after a flush (os.sync on MicroPython, the board's)
+    files.sync()                       after a flush (the board's sync(), else fs_sync)
     files.next_number(box)             the next match number of BOARDID-NNNN
 
 `current` names the stem of the match in play (`ID` or a continuation `ID.N`),
@@ -38,10 +38,19 @@ def _errno(e):
     return e.args[0] if e.args else None
 
 
-def _default_sync():
-    if sys.implementation.name == "micropython" and hasattr(os, "sync"):
-        return os.sync
-    return None
+# What flushes the filesystem's caches to flash after a write: os.sync on MicroPython
+# where the port has it (littlefs on a Pico); nothing on CPython (a host folder), where
+# os.sync would write out every disk of the computer.
+_OS_SYNC = None
+if sys.implementation.name == "micropython" and hasattr(os, "sync"):
+    _OS_SYNC = os.sync
+
+
+def fs_sync():
+    """Flush the filesystem to flash where the port can (see _OS_SYNC): the boards' sync()
+    and the journal's when it is given none."""
+    if _OS_SYNC is not None:
+        _OS_SYNC()
 
 
 def box_id(unique_id, name="pico"):
@@ -73,12 +82,12 @@ def check_match_id(mid):
 class Files:
     """The board's flash folder (see the module docstring). `errno_of(e)`: the standard
     errno of an OSError (default e.args[0]); `sync()`: called after each flush (default
-    os.sync on MicroPython, when it exists). Makes matches/ and queue/ when missing."""
+    fs_sync). Makes matches/ and queue/ when missing."""
 
     def __init__(self, root, errno_of=None, sync=None):
         self.root = root
         self.errno_of = errno_of or _errno
-        self._sync = sync if sync is not None else _default_sync()
+        self._sync = sync or fs_sync
         for d in (root, self.path("matches"), self.path("queue")):
             if d:
                 try:
@@ -117,8 +126,7 @@ class Files:
             return False
 
     def sync(self):
-        if self._sync:
-            self._sync()
+        self._sync()
 
     def read_small(self, name):
         """The text of a tiny file (`current`, `counter`), or None; `name.new` stands in

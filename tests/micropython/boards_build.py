@@ -34,7 +34,7 @@ def main():
     ref.led_show()
     asyncio.run(ref.eink_show(True, lambda c: c.text("147", 10, 10, 1)))
     band = ref.panel.band
-    print(ref.name, ref.eink_size, "lit", ref.led_lit(), "level", ref.chain.level,
+    print(ref.name, ref.eink_size, "lit", ref.power.lit(), "level", ref.chain.level,
           "band", band.rows, len(band.buf))
     bus = fakes.Bus()
     var = pico2_oled.build(fakes.machine_module(bus), fakes.time_module(), framebuf)
