@@ -166,3 +166,48 @@ def test_mpremote_gets_in_while_the_box_is_still_booting(flash):
             except subprocess.TimeoutExpired:
                 pytest.fail("mpremote hung connecting %.1f s after the start" % delay)
             assert rc == 0 and "42" in out, err
+
+
+def _children(pid):
+    with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+        return [int(p) for p in f.read().split()]
+
+
+def _gone(pid):
+    """Whether process `pid` has ended (a zombie nobody reaped has ended too)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_device_pty_stopped_by_a_signal_leaves_nothing_behind(tmp_path, sig):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = dict(os.environ, TMPDIR=str(temp))
+    proc = subprocess.Popen([str(PYTHON), "-m", "host_tools", "device", "--pty", "--flash",
+                             str(tmp_path / "box")], cwd=str(REPO), env=env,
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        line = proc.stdout.readline().decode()
+        assert line.startswith("port /dev/pts/"), line
+        rc, out, err = mpremote(line.split()[1], "exec", "print(6 * 7)")
+        assert rc == 0 and "42" in out, err
+        children = _children(proc.pid)
+        assert children, "no MicroPython behind the port"
+        assert [p.name for p in temp.iterdir()], "the device keeps its boot files in TMPDIR"
+        proc.send_signal(sig)  # the command alone, as a service manager or a closed
+        assert proc.wait(10) == 0  # terminal would: not its process group
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+    deadline = time.monotonic() + 5
+    while not all(_gone(p) for p in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert all(_gone(p) for p in children), "MicroPython still runs after the signal"
+    # No vdev-* folder and no file is left (an empty folder of another tool's may stay).
+    assert [p for p in temp.rglob("*") if p.is_file() or p.name.startswith("vdev-")] == []
