@@ -357,6 +357,16 @@ def test_volume_and_mute_on_the_start_screen_kept_on_flash(tmp_path):
 
 
 def test_led_brightness_from_the_settings_file(tmp_path):
+    assert (tmp_path / "settings.txt").read_text() == "led=8\nvolume=100\n"
+    assert not (tmp_path / "settings.txt.new").exists()
+
+
+def test_one_way_to_replace_a_small_file_on_flash():
+    # settings.txt is replaced as current and counter are (scoreboard.files.write_small:
+    # .new, then a rename, then the board's sync): no second copy of that dance.
+    for path in mpy.FIRMWARE.rglob("*.py"):
+        if path.name != "files.py":
+            assert "rename(" not in path.read_text(encoding="utf-8"), path
     (tmp_path / "settings.txt").write_text("led=12\nvolume=30\n", encoding="utf-8")
     r = rig(tmp_path)
     assert r.board.level == 12 and r.app.buzzer.volume == 30

@@ -59,7 +59,7 @@ class App:
                                sync=board.sync)
         self.journal.echo = board.echo  # its lines on the console too (or None)
         self.keys = Debouncer()
-        self.settings = load_settings(board.flash)
+        self.settings = load_settings(self.journal.files)
         self.buzzer = Sounds(board, volume_of(self.settings))
         board.led_level(led_level_of(self.settings))
         self.screen = Screen()
@@ -209,7 +209,7 @@ class App:
         """The buzzer's volume (0: mute), kept on flash; a beep at the new volume."""
         self.buzzer.volume = percent
         self.settings["volume"] = "%d" % percent
-        save_settings(self.board.flash, self.settings)
+        save_settings(self.journal.files, self.settings)
         self.screen.notice = "SOUND: %s" % ("off" if percent == 0 else "%d%%" % percent)
         self.buzzer.play("beep")
 
