@@ -106,7 +106,8 @@ def test_frame_end_sound_and_full_refresh(tmp_path):
     r.press("end", 80)  # B to the table
     r.wait(3000)
     full = r.board.refreshes[1]
-    for k in ["menu", "menu", "ok"]:  # the menu, down to "concede frame", chosen
+    for k in ["menu", "menu", "ok",  # the menu, down to "concede frame", chosen
+              "ok", "ok"]:  # B, at the table, concedes; the question answered
         r.press(k, 80)
     assert journal(tmp_path) == ["frame A", "end", "concede"]
     r.wait(3000)
@@ -199,7 +200,9 @@ def test_one_side_key_switches_the_breaker_on_the_start_screen_and_before_frame_
     press(side)
     assert r.app.screen.breaker == 1
     press(side)
-    press("menu")  # the set-up screen: its game's side key (snooker, the first game)
+    press("menu")  # the words before frame 1, the set-up of a match here last:
+    r.press("menu", 1000)  # a long menu goes up, round to that last item
+    press("ok")  # the set-up screen: its game's side key (snooker, the first game)
     press("side")
     assert r.app.screen.breaker == 0 and r.app.screen.message
     press("end")
@@ -213,7 +216,7 @@ def test_one_side_key_switches_the_breaker_on_the_start_screen_and_before_frame_
     from scoreboard.keys.grammar import Grammar
 
     g = Grammar(Match(r.app.match.header))
-    assert "(%s switches)" % side in g.entry()
+    assert "%s:swap" % side in g.entry()
     assert g.press(other).refusal and "A breaks" in g.entry()
     assert not g.press(side).refusal and "B breaks" in g.entry()
 
@@ -354,9 +357,6 @@ def test_volume_and_mute_on_the_start_screen_kept_on_flash(tmp_path):
     assert r2.app.buzzer.volume == 0
     r2.press("menu", 1000)
     assert r2.app.buzzer.volume == 100
-
-
-def test_led_brightness_from_the_settings_file(tmp_path):
     assert (tmp_path / "settings.txt").read_text() == "led=8\nvolume=100\n"
     assert not (tmp_path / "settings.txt.new").exists()
 
@@ -367,6 +367,9 @@ def test_one_way_to_replace_a_small_file_on_flash():
     for path in mpy.FIRMWARE.rglob("*.py"):
         if path.name != "files.py":
             assert "rename(" not in path.read_text(encoding="utf-8"), path
+
+
+def test_led_brightness_from_the_settings_file(tmp_path):
     (tmp_path / "settings.txt").write_text("led=12\nvolume=30\n", encoding="utf-8")
     r = rig(tmp_path)
     assert r.board.level == 12 and r.app.buzzer.volume == 30

@@ -343,7 +343,7 @@ def test_the_start_screen_shows_a_full_flash(tmp_path):
 def test_after_six_days_abandon_forfeit_and_suspend_still_go_in(tmp_path):
     cmds = (presses(["ok", "red"]) + ["jump %d" % MAX_MS, "text"] + presses(["black"]) +
             ["text", "choose suspend", "text", "choose resume", "text",
-             "choose abandon no_winner", "text", "status"])
+             "choose abandon no_winner", "press ok", "text", "status"])
     flashes, out = both(tmp_path, queue(HEADER), cmds)
     waited, refused, suspended, resume, abandoned = shown(out)
     assert waited == ("score", None, OVERTIME), "the panel says why before a key"
@@ -363,7 +363,7 @@ def test_after_six_days_abandon_forfeit_and_suspend_still_go_in(tmp_path):
 
 def test_forfeit_goes_in_after_six_days_too(tmp_path):
     cmds = (presses(["ok", "red"]) + ["jump %d" % (2 * MAX_MS),
-                                      "choose forfeit B_Bob retired", "text"])
+                                      "choose forfeit B_Bob retired", "press ok", "text"])
     flashes, out = both(tmp_path, queue(HEADER), cmds)
     assert shown(out)[-1][0] == "match_end"
     path = device.journal_files(flashes["cpython"])[-1]
@@ -539,7 +539,8 @@ def test_device_keys_exits_non_zero_when_the_app_reached_its_error_screen(tmp_pa
 
 
 def test_the_frame_end_screen_shows_why_too(tmp_path):
-    cmds = (presses(["ok", "red"]) + ["choose concede_frame", "wait 3000", "show",
+    cmds = (presses(["ok", "red"]) + ["choose concede_frame A_Ann", "press ok", "wait 3000",
+                                      "show",
                                       "jump %d" % MAX_MS, "wait 3000", "show", "text",
                                       "press ok", "wait 3000", "show", "text"])
     _, out = both(tmp_path, queue(HEADER), cmds)

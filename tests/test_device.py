@@ -112,9 +112,12 @@ def test_nineball_rack_lost_on_three_fouls(tmp_path, interpreter):
 
 
 def test_straight_pool_with_rerack(tmp_path, interpreter):
-    # `score`, then the key that stands for 14 in a number entry (keymaps.NUMBERS).
-    keys = ["ok", "score", number_key("straight", 14), "rerack", "ball", "end", "foul"]
-    events = ["frame A", "score 14", "rerack", "score 1", "end", "foul"]
+    # `score`, then the key that stands for 14 in a number entry (keymaps.NUMBERS): one
+    # ball left, the board racks 14 by itself, so a `rerack` is refused; the 15th ball
+    # in the way, the referee racks all 15 (a long `rerack`).
+    keys = ["ok", "score", number_key("straight", 14), "rerack", "rerack long", "ball",
+            "end", "foul"]
+    events = ["frame A", "score 14", "rerack 15", "score 1", "end", "foul"]
     got, _ = check(tmp_path, STRAIGHT, keys, events, interpreter)
     assert got["current"]["score"] == {"A": 15, "B": -1}
 

@@ -32,7 +32,7 @@ def test_147_one_press_per_pot():
     assert s["frames_won"] == {"A": 1, "B": 0}
     assert s["current"] is None
     # the frame is over: ok starts the next, which B breaks (alternate)
-    assert d.grammar.entry() == "FRAME 2 - B breaks? ok"
+    assert d.grammar.entry() == "ok: B breaks next"
     assert d.play("ok") == ["frame"]
     s = replays_the_same(d)
     assert s["current"]["striker"] == "B" and s["frames"][1]["breaker"] == "B"
@@ -55,6 +55,8 @@ def test_foul_and_miss_replaced_twice():
     # a third miss: the referee awards the frame through the menu
     d.play("foul miss replace")
     d.choose("award", 'A Ann', "miss3")
+    assert d.grammar.entry() == "Award the frame to A (Ann), miss3? ok"
+    d.play("ok")
     assert d.lines[-1] == "award A miss3"
     s = replays_the_same(d)
     assert s["frames"][0]["how"] == "awarded" and s["frames_won"]["A"] == 1

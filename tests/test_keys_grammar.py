@@ -54,11 +54,23 @@ def test_foul_value_follows_the_ball_on_in_the_colours_stage():
     assert d.play("black ok") == ["foul 7"]
 
 
-def test_foul_key_raises_the_value_and_wraps_to_the_least():
+def test_foul_key_raises_the_value_to_7_and_says_so_never_wrapping():
+    """Issue 17 item 6: the entry shows the value it will store as it is pressed, and a
+    press past 7 is refused with its reason (it used to go back to 4 silently)."""
     d = Desk(SNOOKER, A)
-    texts = [d.grammar.press("foul").entry for _ in range(5)]
+    texts = [d.grammar.press("foul").entry for _ in range(4)]
     assert texts == ["FOUL 4 - ball? ok", "FOUL 5 - ball? ok", "FOUL 6 - ball? ok",
-                     "FOUL 7 - ball? ok", "FOUL 4 - ball? ok"]
+                     "FOUL 7 (max) - ball? ok"]
+    r = d.grammar.press("foul")
+    assert r.refusal == "a foul is worth 7 at most: undo starts again"
+    assert r.entry == "FOUL 7 (max) - ball? ok"
+    assert d.play("ok") == ["foul 7"]
+    # From the ball on's least (pink on: 6), the same: 7, then refused, never back to 6.
+    d = Desk(SNOOKER, BLUE_ON + ["pot blue"])
+    assert [d.grammar.press("foul").entry for _ in range(2)] == [
+        "FOUL 6 - ball? ok", "FOUL 7 (max) - ball? ok"]
+    assert d.grammar.press("foul").refusal is not None
+    assert d.play("ok") == ["foul 7"]
 
 
 def test_foul_refuses_more_reds_than_the_table_has():
@@ -148,17 +160,19 @@ def test_the_grammar_never_changes_the_match():
 
 def test_frame_one_breaker_switch_and_the_next_frame():
     d = Desk(SNOOKER)
-    assert d.grammar.entry() == "FRAME 1 - A breaks? ok (end switches)"
+    assert d.grammar.entry() == "ok:A breaks off end:swap menu:more"
     d.press("end")
-    assert d.grammar.entry() == "FRAME 1 - B breaks? ok (end switches)"
+    assert d.grammar.entry() == "ok:B breaks off end:swap menu:more"
     assert d.grammar.press("red").refusal == "no frame yet: ok starts frame 1"
     assert d.play("ok") == ["frame B"]
-    d.choose("concede frame")
-    assert d.grammar.entry() == "FRAME 2 - A breaks? ok"
+    d.choose("concede frame", "B Bob")
+    assert d.play("ok") == ["concede"]
+    assert d.grammar.entry() == "ok: A breaks next"
+    assert d.grammar.hint() == "ok:frame 2, A breaks  undo:take back  menu:more"
     assert d.grammar.press("red").refusal == "frame 1 is over: ok starts the next"
     assert d.play("undo") == ["undo"]  # the concession taken back
-    d.choose("concede frame")
-    assert d.play("ok") == ["frame"]
+    d.choose("concede frame", "B Bob")
+    assert d.play("ok ok") == ["concede", "frame"]
     assert sbn.to_dict(d.match)["current"]["striker"] == "A"
 
 
@@ -170,7 +184,7 @@ def test_the_next_breaker_is_the_match_s_one_rule(policy, breaker):
     d = Desk(header("nineball", "race-to 3", "breaks " + policy), A)
     d.play("rackB")  # A broke rack 1, B won it
     assert d.match.next_breaker() == "AB".index(breaker)
-    assert d.grammar.entry() == "FRAME 2 - %s breaks? ok" % breaker
+    assert d.grammar.entry() == "ok: %s breaks next" % breaker
     assert d.play("ok") == ["frame"]
     assert d.match.breaker == "AB".index(breaker)
     assert Desk(NINEBALL).match.next_breaker() is None  # frame 1: the referee's choice
@@ -213,14 +227,15 @@ def test_pool_ball_numbers_are_the_rules_table(game, balls, monkeypatch):
 def test_pool_side_key_before_the_first_rack():
     d = Desk(NINEBALL)
     d.play("side")
-    assert d.grammar.entry() == "FRAME 1 - B breaks? ok (side switches)"
+    assert d.grammar.entry() == "ok:B breaks off side:swap menu:more"
     assert d.play("ok") == ["frame B"]
     assert d.grammar.press("side").refusal is not None
 
 
 def test_match_over_takes_only_undo():
     d = Desk(header("snooker reds=6", "best-of 1"), A)
-    d.choose("concede frame")
+    d.choose("concede frame", "A Ann")
+    d.play("ok")
     g = d.grammar
     assert g.press("ok").refusal == "the match is over"
     assert g.press("menu").refusal == "the match is over"
@@ -288,12 +303,136 @@ def test_straight_score_number_keys():
     assert sbn.to_dict(d.match)["current"]["score"]["A"] == 13
 
 
-def test_concede_asks_for_ok():
-    d = Desk(NINEBALL, A)
-    assert d.grammar.press("concede").entry == "CONCEDE THE MATCH? ok"
-    assert d.grammar.press("foul").refusal == "ok confirms, undo cancels"
-    assert d.play("undo") == []
-    assert d.play("concede ok") == ["concede"]
+def test_concede_asks_who_then_once_naming_them():
+    """Issue 17 item 3: `concede` asks who (the striker under the cursor), then the
+    question naming them; `undo` says no and goes back to who; the side not at the
+    table is refused with the rules' reason."""
+    d = Desk(NINEBALL, A + ["end"])  # B at the table
+    g = d.grammar
+    r = g.press("concede")
+    assert r.line is None and g.menu() == ("WHO CONCEDES THE MATCH?", ["A Ann", "B Bob"], 1)
+    r = g.press("ok")
+    assert r.entry == "B (Bob) concedes the match? ok" and r.line is None
+    assert g.hint() == "ok: yes   undo: no"
+    assert g.press("foul").refusal == "ok confirms, undo cancels"
+    assert g.press("undo").entry is None and g.menu_title == "WHO CONCEDES THE MATCH?"
+    g.press("menu")  # the cursor to A, who is not at the table
+    r = g.press("ok")
+    assert r.refusal == "only the striker concedes: B is at the table"
+    assert r.line is None and g.menu_title == "WHO CONCEDES THE MATCH?"
+    assert d.play("undo") == [] and g.menu() is None
+    assert d.play("concede ok ok") == ["concede"]
+    assert sbn.to_dict(d.match)["winner"] == "A"
+
+
+@pytest.mark.parametrize("fam,head", [("snooker", SNOOKER), ("pool", NINEBALL),
+                                      ("straight", STRAIGHT)])
+def test_every_decision_that_ends_a_frame_or_the_match_asks_once(fam, head):
+    """concede, award, restart, forfeit, abandon: the question names who, and nothing
+    is given before `ok`."""
+    unit = {"snooker": "frame", "pool": "rack", "straight": "game"}[fam]
+    cases = [(("award", "B Bob", "conduct"), "Award the %s to B (Bob), conduct? ok" % unit),
+             (("restart",), "Restart %s 1? ok" % unit),
+             (("forfeit", "A Ann", "retired"), "A (Ann) forfeits, retired? ok"),
+             (("abandon", "no winner"), "Abandon the match, no winner? ok"),
+             (("abandon", "winner B Bob"), "Abandon, B (Bob) the winner? ok")]
+    concede = "concede frame" if fam == "snooker" else "concede match"
+    what = "frame" if fam == "snooker" else "match"
+    cases.append(((concede, "A Ann"), "A (Ann) concedes the %s? ok" % what))
+    for labels, question in cases:
+        d = Desk(head, A)
+        r = d.choose(*labels)
+        assert (r.line, r.entry) == (None, question), labels
+        assert d.lines == A
+        r = d.press("ok")
+        assert r.line is not None and d.lines[-1] == r.line, labels
+
+
+def test_claim_asks_naming_the_striker():
+    only_black = ["frame A"] + ["pot red", "pot black"] * 6 + [
+        "pot yellow", "pot green", "pot brown", "pot blue", "pot pink"]
+    d = Desk(header("snooker reds=6"), only_black)
+    assert d.choose("claim").entry == "A (Ann) claims the frame? ok"
+    assert d.play("ok") == ["claim"]
+
+
+def test_a_long_name_is_cut_so_the_question_still_ends_in_ok():
+    d = Desk(["sbn 1", "game snooker reds=15", "match best-of 3",
+              'side A "Ronnie O\'Sullivan"', 'side B "Ann Lee" "Bo Chen"'], A)
+    assert d.choose("forfeit", "B Ann Lee & Bo Chen", "disqualified").entry == \
+        "B (Lee & Chen) forfeits, disqualified? ok"
+    d.press("undo")
+    d.press("undo")
+    d.press("undo")
+    assert d.choose("award", "A Ronnie O'Sullivan", "conduct").entry == \
+        "Award the frame to A (O'Sullivan), conduct? ok"
+
+
+def test_hints_follow_the_state():
+    """Issue 17 item 1: what the keys do now, from the grammar, for each screen."""
+    d = Desk(SNOOKER)
+    assert d.grammar.hint() is None  # the score screen's entry line says it
+    d.press("menu")
+    assert d.grammar.hint() == "ok:choose  menu:next (held: previous)  undo:back"
+    d.press("undo")
+    d.play("ok end")
+    assert d.grammar.hint() is None
+    d.choose("concede frame", "B Bob")
+    assert d.grammar.hint() == "ok: yes   undo: no"
+    d.play("ok")
+    assert d.grammar.hint() == "ok:frame 2, B breaks  undo:take back  menu:more"
+    d = Desk(header("snooker reds=6", "best-of 1"), A)
+    d.choose("concede frame", "A Ann")
+    d.play("ok")
+    assert d.grammar.hint() == "ok:start screen  undo:take back"
+
+
+def test_pending_decisions_are_said():
+    """Issue 17 item 4: after a foul the incoming side's choices, the free ball to
+    nominate, after a push out whose choice it is, after a breaking foul likewise."""
+    d = Desk(SNOOKER, A)
+    assert d.grammar.entry() is None
+    d.play("foul ok")
+    assert d.grammar.entry() == "B: play, again or free?"
+    d.play("free")
+    assert d.grammar.entry() == "B nominates: its key pots it"
+    d.play("green")
+    assert d.grammar.entry() is None
+    d = Desk(SNOOKER, A + ["end"])
+    d.play("miss ok")
+    assert d.grammar.entry() == "A: play, again, free, replace?"
+    d.play("replace")
+    assert d.grammar.entry() is None
+    d = Desk(NINEBALL, A + ["end"])
+    d.play("push")
+    assert d.grammar.entry() == "A: play the push out, or pass?"
+    d.play("pass")
+    assert d.grammar.entry() is None
+    d = Desk(STRAIGHT, A)
+    d.play("break")
+    assert d.grammar.entry() == "B: take the table, or again?"
+    d.play("again")
+    assert d.grammar.entry() is None
+
+
+def test_after_time_the_panel_says_the_next_foul_is_a_time_foul():
+    d = Desk(NINEBALL + CLOCK, ["@0 frame A", "@1000 go"])
+    assert d.grammar.entry() is None
+    d.match.clock.tick(40000)  # the app ticks the clock: 35 s are up
+    assert d.grammar.entry() == "TIME: foul is A's time foul"
+    assert d.play("foul") == ["foul time"]
+
+
+def test_a_rerack_after_the_board_re_racked_is_refused():
+    """Issue 17 item 6: one ball left, the board racks 14 by itself; a `rerack` then is
+    refused with its reason (the 15-ball re-rack still goes in)."""
+    d = Desk(STRAIGHT, A + ["score 14"])
+    assert d.match.frame.balls == 15
+    r = d.grammar.press("rerack")
+    assert r.refusal == "15 balls on the table: the board re-racked already"
+    assert d.play("rerack!") == ["rerack 15"]
+    d = Desk(STRAIGHT, A + ["score 5"])
+    assert d.play("rerack") == ["rerack"]
 
 
 def test_cancel_drops_the_entry_and_the_menu():

@@ -194,15 +194,16 @@ class App:
         if action[0] == "volume":
             self.set_volume(next_volume(self.buzzer.volume))
             return
-        # ("start", header_lines, breaker, queued name or None)
-        _, lines, breaker, queued = action
+        # ("start", header_lines, breaker, queued name or None, first line)
+        _, lines, breaker, queued, first = action
         try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
             self.journal.start(lines, queued)
         except JournalError as e:
             self._refuse(str(e), now)
             return
         self._take_match(self.journal.match, now, 0)
-        self._enter("frame %s" % breaker, now)
+        self.grammar.first_breaker = 0 if breaker == "A" else 1  # if `first` is no frame
+        self._enter(first, now)
         self._dirty(now, full=True)
 
     def set_volume(self, percent):
@@ -274,6 +275,8 @@ class App:
         if ev == EV_TIME:
             self.buzzer.play("time")
             self._led_dirty = True
+            self._update_screen()  # TIME on the e-ink too: the footer, the next foul's
+            self._dirty(now)
         elif ev == EV_WARN:
             self.buzzer.play("warn")
         elif ev == EV_BEEP:
@@ -348,9 +351,10 @@ class App:
             return
         m = self.match
         s.match = m
-        s.entry = self.grammar.entry()
-        s.error = None
         g = self.grammar
+        s.entry = g.entry()
+        s.hint = g.hint()  # what the keys do now: the grammar's, never the start screen's
+        s.error = None
         if g.menu_items:
             s.kind = "menu"
             s.menu_title = g.menu_title

@@ -4,8 +4,12 @@ Start screen: the prepared matches in `queue/` (from `scoreboard setup`), in the
 of their names, read a few at a time around the cursor (a file that will not start is
 listed with the reason, which `ok` shows). `ok` starts the one under the cursor with A
 breaking off, unless the referee switched the breaker first with the side key (snooker
-`end`, pool and straight `side`); `undo` moves to the next match; `menu` sets up a
-match on the box alone; a long `menu` steps the buzzer's volume (100, 60, 30 %, off).
+`end`, pool and straight `side`); `undo` moves to the next match; `menu` opens the words
+of that match before its first frame (called, shot clock, forfeit, abandon: the key
+grammar's menu, its questions included, over the queued header) and, last, the set-up
+of a match on the box alone (straight away when nothing queued starts); a long `menu`
+steps the buzzer's volume (100, 60, 30 %, off). A word chosen there starts the match
+with that line instead of its first frame: `ok` then breaks off.
 Set-up: game, match format and shot clock; `menu` changes the field under the cursor,
 `ok` goes to the next field and, on the last ("Start"), starts the match with default
 names; `undo` goes back to the start screen.
@@ -14,13 +18,17 @@ The side key and what it does are the key grammar's (`grammar.switch_breaker`): 
 same key switches the breaker here and in a match still waiting for its first frame.
 
 `press()` returns None, ("refuse", why), ("volume",) or ("start", header_lines,
-breaker, queued name or None); the app does the rest.
+breaker, queued name or None, first line: `frame A`, or the word chosen before it); the
+app does the rest. The hint line's texts (what the keys do here) are the constants
+below.
 """
 
+from scoreboard.core.match import Match
 from scoreboard.core.vocab import SIDES
 from scoreboard.core.vocab import family as family_of
 from scoreboard.files import JournalError
-from scoreboard.keys.grammar import switch_breaker
+from scoreboard.keys import menus
+from scoreboard.keys.grammar import IDLE, Grammar, switch_breaker
 from scoreboard.keys.keymaps import side_key
 from scoreboard.ui.model import QUEUE_ROWS
 
@@ -37,6 +45,11 @@ FORMATS = {
     "straight": ("points 100", "points 125", "points 150", "points 50", "points 75"),
 }
 CLOCKS = ("off", "seed", "wpa", "pro")
+_START_HINT = "ok:start (%s breaks) undo:next %s:swap menu:more"
+_EMPTY_HINT = "menu: set up a match"
+_SETUP_HINT = "menu:change  ok:next  undo:back  %s:swap"
+_SETUP_GO_HINT = "ok:start (%s breaks)  undo:back  %s:swap"
+_SETUP_ITEM = ("set up a new match", menus.OWN, "setup")
 
 
 def _game_family(g):
@@ -63,6 +76,9 @@ class StartMenu:
         self.field = 0  # the set-up field under the cursor
         self.setup = [0, 0, 0]  # game, format, clock: indexes into the lists
         self.setting_up = False
+        # The words before the first frame of the queued match under the cursor: a
+        # Grammar over its header with its menu open, or None.
+        self.pre = None
         self._place(None, False)
 
     # -- the queue, a few files at a time ---------------------------------------------
@@ -127,6 +143,8 @@ class StartMenu:
 
     def family(self):
         """The legend the referee should have on: the chosen game's."""
+        if self.pre is not None:
+            return self.pre.family
         if self.setting_up:
             return _game_family(self.setup[0])
         entry = self._current()
@@ -135,8 +153,17 @@ class StartMenu:
         return "snooker"
 
     def fill(self, screen):
-        screen.kind = "setup" if self.setting_up else "start"
         screen.match = None
+        g = self.pre
+        if g is not None:  # its menu, or the question of the word chosen in it
+            screen.kind = "menu"
+            screen.menu_title = g.menu_title
+            screen.menu_items = g.menu_items
+            screen.menu_cursor = g.menu_cursor
+            screen.entry = g.entry()
+            screen.hint = g.hint()
+            return
+        screen.kind = "setup" if self.setting_up else "start"
         screen.entry = None
         screen.menu_cursor = self.field if self.setting_up else self.index
         screen.breaker = self.breaker
@@ -144,28 +171,24 @@ class StartMenu:
         screen.queue_first = self.first
         screen.queue_total = self.total
         screen.setup = self.fields() if self.setting_up else []
-        screen.hint = None if self.setting_up else (
-            "ok:start (%s breaks) undo:next %s:swap menu:new"
-            % (SIDES[self.breaker], side_key(self.family())))
+        key = side_key(self.family())
+        if self.setting_up:
+            last = self.field == len(screen.setup) - 1
+            screen.hint = (_SETUP_GO_HINT % (SIDES[self.breaker], key) if last
+                           else _SETUP_HINT % key)
+        elif self.total:
+            screen.hint = _START_HINT % (SIDES[self.breaker], key)
+        else:
+            screen.hint = _EMPTY_HINT
 
     # -- keys --------------------------------------------------------------------------
     def press(self, name, long):
+        if self.pre is not None:
+            return self._pre_key(name, long)
         if self.setting_up:
             return self._setup_key(name)
         if name == "ok":
-            entry = self._current()
-            if entry is None:
-                if self.total:  # the file under the cursor went (a host's setup)
-                    self._place(self.name, False)
-                    return ("refuse", "the queue changed: look again")
-                return ("refuse", "no prepared match: menu sets one up")
-            if entry[2] is None:  # it does not read, or its id is refused: say why
-                return ("refuse", entry[3])
-            try:
-                lines = self.queue.read(entry[0])
-            except (OSError, JournalError) as e:
-                return ("refuse", "unreadable: %s" % e)
-            return ("start", lines, SIDES[self.breaker], entry[0])
+            return self._start("frame " + SIDES[self.breaker])
         if name == "undo":
             self._place(self.name, True)
         elif self._switch(name):
@@ -173,18 +196,69 @@ class StartMenu:
         elif name == "menu" and long:
             return ("volume",)
         elif name == "menu":
-            self.setup = [0, 0, 0]
-            self.setting_up = True
-            self.field = 0
+            entry = self._current()
+            if entry is not None and entry[2] is not None:
+                return self._open_pre(entry[0])
+            self._set_up()
         else:
             return ("refuse", "ok starts a match, menu sets one up")
+        return None
+
+    def _start(self, first):
+        """The match under the cursor, started with the line `first`."""
+        entry = self._current()
+        if entry is None:
+            if self.total:  # the file under the cursor went (a host's setup)
+                self._place(self.name, False)
+                return ("refuse", "the queue changed: look again")
+            return ("refuse", "no prepared match: menu sets one up")
+        if entry[2] is None:  # it does not read, or its id is refused: say why
+            return ("refuse", entry[3])
+        try:
+            lines = self.queue.read(entry[0])
+        except (OSError, JournalError) as e:
+            return ("refuse", "unreadable: %s" % e)
+        return ("start", lines, SIDES[self.breaker], entry[0], first)
+
+    def _set_up(self):
+        self.setup = [0, 0, 0]
+        self.setting_up = True
+        self.field = 0
+
+    # -- before the first frame: the key grammar over the queued header ------------------
+    def _open_pre(self, name):
+        try:
+            g = Grammar(Match(self.queue.header_of(name)))
+        except (OSError, JournalError, ValueError) as e:
+            return ("refuse", "unreadable: %s" % e)
+        g.first_breaker = self.breaker
+        tree = menus.start_menu(g.match)
+        tree[1].append(_SETUP_ITEM)
+        g.walk(tree)
+        self.pre = g
+        return None
+
+    def _pre_key(self, name, long):
+        r = self.pre.press(name, long)
+        if r.own is not None:  # the last item: the set-up instead
+            self.pre = None
+            self._set_up()
+            return None
+        if r.refusal is not None:
+            return ("refuse", r.refusal)
+        if r.line is not None:  # a word before the first frame: the match starts with it
+            self.pre = None
+            return self._start(r.line)
+        if self.pre.mode == IDLE:  # `undo` out of the menu: the list again
+            self.pre = None
         return None
 
     def _setup_key(self, name):
         g, f, c = self.setup
         if name == "ok":
             if self.field == len(self.fields()) - 1:
-                return ("start", self._setup_lines(), SIDES[self.breaker], None)
+                return ("start", self._setup_lines(), SIDES[self.breaker], None,
+                        "frame " + SIDES[self.breaker])
             self.field += 1
         elif name == "menu":
             if self.field == 0:

@@ -26,7 +26,7 @@ GAMES = (
      "ok " + "red black " * 15 + "yellow green brown blue pink black ok"),
     ("fouls", header("snooker reds=15", "best-of 3"),
      ("ok end foul miss replace foul blue miss replace foul red red pink ok free green "
-     "black red! red ok yellow foul foul foul ok menu menu menu ok menu ok ok pink "
+     "black red! red ok yellow foul foul foul ok menu menu menu ok menu ok ok ok pink "
      "foul black ok again undo undo black menu menu menu menu ok ok menu ok")),
     ("respot", header("snooker reds=6", "best-of 1"),
      ("ok red black red black red black end red black red black red pink end yellow end "
@@ -34,7 +34,7 @@ GAMES = (
     ("nineball", header("nineball", "race-to 2"),
      "ok foul end foul end warn foul ok pot rackA rackB ok pot pass ok end foul pot go ok"),
     ("pushes", header("tenball", "race-to 2"),
-     "end ok end push pass pot extend ok side rackA! ok ok concede undo concede ok"),
+     "end ok end push pass pot extend ok side rackA! ok ok concede undo concede ok ok"),
     ("straight", header("straight", "points 40"),
      ("ok break again break end score 5 score again score end rerack! ball ball end "
      "foul end foul end warn foul end score 15 score 6 hit ok 5 ball ball")),

@@ -10,7 +10,9 @@ clock, whether a frame is over; the app applies the lines. Interface:
     r.refusal   # why the key was refused (show it, low beep), or None
     r.entry     # g.entry() after the press: the entry in progress as text, or None
     r.menu      # (title, items, cursor) while a menu is open, else None
+    r.own       # an item of the menu's owner was chosen (menus.OWN): its data, or None
     g.menu_title, g.menu_items, g.menu_cursor   # the same, for the screens
+    g.hint()    # what the keys do now, in a few words, for the hint line (or None)
     g.cancel()  # drop the entry in progress and close the menu
 
 The app: for a PRESS event call `press(name)`, for a LONG `press(name, long=True)`
@@ -30,11 +32,22 @@ rarer words, menus.py: `menu` moves down, long `menu` up, `ok` chooses, `undo` g
 back), `ok` with a shot clock (`go`, or `hit` while a shot is on the clock; long:
 `extend`), the keys that mean the same on every legend that has them (`go`, `hit`,
 `extend`, `side`, `warn`, `concede`), the number entry (the keys stand for
-keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels) and the confirmation.
+keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels) and the confirmation:
+a decision that ends a frame or the match (`concede`, `claim`, `award`, `restart`,
+`forfeit`, `abandon`) is asked once, naming who ("A (Ann) concedes the frame? ok"),
+before its line is given; `undo` says no and goes back to the menu. Who concedes is
+chosen (menus.concede_menu), and a concession by the side not at the table is refused
+with its reason: only the striker may (NOTATION.md).
+
+What the panel says the keys do now is here too, so it follows the state: `entry()`
+(the entry in progress; else what `ok` does, the decision pending after a foul or a
+push out, the free ball to nominate, TIME) and `hint()` (the menus, the question, a
+frame over and who breaks next, the match over); the texts are the constants below.
 Each game family's own keys and menu are in its module, `snooker.py`, `pool.py` and
 `straight.py`, loaded for the match's family only, each a `Keys(grammar)` with the same
 interface: `key(name, long)` (a key in play that is not the grammar's), `menu(prompts)`
-(the menu in play), `clear()`, and for an entry of several keys of its own (snooker's
+(the menu in play), `clear()`, `pending(view)` (the decision waiting in play as text, or
+None), and for an entry of several keys of its own (snooker's
 foul and pot, begun with `open_entry()`) `entry_key(name, long)` and `entry_text()`.
 They answer through the public methods below (`done`, `refuse`, `shown`, `view`,
 `prompts`, ...). The side key that switches the first breaker is `keymaps.side_key`,
@@ -57,6 +70,18 @@ NUMBER = const(2)  # keys stand for numbers 1..15
 MENU = const(3)
 CONFIRM = const(4)  # one line waiting for `ok`
 
+# The texts of what the keys do now (short: the 128x64 OLED shows 18 characters a line).
+_START = "ok:%s breaks off %s:swap menu:more"
+_BETWEEN = "ok: %s breaks next"
+_BETWEEN_HINT = "ok:frame %d, %s breaks  undo:take back  menu:more"
+_OVER_HINT = "ok:start screen  undo:take back"
+_MENU_HINT = "ok:choose  menu:next (held: previous)  undo:back"
+_CONFIRM_HINT = "ok: yes   undo: no"
+_RESPOT = "RESPOTTED BLACK - ok: who plays first?"
+_TIME = "TIME: foul is %s's time foul"
+_SUSPENDED = "play suspended: menu, resume"
+_NOT_STRIKER = "only the striker concedes: %s is at the table"
+
 
 class Result:
     """What one key press gave: a line to apply, or a refusal, and what to show."""
@@ -66,6 +91,7 @@ class Result:
         self.refusal = refusal
         self.entry = entry
         self.menu = menu
+        self.own = None
 
     def __repr__(self):
         return "Result(line=%r, refusal=%r, entry=%r)" % (self.line, self.refusal,
@@ -154,13 +180,68 @@ class Grammar:
             return None
         state = self.state()
         if state == "start":
-            return "FRAME 1 - %s breaks? ok (%s switches)" % (
-                SIDES[self.first_breaker], keymaps.side_key(self.family))
+            return _START % (SIDES[self.first_breaker], keymaps.side_key(self.family))
         if state == "between":
-            return "FRAME %d - %s breaks? ok" % (self.match.number + 1,
-                                                 SIDES[self.match.next_breaker()])
-        if state == "play" and "respot" in self.prompts():
-            return "RESPOTTED BLACK - ok: who plays first?"
+            return _BETWEEN % SIDES[self.match.next_breaker()]
+        if state != "play":
+            return None
+        if self.match.suspended:
+            return _SUSPENDED
+        v = self.view()
+        if "respot" in v.prompts:
+            return _RESPOT
+        if self.time_flag(False):
+            return _TIME % SIDES[v.striker or 0]
+        return self.family_keys.pending(v)
+
+    def hint(self):
+        """What the keys do now, for the hint line of the screens that have one (menus,
+        a frame over, the match over); None in play, where the entry line says it."""
+        m = self.mode
+        if m == CONFIRM:
+            return _CONFIRM_HINT
+        if m == MENU:
+            return _MENU_HINT
+        if m != IDLE:
+            return None
+        state = self.state()
+        if state == "between":
+            return _BETWEEN_HINT % (self.match.number + 1, SIDES[self.match.next_breaker()])
+        if state == "over":
+            return _OVER_HINT
+        return None
+
+    def who(self, s):
+        """`A (Ann)`: a side named for a question, the name kept short."""
+        names = self.match.header.sides[s]
+        label = " & ".join(names)
+        if len(label) > 12:  # surnames, then cut: the question must still end in `ok`
+            label = " & ".join(n.split(" ")[-1] for n in names)[:12]
+        return "%s (%s)" % (SIDES[s], label)
+
+    def question(self, line):
+        """The question asked once before `line` is given when it is a decision that
+        ends a frame or the match, naming who; None for any other line."""
+        words = line.split(" ")
+        w = words[0]
+        fam = self.family
+        unit = "frame" if fam == "snooker" else ("rack" if fam == "pool" else "game")
+        if w == "concede":
+            return "%s concedes the %s? ok" % (self.who(self.striker_side()),
+                                              "frame" if fam == "snooker" else "match")
+        if w == "claim":
+            return "%s claims the frame? ok" % self.who(self.striker_side())
+        if w == "award":
+            return "Award the %s to %s, %s? ok" % (unit, self.who(SIDES.index(words[1])),
+                                                  words[2])
+        if w == "restart":
+            return "Restart %s %d? ok" % (unit, self.match.number)
+        if w == "forfeit":
+            return "%s forfeits, %s? ok" % (self.who(SIDES.index(words[1])), words[2])
+        if w == "abandon":
+            if len(words) > 1:
+                return "Abandon, %s the winner? ok" % self.who(SIDES.index(words[1]))
+            return "Abandon the match, no winner? ok"
         return None
 
     # -- what a press gives (for the families too) -----------------------------------------
@@ -221,7 +302,14 @@ class Grammar:
 
     def striker(self):
         """The striker's letter (A while the board waits for `respot`)."""
-        return SIDES[self.view().striker or 0]
+        return SIDES[self.striker_side()]
+
+    def striker_side(self):
+        """The striker: 0 (A) or 1 (B); 0 while nobody is at the table (a respot waits,
+        no frame is in play)."""
+        if self.match.current() is None:
+            return 0
+        return self.view().striker or 0
 
     def time_flag(self, long):
         """A time foul: asked for (a long press), or the shot clock has run out."""
@@ -243,8 +331,10 @@ class Grammar:
         if mode == CONFIRM:
             if name == "ok":
                 return self.done(self._confirm[1])
-            if name == "undo":
-                return self.done(None)
+            if name == "undo":  # no: back to the menu it was chosen in
+                self._confirm = None
+                self.mode = MENU if self._walker else IDLE
+                return self.shown()
             return self.refuse("ok confirms, undo cancels")
         if mode == ENTRY:
             return self.family_keys.entry_key(name, long)
@@ -281,10 +371,8 @@ class Grammar:
             return self.done(name)
         if name == "side":
             return self.refuse("side switches the breaker before the first frame")
-        if name == "concede":
-            self.mode = CONFIRM
-            self._confirm = ("CONCEDE THE MATCH? ok", "concede")
-            return self.shown()
+        if name == "concede":  # who concedes, then the question
+            return self.walk(menus.concede_menu(self.match, "MATCH", self.striker_side()))
         if name == "warn":
             return self.done("warn " + self.striker())
         return self.family_keys.key(name, long)
@@ -328,9 +416,29 @@ class Grammar:
             return self.refuse("menu moves, ok chooses, undo goes back")
         kind, data = w.choose()
         if kind == menus.LINE:
-            return self.done(data)
+            return self.decide(data)
+        if kind == menus.STRIKER:
+            striker = self.striker_side()
+            if data[1] != striker:
+                return self.refuse(_NOT_STRIKER % SIDES[striker])
+            return self.decide(data[0])
         if kind == menus.NUMBER:
             return self.start_number(data, False, 15)
+        if kind == menus.OWN:  # the menu's owner acts on it (the start screen's set-up)
+            self.clear()
+            r = self.shown()
+            r.own = data
+            return r
+        return self.shown()
+
+    def decide(self, line):
+        """`line` chosen: given at once, or, for a decision that ends a frame or the
+        match, once its question has been answered with `ok`."""
+        text = self.question(line)
+        if text is None:
+            return self.done(line)
+        self.mode = CONFIRM
+        self._confirm = (text, line)
         return self.shown()
 
     # -- the number entry ------------------------------------------------------------------

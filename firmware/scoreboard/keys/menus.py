@@ -1,16 +1,27 @@
 """The key grammar's menus: the rarer words, as small trees built from the match's state.
 
-A menu is `(title, items)`; an item is `(label, kind, data)`:
-- `LINE`: choosing it gives the notation line `data`;
-- `SUB`: it opens the menu `data` (a `(title, items)` pair);
+A menu is `(title, items)`, or `(title, items, cursor)` to open on the item `cursor`;
+an item is `(label, kind, data)`:
+- `LINE`: choosing it gives the notation line `data` (a decision that ends a frame or
+  the match is asked once first: the grammar's confirmation);
+- `SUB`: it opens the menu `data`;
 - `NUMBER`: it starts a number entry (keys 1..15, see keymaps.NUMBERS) whose line is
-  `data` + " N".
+  `data` + " N";
+- `STRIKER`: `data` is `(line, side)`: the line of a word only the striker may say
+  (`concede`), chosen for `side` (0: A, 1: B); the grammar refuses it, with the reason,
+  for the side not at the table;
+- `OWN`: the menu's owner acts on `data` itself (the start screen's set-up).
 The grammar (`grammar.py`) walks them: `menu` moves down, a long `menu` up, `ok`
 chooses, `undo` goes back a level. Only the words a game takes are offered; whether one
 is allowed at that moment is the match's to say (a refused line is shown as a refusal).
+Some items appear only in some states: `respot` with a tie on the last black, `resume`
+(first) while play is suspended and `suspend` otherwise once a frame has been played,
+`clock off` with a clock on, `as set up` when the header has a clock, `extend`, `go`
+and `hit` with a clock on.
 
 Here: the trees every game shares (before the first frame, between frames, a side's
-award, forfeit, abandon, respot, the shot clock with clocksettings' profiles) and
+award, forfeit, abandon, respot, who concedes, the shot clock with clocksettings'
+profiles) and
 `play_menu(match, first, last)`, the frame in play, which each family's module
 (`snooker.py`, `pool.py`, `straight.py`) fills with its own words.
 """
@@ -23,6 +34,8 @@ from scoreboard.core.vocab import AWARD_WHY, FORFEIT_WHY, SIDES
 LINE = const(0)
 SUB = const(1)
 NUMBER = const(2)
+STRIKER = const(3)
+OWN = const(4)
 
 # The shot-clock profiles the clock menu offers, in its order (the settings of each are
 # clocksettings.profile's, RULES.md and seed 004 1.11).
@@ -64,6 +77,14 @@ def abandon_menu(match):
     for s in (0, 1):
         items.append(("winner " + side_label(match, s), LINE, "abandon " + SIDES[s]))
     return ("ABANDON THE MATCH", items)
+
+
+def concede_menu(match, what, striker):
+    """Who concedes (`what`: FRAME or MATCH): both sides offered, the cursor on the
+    striker, so a concession by the other side is refused with its reason, never
+    given to the side at the table."""
+    items = [(side_label(match, s), STRIKER, ("concede", s)) for s in (0, 1)]
+    return ("WHO CONCEDES THE %s?" % what, items, striker)
 
 
 def respot_menu(match):
@@ -130,7 +151,9 @@ def lines(menu):
             out.append(data)
         elif kind == SUB:
             out.extend(lines(data))
-        else:
+        elif kind == STRIKER:
+            out.append(data[0])
+        elif kind == NUMBER:
             out.append(data + " 1")
     return out
 
@@ -139,7 +162,11 @@ class Walker:
     """A menu being walked: a stack of `[title, items, cursor]` levels."""
 
     def __init__(self, menu):
-        self.stack = [[menu[0], menu[1], 0]]
+        self.stack = []
+        self._open(menu)
+
+    def _open(self, menu):
+        self.stack.append([menu[0], menu[1], menu[2] if len(menu) > 2 else 0])
 
     def top(self):
         return self.stack[-1]
@@ -161,5 +188,5 @@ class Walker:
             return None, None
         _, kind, data = level[1][level[2]]
         if kind == SUB:
-            self.stack.append([data[0], data[1], 0])
+            self._open(data)
         return kind, data

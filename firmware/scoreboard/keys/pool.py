@@ -6,11 +6,15 @@ hands the rest to `Keys` (its interface is in grammar.py's docstring).
 (break and run, nine-ball's golden break). `pot` starts a number entry of the balls
 potted (1 to the game's highest ball, the rules' `BALLS`), `foul` is `foul` (`foul time`
 held long or once the clock has run out); `end`, `push` and `pass` are their words.
+After a push out the panel shows whose choice it is, to play or pass (`pending`).
 """
 
 from scoreboard.core.rules.pool import BALLS
+from scoreboard.core.vocab import SIDES
 
 from . import menus
+
+_PUSHED = "%s: play the push out, or pass?"
 
 
 def rack_menu(match, letter):
@@ -40,11 +44,17 @@ class Keys:
     def entry_key(self, name, long):
         return self.g.refuse("no entry in progress")
 
+    def pending(self, v):
+        """The decision waiting in play (View `v`): after a push out, the incoming
+        side's choice; else None."""
+        return _PUSHED % SIDES[v.striker or 0] if self.g.match.frame.last == "push" else None
+
     def menu(self, prompts):
         match = self.g.match
         items = [("rack A details", menus.SUB, rack_menu(match, "A")),
                  ("rack B details", menus.SUB, rack_menu(match, "B")),
-                 ("concede match", menus.LINE, "concede"),
+                 ("concede match", menus.SUB, menus.concede_menu(
+                     match, "MATCH", self.g.striker_side())),
                  ("award", menus.SUB, menus.award_menu(match)),
                  ("restart", menus.LINE, "restart")]
         return menus.play_menu(match, items, (("foul time", menus.LINE, "foul time"),))

@@ -7,14 +7,17 @@ the free ball (`pot free`); a long `red` starts a pot of several reds (each `red
 one, `ok` ends it), and `free` with the free ball on starts a pot of the free ball with
 others. The foul entry (`foul`, or `miss`) is worth the least the ball on allows: a
 colour names the ball concerned (value up to 7), the same colour again or a red says it
-went down, `foul` again adds a point, a long `foul` toggles `time` (set already when the
-clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul pink ok` gives
-`foul 6`. `again`, `free`, `replace` and `end` are their words.
+went down, `foul` again adds a point up to 7 (the entry shows `FOUL 7 (max)`; one
+more is refused, never turned back to the least), a long `foul` toggles `time` (set
+already when the clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul
+pink ok` gives `foul 6`. `again`, `free`, `replace` and `end` are their words. After a
+foul the panel shows the incoming side's choices, and with a free ball on that the
+side nominates (`pending`).
 """
 
 from micropython import const
 
-from scoreboard.core.vocab import COLOURS
+from scoreboard.core.vocab import COLOURS, SIDES
 
 from . import menus
 
@@ -22,6 +25,9 @@ _FOUL = const(1)  # the foul entry
 _POT = const(2)  # a pot of several balls (reds, or the free ball with others)
 _MIN_FOUL = const(4)
 _MAX_FOUL = const(7)
+_AFTER_FOUL = "%s: play, again or free?"
+_AFTER_MISS = "%s: play, again, free, replace?"
+_FREE_BALL = "%s nominates: its key pots it"
 
 
 def colour_value(name):
@@ -56,12 +62,24 @@ class Keys:
         if "respot" in prompts:
             items.append(("respot", menus.SUB, menus.respot_menu(match)))
         items.append(("claim", menus.LINE, "claim"))
-        items.append(("concede frame", menus.LINE, "concede"))
+        items.append(("concede frame", menus.SUB, menus.concede_menu(
+            match, "FRAME", self.g.striker_side())))
         items.append(("award", menus.SUB, menus.award_menu(match)))
         items.append(("penalty", menus.SUB, menus.sides_menu(
             match, "PENALTY: WHO IS PENALISED?", _penalty)))
         items.append(("restart", menus.LINE, "restart"))
         return menus.play_menu(match, items)
+
+    def pending(self, v):
+        """The decision waiting in play (View `v`): the incoming side's choices right
+        after a foul, the free ball to nominate; else None."""
+        f = self.g.match.frame
+        side = SIDES[v.striker or 0]
+        if f.last == "foul":
+            return (_AFTER_MISS if f.foul_miss else _AFTER_FOUL) % side
+        if v.free_ball:
+            return _FREE_BALL % side
+        return None
 
     # -- in play -------------------------------------------------------------------------
     def key(self, name, long):
@@ -104,7 +122,8 @@ class Keys:
     def entry_text(self):
         """The text of the foul or pot entry in progress."""
         if self.entry == _FOUL:
-            text = "FOUL %d" % self._foul_value()
+            value = self._foul_value()
+            text = "FOUL %d" % value + (" (max)" if value == _MAX_FOUL else "")
             for b in self.balls:
                 text += " " + b.upper()
             if self.miss:
@@ -172,7 +191,9 @@ class Keys:
                 self.time = not self.time
             else:
                 value = self._foul_value() + 1
-                self.value = value if value <= _MAX_FOUL else 0  # past 7: the least
+                if value > _MAX_FOUL:  # never wrapped back to the least: said, not done
+                    return g.refuse("a foul is worth 7 at most: undo starts again")
+                self.value = value
             return g.shown()
         if name == "red":
             if self.balls.count("red") >= self._reds_left():

@@ -5,10 +5,17 @@ hands the rest to `Keys` (its interface is in grammar.py's docstring).
 `ball` scores one (`score 1`; held long, a number entry of the balls), `score` starts a
 number entry of 1 to 15 balls, `foul` and `break` are `foul` and `foul break` (with
 `time` held long or once the clock has run out), `rerack` is `rerack` (`rerack 15` held
-long); `end` and `again` are their words. A penalty takes points off by number.
+long; `rerack` is refused while 15 balls are on the table: the board re-racks by itself
+when one is left); `end` and `again` are their words. A penalty takes points off by
+number. After an opening-break foul the panel shows the incoming side's choice.
 """
 
+from scoreboard.core.vocab import SIDES
+
 from . import menus, pool
+
+_RACK = 15
+_BROKE_FOUL = "%s: take the table, or again?"
 
 
 def _penalty(letter):
@@ -20,11 +27,17 @@ class Keys(pool.Keys):
     """Straight pool's keys for a Grammar `g` (grammar.py): the pool keys' pattern (the
     `side` key, no entry of several keys of its own), its own keys and menu."""
 
+    def pending(self, v):
+        """After an opening-break foul: the incoming side's choice; else None."""
+        return _BROKE_FOUL % SIDES[v.striker or 0] if self.g.match.frame.last == "foul-break" \
+            else None
+
     def menu(self, prompts):
         match = self.g.match
         items = [("rerack 15", menus.LINE, "rerack 15"),
                  ("foul break time", menus.LINE, "foul break time"),
-                 ("concede match", menus.LINE, "concede"),
+                 ("concede match", menus.SUB, menus.concede_menu(
+                     match, "MATCH", self.g.striker_side())),
                  ("penalty", menus.SUB, menus.sides_menu(
                      match, "PENALTY: WHO IS PENALISED?", _penalty)),
                  ("award", menus.SUB, menus.award_menu(match)),
@@ -43,5 +56,7 @@ class Keys(pool.Keys):
             words = "foul break" if name == "break" else "foul"
             return g.done(words + " time" if g.time_flag(long) else words)
         if name == "rerack":
+            if not long and g.match.frame.balls == _RACK:
+                return g.refuse("15 balls on the table: the board re-racked already")
             return g.done("rerack 15" if long else "rerack")
         return g.done(name)  # end, again
