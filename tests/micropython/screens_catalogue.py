@@ -6,7 +6,10 @@ with each other and with tests/screens/NAME.fb.
 
     micropython tests/micropython/screens_catalogue.py OUTDIR [--bands]
 
-writes OUTDIR/NAME.fb for every screen and prints `NAME PANEL W H` lines. `render()`
+writes OUTDIR/NAME.fb for every screen and prints `NAME PANEL W H` lines. The screens
+of the start menu and of a match are filled the way the app fills them, from the real
+StartMenu and key grammar after the keys named (`keyed`, `start`): what their hint and
+entry lines say is theirs, one state of the keys per screen. `render()`
 gives the same as a list of (name, panel, w, h, bytes) in-process. With `--bands`
 (`render(bands=True)`) the e-ink and OLED screens are drawn as the boards draw them, in
 bands of the driver's `BAND_ROWS` rows put together (drivers/ssd1683.py `draw_bands`),
@@ -24,6 +27,9 @@ import framebuf  # noqa: E402
 from drivers.ssd1683 import BAND_ROWS, Band, draw_bands  # noqa: E402
 
 from scoreboard.core.replay import replay  # noqa: E402
+from scoreboard.keys.grammar import Grammar  # noqa: E402
+from scoreboard.queued import parse_header  # noqa: E402
+from scoreboard.startmenu import StartMenu  # noqa: E402
 from scoreboard.ui import eink, led, model  # noqa: E402
 
 HEAD = ('sbn 1\ngame snooker reds=15\nmatch best-of 7\nside A "Ronnie O\'Sullivan"\n'
@@ -195,6 +201,14 @@ foul
 
 STRAIGHT_OVER = STRAIGHT.replace("match points 100", "match points 40") + "score 14\nscore 2\n"
 
+# Decisions pending in play (issue 17 item 4) and the clock's states on the footer.
+AFTER_MISS = OPENING + "end\nfoul 4 miss\n"  # B missed the red: A's choice
+PUSHED = NINE.split("pot 1 2", 1)[0] + "end\npush\n"  # rack 3: A broke, B pushed out
+BROKE_FOUL = STRAIGHT.split("again", 1)[0]  # A's opening-break foul: B to choose
+PAUSED = CLOCK_RUN + "@5000 suspend\n"
+RACK_ONE = NINE_OVER.split("frame B", 1)[0]  # rack 1 won by A; B breaks rack 2
+RERACKED = STRAIGHT.split("score 13", 1)[0]  # B's 11 left one ball: the board re-racked
+
 
 def lines(text):
     parts = text.split("\n")
@@ -212,11 +226,65 @@ def _screen(kind, match=None, **fields):
     return s
 
 
+def keyed(kind, text, keys="", **fields):
+    """The `kind` screen of the match `text` after `keys` (`name!` a long press) went
+    to its key grammar, filled as the app fills it: the grammar's entry, hint and menu,
+    the last key's refusal. Keys that would give a line are not among them."""
+    match = play(text)
+    g = Grammar(match)
+    message = None
+    for k in keys.split():
+        r = g.press(k.rstrip("!"), k.endswith("!"))
+        assert r.line is None, (k, r.line)
+        message = r.refusal
+    s = _screen(kind, match, entry=g.entry(), hint=g.hint(), message=message, **fields)
+    if g.menu_items:
+        s.menu_title = g.menu_title
+        s.menu_items = g.menu_items
+        s.menu_cursor = g.menu_cursor
+    return s
+
+
+class _Queue:
+    """A queue/ folder in RAM for the start menu (scoreboard.queued.Queue's reads):
+    QUEUE's names and summaries, each a match of HEAD's header."""
+
+    def __init__(self, queue):
+        self.queue = queue
+
+    def names(self):
+        for name, _ in self.queue:
+            yield name
+
+    def header_of(self, name):
+        return parse_header(lines(HEAD))
+
+    def entry(self, name):
+        for n, summary in self.queue:
+            if n == name:
+                return summary, self.header_of(name)
+        return "no such file", None
+
+    def read(self, name):
+        return lines(HEAD)
+
+
+def start(queue, keys="", **fields):
+    """The start menu's screen after `keys`, filled by the StartMenu itself."""
+    menu = StartMenu(_Queue(queue))
+    for k in keys.split():
+        action = menu.press(k.rstrip("!"), k.endswith("!"))
+        assert action is None, (k, action)
+    s = model.Screen()
+    menu.fill(s)
+    for k, value in fields.items():
+        setattr(s, k, value)
+    return s
+
+
 QUEUE = [("final-table1", "O'Sullivan v Trump  best of 7"),
          ("semi-2", "Higgins v Robertson  best of 5, clock 45s"),
          ("pool-9", "M\u00fcller v S\u00e1nchez  10-ball race to 7")]
-SETUP = [("Game", "snooker 15 reds"), ("Match", "best-of 7"), ("Shot clock", "off"),
-         ("Start", "ok")]
 MENU = ["respot", "claim", "concede", "award", "penalty", "restart", "clock on",
         "suspend", "forfeit", "abandon", "called", "sound"]
 ERROR = ("MemoryError: memory allocation failed, allocating 2048 bytes\n"
@@ -227,35 +295,54 @@ def eink_screens():
     """(name, Screen) for the e-ink panel, in the order of the README."""
     timed = play(TIMED)
     return [
-        ("score-snooker", _screen("score", play(OPENING), entry="FOUL 6 - balls down? ok")),
+        ("score-snooker", keyed("score", OPENING, "foul pink")),
         ("score-snookers", _screen("score", play(SNOOKERS),
                                    message="'again' only right after a foul")),
         ("score-colours", _screen("score", play(COLOURS))),
         ("score-frame-ball", _screen("score", play(COLOURS + "pot blue\npot pink\n"))),
         ("score-respot", _screen("score", play(RESPOT))),
-        ("score-free-ball", _screen("score", play(FREE))),
+        ("score-free-ball", keyed("score", FREE)),
         ("score-clock", _screen("score", timed, clock_s=0)),
         ("score-doubles", _screen("score", play(DOUBLES))),
-        ("score-nineball", _screen("score", play(NINE), entry="FOUL - ball in hand? ok")),
+        ("score-nineball", keyed("score", NINE)),
         ("score-straight", _screen("score", play(STRAIGHT))),
-        ("start", _screen("start", queue=QUEUE, title="PICO-3F2A", breaker=0)),
-        ("start-empty", _screen("start", title="PICO-3F2A")),
-        ("setup", _screen("setup", setup=SETUP, menu_cursor=1, breaker=1)),
-        ("menu", _screen("menu", play(OPENING), menu_title="MENU: RARE WORDS",
-                         menu_items=MENU, menu_cursor=2)),
-        ("frame-end", _screen("frame_end", play(FRAME_OVER))),
-        ("frame-end-nineball", _screen("frame_end", play(NINE_OVER))),
-        ("match-end", _screen("match_end", play(MATCH_OVER))),
-        ("match-end-nineball", _screen("match_end", play(NINE_OVER))),
-        ("match-end-straight", _screen("match_end", play(STRAIGHT_OVER))),
+        ("start", start(QUEUE, title="PICO-3F2A")),
+        ("start-empty", start([], title="PICO-3F2A")),
+        ("setup", start([], "menu end ok menu")),
+        ("menu", keyed("menu", OPENING, "menu menu")),
+        ("frame-end", keyed("frame_end", FRAME_OVER)),
+        ("frame-end-nineball", keyed("frame_end", RACK_ONE)),
+        ("match-end", keyed("match_end", MATCH_OVER)),
+        ("match-end-nineball", keyed("match_end", NINE_OVER)),
+        ("match-end-straight", keyed("match_end", STRAIGHT_OVER)),
         ("error", _screen("error", error=ERROR)),
-        ("score-forfeit-before-play", _screen("match_end", play(HEAD + "forfeit B late\n"))),
-        ("score-before-play", _screen("frame_end", play(HEAD + "called\n"))),
+        ("score-forfeit-before-play", keyed("match_end", HEAD + "forfeit B late\n")),
+        ("score-before-play", keyed("frame_end", HEAD + "called\n")),
+        # Issue 17: one screen per state of the hint and entry lines.
+        ("setup-start", start([], "menu ok ok ok")),
+        ("start-before-play", start(QUEUE, "menu menu menu")),
+        ("start-forfeit-asked", start(QUEUE, "menu menu menu ok menu ok ok")),
+        ("menu-respot", keyed("menu", RESPOT, "ok menu")),
+        ("menu-concede-who", keyed("menu", OPENING, "menu menu ok")),
+        ("menu-concede-refused", keyed("menu", OPENING, "menu menu ok menu ok")),
+        ("menu-concede-asked", keyed("menu", OPENING, "menu menu ok ok")),
+        ("menu-between-forfeit-asked", keyed("menu", FRAME_OVER,
+                                             "menu menu menu menu menu ok menu ok ok")),
+        ("score-after-miss", keyed("score", AFTER_MISS)),
+        ("score-push-out", keyed("score", PUSHED)),
+        ("score-breaking-foul", keyed("score", BROKE_FOUL)),
+        ("score-foul-max", keyed("score", OPENING, "foul foul foul foul")),
+        ("score-foul-past-max", keyed("score", OPENING, "foul foul foul foul foul")),
+        ("score-rerack-refused", keyed("score", RERACKED, "rerack")),
+        ("score-time", keyed("score", TIMED)),
+        ("score-clock-on", keyed("score", CLOCK_RUN)),
+        ("score-clock-paused", keyed("score", PAUSED)),
     ]
 
 
 COMPACT = ("score-snooker", "score-snookers", "score-nineball", "score-straight", "start",
-           "setup", "menu", "frame-end", "match-end", "error")
+           "setup", "menu", "frame-end", "match-end", "error", "score-before-play",
+           "menu-concede-asked", "score-after-miss", "frame-end-nineball")
 
 
 def led_screens():
@@ -289,24 +376,28 @@ def _panel(screen, w, h, bands):
     return bytes(buf)
 
 
-def render(bands=False):
-    """Every screen as (name, panel, w, h, framebuffer bytes)."""
-    out = []
+def rendered(bands=False):
+    """Every screen as (name, panel, w, h, framebuffer bytes), one at a time (the
+    MicroPython run writes each and lets it go: they would not all fit its heap)."""
     shown = eink_screens()
     for name, screen in shown:
-        out.append(("eink-" + name, "eink", 400, 300, _panel(screen, 400, 300, bands)))
+        yield ("eink-" + name, "eink", 400, 300, _panel(screen, 400, 300, bands))
     for name, screen in shown:
         if name in COMPACT:
-            out.append(("oled-" + name, "eink", 128, 64, _panel(screen, 128, 64, bands)))
+            yield ("oled-" + name, "eink", 128, 64, _panel(screen, 128, 64, bands))
     for name, match, now in led_screens():
         buf, fb = _canvas(32, 16)
         led.draw(fb, match, now)
-        out.append(("led-" + name, "led", 32, 16, bytes(buf)))
-    return out
+        yield ("led-" + name, "led", 32, 16, bytes(buf))
+
+
+def render(bands=False):
+    """Every screen as (name, panel, w, h, framebuffer bytes)."""
+    return list(rendered(bands))
 
 
 def main(outdir):
-    for name, panel, w, h, data in render("--bands" in sys.argv):
+    for name, panel, w, h, data in rendered("--bands" in sys.argv):
         with open(outdir + "/" + name + ".fb", "wb") as f:
             f.write(data)
         print(name, panel, w, h)

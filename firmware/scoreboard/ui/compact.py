@@ -6,8 +6,12 @@
             y 39  frames won / break (snooker), fouls (pool), run / fouls (straight)
             y 47  ball on, reds, remaining, snookers (snooker); balls left (pool);
                   the target (straight)
-            y 56  the refusal, else the first prompt (inverted), else the entry
-    others: a title bar and rows of 8x8 text, the cursor's row inverted.
+            y 56  the refusal, else the first prompt (inverted), else the entry (the
+                  entry in progress, what `ok` does, the decision pending: on two
+                  rows, over the figures, when it is longer than one)
+    others: a title bar and rows of 8x8 text, the cursor's row inverted; a question
+            waiting for `ok` over the last rows of a menu; at a frame's or the
+            match's end, what `ok` does on the last row (the frames in the title).
 """
 
 from micropython import const
@@ -42,6 +46,8 @@ def draw(canvas, screen, w, h):
         _list(canvas, "NEW MATCH", items, screen.menu_cursor, w, h)
     elif kind == "menu":
         _list(canvas, screen.menu_title or "MENU", screen.menu_items, screen.menu_cursor, w, h)
+        if screen.entry and not model.banner(screen):
+            _question(canvas, screen.entry, w, h)
     elif kind in ("frame_end", "match_end") and match is not None and match.frame is not None:
         _end(canvas, screen, match, w, h)
     elif kind in ("frame_end", "match_end") and match is not None:
@@ -73,6 +79,19 @@ def _list(canvas, title, items, cursor, w, h):
         gfx.text_at(canvas, items[i], 1, y, w - 2, LEFT, 1, 1, 0 if on else 1, _ADV)
         y += _ROW_H
         i += 1
+
+
+def _question(canvas, text, w, h, rows=0, inverted=True):
+    """`text` wrapped onto the last rows (at most `rows`, 0: all it needs), inverted: a
+    question must be read whole."""
+    lines = gfx.wrap(text, w // _ADV)
+    if rows:
+        lines = lines[:rows]
+    y = h - _ROW_H * len(lines)
+    canvas.fill_rect(0, y - 1, w, h - y + 1, 1 if inverted else 0)
+    for line in lines:
+        gfx.text_at(canvas, line, 1, y, w - 2, LEFT, 1, 1, 0 if inverted else 1, _ADV)
+        y += _ROW_H
 
 
 def _bottom(canvas, text, inverted, w, h):
@@ -140,8 +159,8 @@ def _score(canvas, screen, match, w, h):
         _bottom(canvas, model.banner(screen), True, w, h)
     elif fig is not None and fig.prompts:
         _bottom(canvas, model.prompt_words(fig.prompts[0], fig, match), True, w, h)
-    elif screen.entry:
-        _bottom(canvas, "> " + screen.entry, False, w, h)
+    elif screen.entry:  # two rows for a long one (a decision pending), over the figures
+        _question(canvas, "> " + screen.entry, w, h, 2, False)
     elif fig is None:
         over = "MATCH OVER" if match.finished() else "FRAME OVER"
         _bottom(canvas, over if match.frame is not None else "TO START", True, w, h)
@@ -160,14 +179,19 @@ def _end(canvas, screen, match, w, h):
         r = model.last_record(match)
         values = r[2] if r[2] is not None else match.frames_won()
         kind = "RACK" if match.family == "pool" else "FRAME"
-        _title(canvas, "%s %d OVER" % (kind, r[0]), w)
+        won = match.frames_won()
+        title = "%s %d OVER" % (kind, r[0])
+        if match.family == "snooker":
+            title += " %d-%d" % (won[0], won[1])
+        _title(canvas, title, w)
         line = model.frame_result(match, r[3], r[4])
     for side in (0, 1):
         gfx.number(canvas, values[side], side * half, _BIG_Y + 2, _BIG_W, _BIG_H, _BIG_T, 3,
                    CENTRE, 1, half)
     canvas.fill_rect(half - 4, _BIG_Y + 2 + _BIG_H // 2 - 1, 8, 3, 1)
     gfx.text_at(canvas, line, 0, _BIG_Y + _BIG_H + 6, w, CENTRE, 1, 1, 1, _ADV)
-    if screen.kind == "frame_end" and match.family == "snooker":
-        won = match.frames_won()
-        gfx.text_at(canvas, "FRAMES %d-%d" % (won[0], won[1]), 0, h - 8, w, CENTRE, 1, 1, 1,
-                    _ADV)
+    # What `ok` does now: the entry (the next breaker), else the hint's first part (its
+    # parts are two spaces apart).
+    what = screen.entry or (screen.hint.split("  ")[0] if screen.hint else None)
+    if what:
+        gfx.text_at(canvas, what, 0, h - 8, w, CENTRE, 1, 1, 1, _ADV)

@@ -6,7 +6,10 @@ FrameBuffer has no width attribute): 400x300 or larger gets the full screens (th
 screen is in `eink_score.py`), anything smaller the compact ones of `compact.py` (the
 128x64 OLED variant), imported only then: a 400x300 board never holds it. Every screen
 clears the whole canvas first. On a board that draws the panel in bands (boards/pico.py)
-`draw` runs once per band, on a canvas of panel coordinates (drivers/ssd1683.py).
+`draw` runs once per band, on a canvas of panel coordinates (drivers/ssd1683.py). The
+hint line at the bottom (what the keys do now) is `screen.hint`, which the owner of the
+keys sets for the state it is in (the start menu, the key grammar): the screens hold no
+key texts of their own.
 """
 
 from micropython import const
@@ -79,15 +82,19 @@ def _title(canvas, left, right=None):
         gfx.text_at(canvas, right, 200, 11, 192, RIGHT, 1, 1, 0)
 
 
-def _hint(canvas, screen, default):
-    text = screen.hint if screen.hint is not None else default
+def _hint(canvas, screen):
     canvas.hline(0, _HINT_Y - 3, _W, 1)
-    gfx.text_at(canvas, text, 4, _HINT_Y + 1, _W - 8, LEFT, 1, 2)
+    if screen.hint:
+        gfx.text_at(canvas, screen.hint, 4, _HINT_Y + 1, _W - 8, LEFT, 1, 2)
 
 
-def _message(canvas, screen, y):
+def _message(canvas, screen, y, question=False):
+    """The refusal or notice in a box of its own, over whatever the screen drew there;
+    with `question`, else the entry (a question waiting for `ok`)."""
     text = model.banner(screen)
-    if text:  # a box of its own, over whatever the screen drew there
+    if not text and question and screen.entry:
+        text = screen.entry
+    if text:
         canvas.fill_rect(0, y, _W, 22, 0)
         canvas.rect(0, y, _W, 22, 1)
         gfx.best(canvas, text, 6, y + 3, _W - 12)
@@ -125,7 +132,7 @@ def _start(canvas, screen):
         gfx.text_at(canvas, "No prepared matches", 0, 90, _W, CENTRE, 2, 2)
         gfx.text_at(canvas, "send one with `scoreboard setup`", 0, 130, _W, CENTRE, 1, 2)
         gfx.text_at(canvas, "or set one up here: menu", 0, 154, _W, CENTRE, 1, 2)
-        _hint(canvas, screen, "menu: set up a match")
+        _hint(canvas, screen)
         return
     # The queue may be a window of a longer one (the start menu reads a few files).
     total = len(queue) if screen.queue_total is None else screen.queue_total
@@ -147,8 +154,7 @@ def _start(canvas, screen):
         gfx.text_at(canvas, details or qname, 26, y + 24, _W - 32, LEFT, 1, 2, 0 if on else 1)
         y += 44
         i += 1
-    breaker = "" if screen.breaker is None else "  %s breaks" % "AB"[screen.breaker]
-    _hint(canvas, screen, "ok: start" + breaker + "   menu: more")
+    _hint(canvas, screen)
 
 
 def _setup(canvas, screen):
@@ -168,17 +174,14 @@ def _setup(canvas, screen):
     if screen.breaker is not None:
         gfx.text(canvas, "%s BREAKS OFF" % "AB"[screen.breaker], 24, y + 8, 1, 2)
     _message(canvas, screen, _HINT_Y - 30)
-    _hint(canvas, screen, "ok: next   menu: change   undo: back")
+    _hint(canvas, screen)
 
 
 def _menu(canvas, screen):
     _title(canvas, screen.menu_title or "MENU")
     _rows(canvas, screen.menu_items, screen.menu_cursor, 40, _HINT_Y - 28)
-    if screen.message:
-        _message(canvas, screen, _HINT_Y - 28)
-    elif screen.entry:
-        gfx.best(canvas, "> " + screen.entry, 4, _HINT_Y - 24, _W - 8)
-    _hint(canvas, screen, "ok: choose   menu: back")
+    _message(canvas, screen, _HINT_Y - 28, True)  # a refusal, else the question
+    _hint(canvas, screen)
 
 
 def _sides_big(canvas, match, values, y):
@@ -214,7 +217,7 @@ def _frame_end(canvas, screen):
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
     _message(canvas, screen, _HINT_Y - 30)  # a refusal of `ok`, a full flash...
-    _hint(canvas, screen, "ok: next frame   undo: take back the last entry")
+    _hint(canvas, screen)
 
 
 def _match_end(canvas, screen):
@@ -239,7 +242,7 @@ def _match_end(canvas, screen):
         gfx.text_at(canvas, "HIGH BREAK %d" % high[1], 208, 182, 184, RIGHT, 1, 2)
     _frame_table(canvas, match, 204, _HINT_Y - 4)
     _message(canvas, screen, _HINT_Y - 30)
-    _hint(canvas, screen, "ok: back to the start screen")
+    _hint(canvas, screen)
 
 
 def _frame_table(canvas, match, y0, bottom):
@@ -274,4 +277,4 @@ def _error(canvas, screen):
         gfx.text(canvas, line, 6, y, 1, 2)
         y += 18
     if screen.hint:
-        _hint(canvas, screen, "")
+        _hint(canvas, screen)

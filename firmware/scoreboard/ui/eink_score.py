@@ -9,8 +9,11 @@ One layout, read from across a room at the top and by the referee below:
     y 186  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
            the table (pool); target, what each side needs, balls (straight)
     y 226  the prompts in words, inverted bars (two at most)
-    y 266  the refusal (boxed) or else the entry in progress
-    y 288  the match format, frame number, the shot clock; the match time
+    y 266  the refusal (boxed), else the entry in progress, what `ok` does or the
+           decision pending (the key grammar's `entry()`)
+    y 288  the frame number, the match format, the match time (h:mm); the shot clock
+           and its state (on, stopped, paused, TIME), with its warning and extensions
+           when they fit
 """
 
 from micropython import const
@@ -118,8 +121,11 @@ def _footer(canvas, screen, match):
     if t is not None:
         left += "  " + t
     x = draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
+    room = _W - 4 - x - 8
     right = model.clock_words(match, screen.clock_s)
-    draw.text_at(canvas, right, x + 8, _FOOT_Y + 2, _W - 4 - x - 8, RIGHT, 1, 1)
+    if draw.text_width(right) > room:  # the clock's state is kept, its details go
+        right = model.clock_words(match, screen.clock_s, True)
+    draw.text_at(canvas, right, x + 8, _FOOT_Y + 2, room, RIGHT, 1, 1)
 
 
 def _columns(canvas, match, fig):

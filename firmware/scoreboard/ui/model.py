@@ -168,10 +168,13 @@ def game_name(header):
                     ("straight", "STRAIGHT POOL")), g, None) or g.upper()
 
 
-def clock_words(match, clock_s=None):
+def clock_words(match, clock_s=None, short=False):
     """The shot clock in words for the footer: `CLOCK 0:32` (the seconds the app last
-    saw, `clock_s`) or the settings `CLOCK 45s/10` (limit / warning), then the
-    extensions left per side (`ext A1 B0`); `NO CLOCK` when it is off."""
+    saw, `clock_s`) or the settings `CLOCK 45s/10` (limit / warning), its state (`on`: a
+    shot is on the clock; `paused`: play suspended; `TIME`: the shot ran out, the next
+    foul is a time foul; `stopped`: no shot on it), then the extensions left per side
+    (`ext A1 B0`); `NO CLOCK` when it is off. `short`: without the warning and the
+    extensions, for a footer with little room."""
     c = match.clock
     if not c.enabled:
         return "NO CLOCK"
@@ -179,8 +182,14 @@ def clock_words(match, clock_s=None):
     if clock_s is not None:
         text = "CLOCK %d:%02d" % (clock_s // 60, clock_s % 60)
     else:
-        text = "CLOCK %ds" % s.shot + ("/%d" % s.warn if s.warn else "")
-    if s.ext_count:
+        text = "CLOCK %ds" % s.shot + ("/%d" % s.warn if s.warn and not short else "")
+    if c.active and (c.expired or match.time.time_is_up()):
+        text += " TIME"
+    elif c.suspended:
+        text += " paused"
+    else:
+        text += " on" if c.active else " stopped"
+    if s.ext_count and not short:
         text += " ext A%d B%d" % (c.extensions_left(0), c.extensions_left(1))
     return text
 
