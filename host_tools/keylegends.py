@@ -19,7 +19,8 @@ _BALL = ("pot it (a colour not on, with a free ball on, is the free ball: `pot f
 LEGENDS = {
     "snooker": (
         ("RED", "`pot red`; in a foul entry: a red went down",
-         "several reds in one stroke: each `red` adds one, `ok`"),
+         ("several reds in one stroke: the long press counts two, each `red` adds one, "
+          "`ok` (`red` long, `ok`: `pot red red`)")),
         ("YELLOW", _BALL, ""),
         ("GREEN", _BALL, ""),
         ("BROWN", _BALL, ""),
@@ -27,7 +28,8 @@ LEGENDS = {
         ("PINK", _BALL, ""),
         ("BLACK", _BALL, ""),
         ("FOUL", ("foul entry, worth the least the ball on allows: ball keys name the ball "
-         "and the balls down, `foul` again adds a point, `ok` ends it"),
+         "and the balls down, `foul` again adds a point up to 7 (`FOUL 7 (max)`; once "
+         "more is refused), `ok` ends it; after TIME it is a time foul"),
          "the same as a time foul (`time`); in a foul entry: time on or off"),
         ("MISS", "ends a foul entry with `miss`; else starts a foul entry with `miss`", ""),
         ("FREE", ("after a foul: `free` (free ball); with the free ball on: the free ball "
@@ -37,18 +39,20 @@ LEGENDS = {
         ("END", "`end`: the visit ends without score; before frame 1: switch the breaker",
          ""),
         ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
-         "back"), ""),
-        ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
-         "previous item")),
-        ("OK", ("end an entry, choose in a menu; frame over: `frame`; tie on the black: "
-         "who plays first; shot clock on: `go` or `hit`"), "shot clock on: `extend`"),
+         "back; to a question: no"), ""),
+        ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
+         "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item"),
+        ("OK", ("end an entry, choose in a menu, yes to a question; before frame 1: "
+         "`frame A` (or B); frame over: `frame` (the panel says who breaks); tie on the "
+         "black: who plays first; shot clock on: `go` or `hit`"), "shot clock on: `extend`"),
     ),
     "pool": (
         ("A WINS", "`rack A`", "rack details: break and run, golden break"),
         ("B WINS", "`rack B`", "rack details: break and run, golden break"),
         ("POT", ("balls potted: then the number keys (1-15, a second press takes one "
          "back), `ok`"), ""),
-        ("FOUL", "`foul`: ball in hand for the other side", "`foul time`"),
+        ("FOUL", "`foul`: ball in hand for the other side (after TIME: `foul time`)",
+         "`foul time`"),
         ("END", "`end`: the visit ends without a foul", ""),
         ("PUSH", "`push`: push out, the shot after the break (nine- and ten-ball)", ""),
         ("PASS", "`pass`: after a push out, the shot passed back", ""),
@@ -57,33 +61,41 @@ LEGENDS = {
         ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
         ("EXTEND", "`extend`: the striker's extension", ""),
         ("SIDE", "before the first rack: switch the breaker", ""),
-        ("CONCEDE", "the striker concedes the match (`ok` confirms)", ""),
+        ("CONCEDE", ("who concedes the match (the striker under the cursor; the other "
+         "side is refused: only the striker concedes), `ok`, then `ok` to the question"),
+         ""),
         ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
-         "back"), ""),
-        ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
-         "previous item")),
-        ("OK", ("end an entry, choose in a menu; rack over: `frame`; shot clock on: `go` "
-         "or `hit`"), "shot clock on: `extend`; in a number entry: cancel"),
+         "back; to a question: no"), ""),
+        ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
+         "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item"),
+        ("OK", ("end an entry, choose in a menu, yes to a question; before rack 1: "
+         "`frame A` (or B); rack over: `frame` (the panel says who breaks); shot clock on: "
+         "`go` or `hit`"), "shot clock on: `extend`; in a number entry: cancel"),
     ),
     "straight": (
         ("BALL", "`score 1`", "`score N`: then a number key"),
         ("SCORE", "`score N`: then the number key, 1 to 15", ""),
-        ("FOUL", "`foul`: minus 1", "`foul time`"),
+        ("FOUL", "`foul`: minus 1 (after TIME: `foul time`)", "`foul time`"),
         ("END", "`end`: the visit ends without a foul", ""),
         ("AGAIN", "after an opening-break foul: `again`, the offender breaks again", ""),
-        ("BREAK", "`foul break`: an opening-break foul, minus 2", "`foul break time`"),
-        ("RERACK", "`rerack`: 14 balls re-racked", "`rerack 15`"),
+        ("BREAK", "`foul break`: an opening-break foul, minus 2 (after TIME: with `time`)",
+         "`foul break time`"),
+        ("RERACK", ("`rerack`: 14 balls re-racked (refused with 15 on the table: the board "
+         "re-racks 14 itself when one is left)"), "`rerack 15`"),
         ("WARN", "`warn` the striker, on two fouls", ""),
         ("GO", "`go`: the shot clock starts", ""),
         ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
         ("EXTEND", "`extend`: the striker's extension", ""),
         ("SIDE", "before the game: switch the breaker", ""),
-        ("CONCEDE", "the striker concedes the match (`ok` confirms)", ""),
+        ("CONCEDE", ("who concedes the match (the striker under the cursor; the other "
+         "side is refused: only the striker concedes), `ok`, then `ok` to the question"),
+         ""),
         ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
-         "back"), ""),
-        ("MENU", "the menu of the rarer words; in a menu: next item", ("in a menu: "
-         "previous item")),
-        ("OK", "end an entry, choose in a menu; shot clock on: `go` or `hit`",
+         "back; to a question: no"), ""),
+        ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
+         "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item"),
+        ("OK", ("end an entry, choose in a menu, yes to a question; before the game: "
+         "`frame A` (or B); shot clock on: `go` or `hit`"),
          "shot clock on: `extend`; in a number entry: cancel"),
     ),
 }
