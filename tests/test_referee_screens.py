@@ -314,3 +314,26 @@ def test_the_keys_a_referee_needs(tmp_path, what, header, setup, keys, lines):
     said, journal = box(tmp_path, header, setup + keys)
     assert journal[-len(lines):] == lines, what
     assert not any(s.banner for s in said), what
+
+
+def test_the_error_screen_shows_no_hint_left_from_before(tmp_path):
+    """The box takes no key on its error screen: no hint of the screen before it."""
+    from host_tools.mp.device import Runner
+    from scoreboard.ui import eink
+
+    from support import screens as S
+
+    device.queue(tmp_path, "m1", SNOOKER)
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    assert r.app.screen.hint  # the start screen's
+
+    def broken():
+        raise RuntimeError("the keypad stopped answering")
+
+    r.board.keys = broken
+    r.wait(100)
+    assert r.app.screen.kind == "error" and r.app.stopped
+    buf, fb = S.canvas(400, 300)
+    eink.draw(fb, r.app.screen)
+    assert S.ink(buf, 400, 0, 280, 400, 20) == 0, "nothing on the hint line"

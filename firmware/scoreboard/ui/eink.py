@@ -276,5 +276,4 @@ def _error(canvas, screen):
     for line in lines[:(_HINT_Y - 44) // 18]:
         gfx.text(canvas, line, 6, y, 1, 2)
         y += 18
-    if screen.hint:
-        _hint(canvas, screen)
+    # No hint line: the box takes no key here, and the last screen's would mislead.

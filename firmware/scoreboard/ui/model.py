@@ -39,7 +39,9 @@ class Screen:
                  clock...), `menu_cursor` on the one being changed.
     breaker      0 or 1: who breaks off (start and set-up screens), or None.
     title        a heading for the start screen (for example the box id), or None.
-    hint         the key hints line at the bottom (None: each kind's default).
+    hint         what the keys do now, for the hint line at the bottom of the start,
+                 set-up, menu and end screens: set by the owner of the keys (the start
+                 menu, the key grammar) for its state; None: no hint.
     notice       something the box reports that is not a refusal (a damaged journal
                  found at start-up, a flash nearly full), shown where a refusal would
                  be, or None.
