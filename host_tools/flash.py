@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from host_tools.messages import board_reason, fail, say
+from host_tools.messages import fail, say
 from host_tools.sync_board import Board, BoardError
 
 REPO = Path(__file__).resolve().parents[1]
@@ -123,11 +123,8 @@ def write_manifest(board, entries):
     a rename, so a cut leaves the old one or the new one."""
     text = _MANIFEST_HEAD + "".join("%s %s\n" % (h, p) for p, h in sorted(entries.items()))
     new = MANIFEST + ".new"
-    try:
-        board.write(new, text.encode("utf-8"), then="try:\n os.remove(%r)\nexcept OSError:\n"
-                    " pass\nos.rename(%r, %r)" % (MANIFEST, new, MANIFEST))
-    except BoardError as e:
-        raise BoardError("%s: %s" % (MANIFEST, board_reason(e))) from None
+    board.write(new, text.encode("utf-8"), then="try:\n os.remove(%r)\nexcept OSError:\n"
+                " pass\nos.rename(%r, %r)" % (MANIFEST, new, MANIFEST))
 
 
 def flash(board, files, version=None, out=print):
@@ -151,16 +148,10 @@ def flash(board, files, version=None, out=print):
             if folder not in made:
                 board.mkdir(folder)
                 made.add(folder)
-        try:
-            board.write(path, files[path])
-        except BoardError as e:
-            raise BoardError("%s: %s" % (path, board_reason(e))) from None
+        board.write(path, files[path])
         out("copied %s (%d bytes)" % (path, len(files[path])))
     for path in stale:
-        try:
-            board.exec("import os\nos.remove(%r)" % path)
-        except BoardError as e:
-            raise BoardError("%s: %s" % (path, board_reason(e))) from None
+        board.remove(path)
         out("removed %s" % path)
     write_manifest(board, want)
     board.soft_reset()

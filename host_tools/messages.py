@@ -7,17 +7,13 @@ C1 controls, ESC and DEL as `\\xNN`) before it reaches a terminal, and is encode
 stream with `?` where its encoding lacks a character. `say()` prints one line, `fail()`
 one error line on stderr; `write_out()` writes a command's output to standard output,
 quietly ending at a closed pipe and saying in one line when the device is full.
-`board_reason()` turns the board's `OSError: 20` into the words (`Not a directory`).
 """
 
 import os
-import re
 import sys
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from scoreboard.core.words import escaped
-
-_ERRNO = re.compile(r"OSError: (?:\[Errno )?(\d+)\]?(?: [A-Z]+)?")
 
 
 def shown(text):
@@ -64,17 +60,3 @@ def _quiet_stdout():
     devnull = os.open(os.devnull, os.O_WRONLY)
     os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
-
-
-def board_reason(text):
-    """A board's error as words: `the board refused: OSError: 21` -> `Is a directory`."""
-    text = str(text)
-    m = _ERRNO.search(text)
-    if m is None:
-        return text
-    return os.strerror(int(m.group(1)))
-
-
-def file_error(path, e):
-    """`cannot write PATH: why` for an OSError about a host file."""
-    return "%s: %s" % (path, e.strerror or e)

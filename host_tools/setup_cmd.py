@@ -34,7 +34,7 @@ from datetime import datetime
 from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.messages import board_reason, fail, say
+from host_tools.messages import fail, say
 from host_tools.sync_board import Board, BoardError
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id
@@ -240,12 +240,9 @@ def send(board, queued, out=print):
     for name, lines in queued:
         data = ("\n".join(lines) + "\n").encode("utf-8")
         final = "%s/%s.sbn" % (QUEUE, name)
-        try:
-            board.write("%s/%s.new" % (QUEUE, name), data,
-                        then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)"
-                        % (final, "%s/%s.new" % (QUEUE, name), final))
-        except BoardError as e:
-            raise BoardError("%s: %s" % (final, board_reason(e))) from None
+        board.write("%s/%s.new" % (QUEUE, name), data,
+                    then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)" % (
+                        final, "%s/%s.new" % (QUEUE, name), final))
         out("queued %s: %s" % (final, " ".join(lines[1].split()[1:])))
 
 
@@ -280,12 +277,10 @@ def run(args):
         fail("setup", e)
         return 1
     try:
-        send(board, queued, out=say)
-        board.restart_app()
+        with board:  # gives the box back to its app however the block ends
+            send(board, queued, out=say)
     except (BoardError, SetupError) as e:
         fail("setup", e)
         return 1
-    finally:
-        board.close()
     say("setup: %d match%s queued" % (len(queued), "" if len(queued) == 1 else "es"))
     return 0

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
-from host_tools.messages import board_reason, fail, say, shown
+from host_tools.messages import fail, say, shown
 from host_tools.sync_board import Board, BoardError, progress_bar
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
@@ -161,8 +161,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
         done += sizes[mid]
         try:
             check_id(mid, "file name")
-            data = _board_call(path, board.read, path,
-                               None if bar is None else (lambda n, b=base: bar(b + n)))
+            data = board.read(path, None if bar is None else (lambda n, b=base: bar(b + n)))
             lines, note = check_journal(data)
             match = load(lines)
             box = header_ids(match.header, mid)
@@ -186,8 +185,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
             write_copy(files, mid, rec["sbn"])
         if rec["status"] in FINAL:
             if mid not in up_to_date:
-                mark = "%s/%s.pulled" % (MATCHES, mid)
-                _board_call(mark, board.write, mark, ("pulled %s sha256 %s\n" % (
+                board.write("%s/%s.pulled" % (MATCHES, mid), ("pulled %s sha256 %s\n" % (
                     rec["pulled_at"], hashlib.sha256(data).hexdigest())).encode())
             same = stored == "same" and mid in marked
             counts["skipped" if same else "pulled"] += 1
@@ -302,14 +300,6 @@ def write_copy(folder, mid, text):
         raise SyncError("cannot write %s: %s" % (target, e.strerror or e)) from None
 
 
-def _board_call(path, call, *args):
-    """call(*args); a BoardError names `path` and says the board's errno in words."""
-    try:
-        return call(*args)
-    except BoardError as e:
-        raise BoardError("%s: %s" % (path, board_reason(e))) from None
-
-
 def files_folder(files):
     """The --files folder, made if missing; SyncError naming it when it cannot be."""
     if files is None:
@@ -359,8 +349,8 @@ def run(args):
         fail("sync", e)
         return 1
     try:
-        counts = pull(board, db, files, args.progress, again=args.all)
-        board.restart_app()
+        with board:  # gives the box back to its app however the block ends
+            counts = pull(board, db, files, args.progress, again=args.all)
     except (BoardError, DbError, SyncError) as e:
         fail("sync", "%s; what was stored is kept and marked, run sync again" % e)
         return 1
@@ -368,7 +358,6 @@ def run(args):
         fail("sync", "interrupted; what was stored is kept and marked, run sync again")
         return 130
     finally:
-        board.close()
         db.close()
     say("sync: " + summary(counts))
     return 1 if counts["refused"] else 0

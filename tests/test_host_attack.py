@@ -388,13 +388,12 @@ def test_box_errors_name_the_file(flash, device, tmp_path):
     draw = tmp_path / "draw.csv"
     draw.write_text("table,a,b,game,format\n1,Ann,Bob,snooker,best-of 3\n")
     rc, out, err = scoreboard("setup", "--port", device.port, draw)
-    text = one_line(rc, out, err, "setup: queue")
-    assert "Not a directory" in text or "not a folder" in text
+    one_line(rc, out, err, "setup: cannot list queue on the box: Not a directory")
     mid = fill_box(flash, 1)[0]
     (flash / "matches" / (mid + ".pulled")).mkdir()  # the mark cannot be written
     rc, out, err = sync(device.port, str(tmp_path / "r.sqlite"))
     assert rc == 1 and "Traceback" not in out + err
-    assert "matches/%s.pulled: Is a directory" % mid in err
+    assert "cannot write matches/%s.pulled on the box: Is a directory" % mid in err
 
 
 # -- 13 and 16. --files: a regular file, a folder in the way, a link -------------------
