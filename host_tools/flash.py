@@ -199,13 +199,11 @@ def run(args):
         fail("flash", e)
         return 1
     try:
-        copied, removed, reported = flash(board, files, version, out=say)
-        board.restart_app()
+        with board:  # gives the box back to its app however the block ends
+            copied, removed, reported = flash(board, files, version, out=say)
     except BoardError as e:
         fail("flash", e)
         return 1
-    finally:
-        board.close()
     size = sum(len(d) for d in files.values())
     say("flash: %d of %d files copied, %d removed (%d bytes of firmware); version %s" % (
         len(copied), len(files), len(removed), size,

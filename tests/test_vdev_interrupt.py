@@ -1,0 +1,369 @@
+"""Every way sync, setup and flash can end gives the box back to its app (issue 14 item
+9): a Ctrl-C (a real SIGINT) while the board runs the command's code, an exception on
+the host, a SIGINT while connecting, a locked database. After each, the app must run
+again on the virtual device: it boots (its journal makes again the folder the test
+removed) and answers a Ctrl-C as the app does (`scoreboard: stopped`).
+
+The commands run in this process with the real Board on the real MicroPython unix port;
+the test's Board subclass only decides when the interruption comes: at each step (one
+exchange with the board) in turn. The full sweep is `slow`; the default run samples it.
+"""
+
+import contextlib
+import hashlib
+import io
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import time
+
+import pytest
+from mpremote.transport_serial import SerialTransport
+
+from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
+from support.hostfixtures import fill_box
+from support.vdev import PYTHON, REPO, VirtualDevice, scoreboard
+from host_tools import cli
+from host_tools import flash as flash_cmd
+from host_tools import setup_cmd
+from host_tools import sync as sync_cmd
+from host_tools.sync_board import Board
+from test_host_vdev import wait_for
+
+
+class HostFailure(Exception):
+    """Something on the host that nobody expected (a bug, a full disk)."""
+
+
+def interrupting(at, how):
+    """A Board class interrupted at its `at`-th exchange with the board: `how` is
+    "sigint" (a real SIGINT to this process once the code is on its way, so the board
+    is running it) or "error" (HostFailure before it is sent). Step 0 is while
+    connecting (see `connecting`)."""
+
+    class InterruptedBoard(Board):
+        steps = 0
+
+        def __init__(self, *args, **kw):
+            self._sigint_after_paste = False
+            super().__init__(*args, **kw)
+            paste = self.t.raw_paste_write
+
+            def paste_then_sigint(code):
+                paste(code)
+                if self._sigint_after_paste:
+                    self._sigint_after_paste = False
+                    _interrupt("sigint")
+
+            self.t.raw_paste_write = paste_then_sigint
+
+        def _step(self):
+            InterruptedBoard.steps += 1
+            if InterruptedBoard.steps == at:
+                if how == "sigint":
+                    self._sigint_after_paste = True
+                else:
+                    _interrupt(how)
+
+        def exec(self, code, consumer=None):
+            self._step()
+            return super().exec(code, consumer)
+
+        def soft_reset(self):
+            self._step()
+            if self._sigint_after_paste:
+                self._sigint_after_paste = False
+                _interrupt("sigint")
+            return super().soft_reset()
+
+    return InterruptedBoard
+
+
+def _interrupt(how):
+    if how == "sigint":
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(2)  # the KeyboardInterrupt comes in here
+    raise HostFailure(how)
+
+
+def connecting(how):
+    """mpremote's enter_raw_repl interrupted once its Ctrl-C has stopped the app."""
+
+    def enter_raw_repl(self, soft_reset=True, timeout_overall=10):
+        self.serial.write(b"\r\x03")
+        time.sleep(0.2)
+        _interrupt(how)
+
+    return enter_raw_repl
+
+
+def app_is_back(flash, port, marker, timeout=20):
+    """Whether the app runs again: it booted (its journal made `marker` again, which the
+    test removed while the app was stopped) and a Ctrl-C stops it as it stops the app."""
+    if not wait_for(flash / marker, timeout):
+        return False
+    time.sleep(0.3)  # from the journal's folders into the app's loop
+    with contextlib.redirect_stdout(io.StringIO()):
+        t = SerialTransport(port, baudrate=115200)
+    try:
+        t.serial.write(b"\r\x03")
+        out = b""
+        deadline = time.monotonic() + 5
+        while b"scoreboard: stopped" not in out and time.monotonic() < deadline:
+            out += t.serial.read(max(1, t.serial.in_waiting))
+    finally:
+        t.close()
+    return b"scoreboard: stopped" in out
+
+
+def run_interrupted(module, argv, at, how, monkeypatch, capsys):
+    """Run `scoreboard ARGV` in this process, interrupted at step `at`; its exit code
+    (None when an exception left it), its stderr and the steps it took."""
+    cls = interrupting(at, how)
+    monkeypatch.setattr(module, "Board", cls)
+    with monkeypatch.context() as patch:
+        if at == 0:
+            patch.setattr(SerialTransport, "enter_raw_repl", connecting(how))
+        try:
+            rc = cli.main(argv)
+        except (HostFailure, KeyboardInterrupt):
+            rc = None
+    err = capsys.readouterr().err
+    return rc, err, cls.steps
+
+
+def count_steps(module, argv, monkeypatch, capsys):
+    rc, err, steps = run_interrupted(module, argv, -1, "error", monkeypatch, capsys)
+    assert rc == 0, err
+    return steps
+
+
+def sweep(flash, port, module, argv, reset, marker, steps, full, monkeypatch, capsys):
+    """Interrupt the command at each of `steps` in turn (both ways when `full`, else
+    the two ways by turns); the app is back after each."""
+    assert app_is_back(flash, port, marker)  # and stopped: nothing remakes the marker
+    for i, at in enumerate(steps):
+        for how in ("sigint", "error") if full else (("sigint", "error")[i % 2],):
+            reset()
+            shutil.rmtree(flash / marker, ignore_errors=True)
+            rc, err, _ = run_interrupted(module, argv, at, how, monkeypatch, capsys)
+            if how == "sigint":
+                assert rc is not None and rc != 0, "%s: %r" % (argv[0], err)
+                assert len(err.strip().splitlines()) == 1, err
+            assert app_is_back(flash, port, marker), (
+                "%s, %s at step %d: the app is not running again" % (argv[0], how, at))
+
+
+def sample(total):
+    """Step 0 (connecting), the first, one in the middle and the last."""
+    return sorted({0, 1, total // 2, total})
+
+
+# -- sync --------------------------------------------------------------------------------
+
+def _sync_case(flash, tmp_path):
+    fill_box(flash, 2, unfinished=1)
+    url = str(tmp_path / "r.sqlite")
+
+    def reset():
+        for p in (flash / "matches").glob("*.pulled"):
+            p.unlink()
+        for p in tmp_path.glob("r.sqlite*"):
+            p.unlink()
+
+    return ["sync", "--port", None, "--db", url], reset
+
+
+def _sync(flash, device, tmp_path, monkeypatch, capsys, full):
+    argv, reset = _sync_case(flash, tmp_path)
+    argv[2] = device.port
+    assert wait_for(flash / "queue")
+    total = count_steps(sync_cmd, argv, monkeypatch, capsys)
+    assert total >= 5
+    steps = range(total + 1) if full else sample(total)
+    sweep(flash, device.port, sync_cmd, argv, reset, "queue", steps, full, monkeypatch,
+          capsys)
+
+
+def test_sync_interrupted_gives_the_box_back(flash, device, tmp_path, monkeypatch, capsys):
+    _sync(flash, device, tmp_path, monkeypatch, capsys, full=False)
+
+
+@pytest.mark.slow
+def test_sync_interrupted_at_every_step_gives_the_box_back(flash, device, tmp_path,
+                                                           monkeypatch, capsys):
+    _sync(flash, device, tmp_path, monkeypatch, capsys, full=True)
+
+
+@pytest.mark.slow
+def test_sync_into_a_locked_database_gives_the_box_back(flash, device, tmp_path):
+    """Another program writing the database: the store waits out SQLite's busy
+    timeout, then the sync fails; the box is handed back all the same."""
+    fill_box(flash, 2)
+    url = str(tmp_path / "locked.sqlite")
+    assert scoreboard("sync", "--port", device.port, "--db", url)[0] == 0
+    for p in (flash / "matches").glob("*.pulled"):
+        p.unlink()
+    assert app_is_back(flash, device.port, "queue")
+    shutil.rmtree(flash / "queue")
+    lock = sqlite3.connect(url, isolation_level=None)
+    try:
+        lock.execute("BEGIN IMMEDIATE")  # readers may go on, no other writer
+        rc, out, err = scoreboard("sync", "--port", device.port, "--db", url)
+    finally:
+        lock.close()
+    assert rc != 0 and "Traceback" not in out + err
+    assert app_is_back(flash, device.port, "queue")
+
+
+# -- setup -------------------------------------------------------------------------------
+
+DRAW = ("table,a,b,game,format,clock\n1,Ann,Bob,snooker,best-of 3,shot=45\n"
+        "2,Cy,Di,nineball,race-to 5,\n")
+
+
+def _setup(flash, device, tmp_path, monkeypatch, capsys, full):
+    draw = tmp_path / "draw.csv"
+    draw.write_text(DRAW)
+    argv = ["setup", "--port", device.port, "--date", "2026-12-01T10:00", str(draw)]
+
+    def reset():
+        for p in (flash / "queue").glob("*"):
+            p.unlink()
+
+    assert wait_for(flash / "matches")
+    reset()
+    total = count_steps(setup_cmd, argv, monkeypatch, capsys)
+    assert total >= 4
+    steps = range(total + 1) if full else sample(total)
+    sweep(flash, device.port, setup_cmd, argv, reset, "matches", steps, full, monkeypatch,
+          capsys)
+
+
+def test_setup_interrupted_gives_the_box_back(flash, device, tmp_path, monkeypatch, capsys):
+    _setup(flash, device, tmp_path, monkeypatch, capsys, full=False)
+
+
+@pytest.mark.slow
+def test_setup_interrupted_at_every_step_gives_the_box_back(flash, device, tmp_path,
+                                                            monkeypatch, capsys):
+    _setup(flash, device, tmp_path, monkeypatch, capsys, full=True)
+
+
+# -- flash -------------------------------------------------------------------------------
+
+# Two modules the app does not import on the virtual device's board (so the app runs
+# whether or not an interrupted flash copied them back) and a stale one to remove.
+_GONE = ("boards/sim.mpy", "drivers/ssd1306.mpy")
+_STALE = "drivers/old.mpy"
+
+
+def _flash(flash, tmp_path, monkeypatch, capsys, full):
+    with VirtualDevice(flash, firmware=None) as dev:  # a board with MicroPython alone
+        rc, _, err = scoreboard("flash", "--port", dev.port)
+        assert rc == 0, err
+        manifest = (flash / flash_cmd.MANIFEST).read_text()
+        kept = {p: (flash / p).read_bytes() for p in _GONE}
+        stale = b"an earlier flash's module"
+
+        def reset():
+            for p in _GONE:
+                with contextlib.suppress(FileNotFoundError):
+                    (flash / p).unlink()
+            (flash / _STALE).write_bytes(stale)
+            (flash / flash_cmd.MANIFEST).write_text(manifest + "%s %s\n" % (
+                hashlib.sha256(stale).hexdigest(), _STALE))
+
+        argv = ["flash", "--port", dev.port]
+        assert wait_for(flash / "queue")
+        reset()
+        total = count_steps(flash_cmd, argv, monkeypatch, capsys)
+        assert {p: (flash / p).read_bytes() for p in _GONE} == kept
+        assert not (flash / _STALE).exists()
+        assert total >= 8
+        steps = range(total + 1) if full else sample(total)
+        sweep(flash, dev.port, flash_cmd, argv, reset, "queue", steps, full, monkeypatch,
+              capsys)
+
+
+def test_flash_interrupted_gives_the_box_back(flash, tmp_path, monkeypatch, capsys):
+    _flash(flash, tmp_path, monkeypatch, capsys, full=False)
+
+
+@pytest.mark.slow
+def test_flash_interrupted_at_every_step_gives_the_box_back(flash, tmp_path, monkeypatch,
+                                                            capsys):
+    _flash(flash, tmp_path, monkeypatch, capsys, full=True)
+
+
+# -- a real Ctrl-C in a terminal ---------------------------------------------------------
+
+def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
+    """SIGINT to `scoreboard sync`, `setup` and `flash` (as a terminal's Ctrl-C) in the
+    middle of its work (its first file on the box is there, more are to come): one
+    line, exit 130, and the app runs again. The board has MicroPython and a flashed
+    firmware; the flash has two modules to put back (the app needs neither)."""
+    fill_box(flash, 4, target=9, reds=15)
+    draw = tmp_path / "draw.csv"
+    draw.write_text(DRAW)
+    with VirtualDevice(flash, firmware=None) as device:
+        assert scoreboard("flash", "--port", device.port)[0] == 0
+        commands = [(["sync", "--db", str(tmp_path / "r.sqlite")], "queue",
+                     "matches/*.pulled"),
+                    (["setup", str(draw)], "matches", "queue/*.sbn"),
+                    (["flash"], "queue", _GONE[0])]
+        for argv, marker, first in commands:
+            for p in _GONE:
+                (flash / p).unlink(missing_ok=True)
+            assert _app_runs(device) and wait_for(flash / marker)
+            time.sleep(0.5)  # past its journal's start-up: nothing remakes the marker now
+            shutil.rmtree(flash / marker)
+            proc = subprocess.Popen([str(PYTHON), "-m", "host_tools", argv[0], "--port",
+                                     device.port, *argv[1:]], cwd=str(REPO),
+                                    stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE)
+            try:
+                deadline = time.monotonic() + 30
+                while not list(flash.glob(first)) and time.monotonic() < deadline:
+                    time.sleep(0.002)
+                proc.send_signal(signal.SIGINT)
+                out, err = proc.communicate(timeout=60)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            text = (out + err).decode()
+            assert "Traceback" not in text, text
+            assert proc.returncode == 130, text
+            assert len(err.decode().strip().splitlines()) == 1, text
+            assert app_is_back(flash, device.port, marker), "%s: the app is not back" % (
+                argv[0])
+            with Board(device.port, soft_reset=False):
+                pass  # the probe stopped the app: start it for the next command
+
+
+def _app_runs(device, running=True, most=20):
+    """Wait until the virtual device's interpreter runs code (the app: its SIGINT
+    handler is in place) or, `running` False, until it waits at a REPL."""
+    deadline = time.monotonic() + most
+    bridge = device.proc.pid
+    while time.monotonic() < deadline:
+        with open("/proc/%d/task/%d/children" % (bridge, bridge)) as f:
+            kids = f.read().split()
+        if kids and _catches_sigint(int(kids[0])) == running:
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def _catches_sigint(pid):
+    try:
+        with open("/proc/%d/status" % pid) as f:
+            for line in f:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+    except OSError:
+        pass
+    return None
