@@ -1,11 +1,15 @@
 """Drawing primitives shared by every screen, only through framebuf methods.
 
-- Text: MicroPython's 8x8 font. At scale 1 through `canvas.text` (the C code on the
-  device); scaled (`sx` wide, `sy` tall per font pixel, e.g. 2x2, 3x3 or a tall 1x2)
-  from the same glyphs (`font8.FONT`), one `fill_rect` per vertical run of a glyph
-  column. The font is ASCII: accented Latin-1 letters are drawn without their accents
-  (`plain`), so both ways agree and a name never shows as blocks. On a band of the
-  e-ink panel (drivers/ssd1683.py's Band: a canvas with `top` and `rows`, drawn once
+- Text: MicroPython's 8x8 font for ASCII, and beyond it the generated glyphs of
+  `glyphs.py` (Latin-1, Latin Extended-A, Greek, Cyrillic, quotes, dashes, the
+  ellipsis), found by bisecting their code points; any other character is drawn as one
+  replacement glyph (U+FFFD), never dropped. Printable ASCII at scale 1 goes through
+  `canvas.text` (the C code on the device); everything else (scaled: `sx` wide, `sy` tall
+  per font pixel, e.g. 2x2, 3x3 or a tall 1x2; or a text with a character beyond ASCII)
+  is drawn from the same glyph data, one `fill_rect` per vertical run of a glyph column,
+  so both ways give the same pixels. Widths count characters (code points), and a text
+  longer than its field is cut at a character with an ellipsis (`fit`). On a band of
+  the e-ink panel (drivers/ssd1683.py's Band: a canvas with `top` and `rows`, drawn once
   per band) scaled text that falls wholly in another band is skipped: the same pixels,
   without its glyph loops.
 - Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
@@ -16,7 +20,8 @@
 
 from micropython import const
 
-from .font8 import FIRST, FONT, LAST
+from . import glyphs
+from .font8 import FIRST, FONT
 
 # Segments: a (top) 1, b (top right) 2, c (bottom right) 4, d (bottom) 8, e (bottom
 # left) 16, f (top left) 32, g (middle) 64. Index 10 is the minus sign.
@@ -28,33 +33,46 @@ CENTRE = const(2)
 
 
 # -- text ---------------------------------------------------------------------------------
-# U+00C0..U+00FF as the ASCII letters they are drawn as (names such as Muller, Sanchez).
-_LATIN1 = "AAAAAAACEEEEIIIIDNOOOOOxOUUUUYPsaaaaaaaceeeeiiiidnooooo/ouuuuypy"
+ELLIPSIS = "\u2026"  # what ends a text cut to its field
 
 
-def plain(s):
-    """`s` in the font's ASCII: Latin-1 letters without their accents, anything else
-    outside ASCII as '?'. ASCII text comes back as it is (no allocation)."""
-    for c in s:
-        if ord(c) > 126:
-            break
-    else:
-        return s
-    out = []
+def find(code):
+    """The index of the glyph of code point `code` in glyphs.py, or -1 (bisection over
+    CODES: no table in the heap)."""
+    codes = glyphs.CODES
+    lo = 0
+    hi = glyphs.COUNT
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        c = codes[2 * mid] << 8 | codes[2 * mid + 1]
+        if c == code:
+            return mid
+        if c < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+def drawable(ch):
+    """Whether the screens have a glyph of their own for the character `ch` (else they
+    draw the replacement glyph): THE test of a name the box can show (host setup too)."""
+    code = ord(ch)
+    return 32 <= code < 127 or find(code) >= 0
+
+
+def _ascii(s):
+    """Whether every character of `s` is printable ASCII (what `canvas.text` draws)."""
     for c in s:
         o = ord(c)
-        if o < 127:
-            out.append(c)
-        elif 0xC0 <= o <= 0xFF:
-            out.append(_LATIN1[o - 0xC0])
-        else:
-            out.append("?")
-    return "".join(out)
+        if o < 32 or o > 126:
+            return False
+    return True
 
 
 def text_width(s, sx=1, adv=8):
     """Width in pixels of `s` drawn with `text` at horizontal scale `sx`."""
-    return len(plain(s)) * adv * sx
+    return len(s) * adv * sx
 
 
 _SEEN = [None, False]  # the last canvas text() drew on, and whether it is a band
@@ -71,24 +89,27 @@ def _band(canvas):
 
 def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
     """Draw `s` with its top left at (x, y); `sy` 0 means the same as `sx`; `adv` is the
-    advance per character in font columns (8, or 7 for tight lines). Text outside ASCII
-    is drawn `plain`. Returns the x just after the text."""
-    s = plain(s)
+    advance per character in font columns (8, or 7 for tight lines). Returns the x just
+    after the text."""
     if sy == 0:
         sy = sx
-    if sx == 1 and sy == 1 and adv == 8:
+    if sx == 1 and sy == 1 and adv == 8 and _ascii(s):
         canvas.text(s, x, y, col)
         return x + 8 * len(s)
     if _band(canvas) and (y >= canvas.top + canvas.rows or y + 8 * sy <= canvas.top):
         return x + adv * sx * len(s)  # another band's rows
     for ch in s:
         code = ord(ch)
-        if code < FIRST or code > LAST:
-            code = LAST
-        base = (code - FIRST) * 8
+        if 32 <= code < 127:
+            data = FONT
+            base = (code - FIRST) * 8
+        else:
+            i = find(code)
+            data = glyphs.GLYPHS
+            base = (glyphs.REPLACEMENT if i < 0 else i) * 8
         cx = x
         for j in range(8):
-            bits = FONT[base + j]
+            bits = data[base + j]
             row = 0
             while bits:
                 if bits & 1:
@@ -106,11 +127,13 @@ def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
 
 
 def fit(s, chars):
-    """`s` (made `plain`) cut to at most `chars` characters, a '.' last when cut."""
-    s = plain(s)
+    """`s` cut to at most `chars` characters, an ellipsis last when cut (str slicing: at
+    a character, never inside one's UTF-8 bytes)."""
     if len(s) <= chars:
         return s
-    return s[:chars - 1] + "."
+    if chars < 1:
+        return ""
+    return s[:chars - 1] + ELLIPSIS
 
 
 def text_at(canvas, s, x, y, width, align, sx=1, sy=0, col=1, adv=8):
@@ -128,7 +151,7 @@ def text_at(canvas, s, x, y, width, align, sx=1, sy=0, col=1, adv=8):
 def best(canvas, s, x, y, width, col=1, align=LEFT):
     """`s` in 2x2 text (7 columns a character) if it fits in `width`, else in tall 1x2
     text (cut to fit): 16 pixels high either way."""
-    if len(plain(s)) * 14 <= width:
+    if len(s) * 14 <= width:
         return text_at(canvas, s, x, y, width, align, 2, 2, col, 7)
     return text_at(canvas, s, x, y, width, align, 1, 2, col)
 

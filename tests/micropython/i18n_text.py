@@ -1,0 +1,64 @@
+"""Names and texts beyond ASCII drawn at every size the screens use, on both interpreters.
+
+    micropython tests/micropython/i18n_text.py
+
+Prints one line per case: its name, then the canvas's bytes in hex. tests/test_i18n_glyphs.py
+runs it under CPython (host_tools/compat/framebuf.py), the MicroPython unix port and the
+32-bit build, and the lines must be identical; the CPython run is also read pixel by pixel.
+"""
+
+import _paths
+
+_paths.setup(__file__)
+
+import framebuf  # noqa: E402
+
+from drivers.ssd1683 import Band  # noqa: E402
+
+from scoreboard.ui import draw  # noqa: E402
+
+TEXTS = ("Łukasz Wiśniewski", "Иван Петров", "Γιώργος", "Müller Çağlar Šťastný",
+         "O\u2019Sullivan \u201eAnn\u201d \u2013 \u2026",
+         "中文 \U0001f3b1 a\u0301", "Ronnie O'Sullivan")
+# (name, sx, sy, adv): scale 1 (the footer, the OLED at 7), tall 1x2, 2x2 tight, 3x3
+SIZES = (("s1", 1, 1, 8), ("s1t", 1, 1, 7), ("tall", 1, 2, 8), ("big", 2, 2, 7),
+         ("huge", 3, 3, 8))
+
+
+def hexed(buf):
+    return "".join("%02x" % b for b in buf)
+
+
+def canvas(w, h):
+    buf = bytearray((w + 7) // 8 * h)
+    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+
+
+def main():
+    for t, s in enumerate(TEXTS):
+        for name, sx, sy, adv in SIZES:
+            buf, c = canvas(400, 8 * sy)
+            draw.text(c, s, 0, 0, sx, sy, 1, adv)
+            print("text%d-%s" % (t, name), hexed(buf))
+        # inverted, cut to a field with an ellipsis, in the OLED's tight 128 pixels
+        buf, c = canvas(128, 9)
+        c.fill(1)
+        draw.text_at(c, s, 1, 1, 126 - 7 * 8, draw.LEFT, 1, 1, 0, 7)
+        print("text%d-cut" % t, hexed(buf))
+        # the e-ink drawn in bands of 30 rows: the same bytes as a whole canvas
+        whole_buf, whole = canvas(400, 60)
+        draw.best(whole, s, 3, 22, 300)
+        parts = []
+        band = Band(400, 60, 30)
+        for top in (0, 30):
+            band.top = top
+            band.fill(0)
+            draw.best(band, s, 3, 22, 300)
+            parts.append(hexed(band.buf))
+        print("text%d-bands" % t, hexed(whole_buf) == "".join(parts))
+    for s in TEXTS:
+        print("fit", len(draw.fit(s, 10)), draw.fit(s, 10).encode("utf-8").decode("utf-8")
+              == draw.fit(s, 10))
+
+
+main()
