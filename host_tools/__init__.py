@@ -1,14 +1,18 @@
-"""Host tools for the table-side scoreboard: replay, and later flash, pull and export.
+"""Host tools for the table-side scoreboard: the `scoreboard` command (replay, setup, sync,
+flash, export, report, live) and the developers' tools around the firmware.
 
-The firmware's pure core is imported from `firmware/` as is, so the host and the device
-run the very same rules code; `compat/` gives CPython the few MicroPython built-ins that
-the firmware imports (`micropython.const`).
+The firmware's pure core is imported from the firmware folder as is (`paths.py` finds
+it: the checkout's `firmware/`, or the same files inside the installed wheel), so the
+host and the device run the very same rules code; `compat/` gives CPython the few
+MicroPython built-ins that the firmware imports (`micropython.const`, `framebuf`).
 """
 
-import os
 import sys
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-for _path in (os.path.join(_HERE, "compat"), os.path.join(os.path.dirname(_HERE), "firmware")):
+from host_tools.paths import compat_dir, firmware_dir
+
+__version__ = "0.1.0"  # the host tools' (the wheel's) version; the firmware has its own
+
+for _path in (str(compat_dir()), str(firmware_dir())):
     if _path not in sys.path:
         sys.path.insert(0, _path)

@@ -2,11 +2,25 @@
 
 The sub-commands' modules are imported inside `main()`, so that a Ctrl-C while they load
 (psycopg, mpremote and the firmware take a moment) ends the command with one line, as a
-Ctrl-C anywhere else does: `COMMAND: interrupted`, exit status 130.
+Ctrl-C anywhere else does: `COMMAND: interrupted`, exit status 130. `--version` names the
+host tools' version and the firmware's; the developers' commands (`device`, `pico`) say
+in one line that they need a checkout when run from the installed package.
 """
 
 import argparse
 import sys
+
+from host_tools import __version__, paths
+
+# Need what only a checkout has (the MicroPython unix port, Node and rp2040js, pseudo-
+# terminals): from an installed wheel they say so in one line.
+DEVELOPER = ("device", "pico")
+
+
+def version(flash):
+    """`scoreboard --version`: the host tools' (the package's) and the firmware's."""
+    firmware = flash.local_version(paths.firmware_dir()) or "(no version declared)"
+    return "scoreboard-host %s, firmware %s" % (__version__, firmware)
 
 
 def main(argv=None):
@@ -20,6 +34,8 @@ def main(argv=None):
         parser = argparse.ArgumentParser(prog="scoreboard",
                                          description="Host tools for the table-side "
                                                      "scoreboard.")
+        parser.add_argument("--version", action="version", version=version(flash),
+                            help="the host tools' version and the firmware's")
         sub = parser.add_subparsers(dest="command", required=True)
         replay_cmd.add_parser(sub)
         device_cmd.add_parser(sub)
@@ -32,6 +48,10 @@ def main(argv=None):
         live.add_parser(sub)
         args = parser.parse_args(argv)
         command = args.command
+        if command in DEVELOPER and paths.checkout() is None:
+            print("scoreboard %s: a developer's tool: it needs a checkout of the repository "
+                  "after `make deps`, not the installed package" % command, file=sys.stderr)
+            return 2
         return args.run(args)
     except KeyboardInterrupt:
         print("%s: interrupted" % command, file=sys.stderr)

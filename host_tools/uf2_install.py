@@ -9,8 +9,9 @@ UF2, for this chip, all below the flash's filesystem), copies it and flushes it.
 Drives are looked for in each mount root and the folders right under it: on Linux
 /media/$USER, /media, /run/media/$USER, /mnt; on macOS /Volumes; on Windows every drive
 letter. SCOREBOARD_UF2_ROOTS (folders separated by the system's path separator) replaces
-that list, for tests and unusual mounts. The image is build/pico/scoreboard-pico.uf2
-(scoreboard-pico2.uf2 for an RP2350 drive) from `make uf2`, or `--image FILE`.
+that list, for tests and unusual mounts. The image is scoreboard-pico.uf2
+(scoreboard-pico2.uf2 for an RP2350 drive): a checkout's build/pico/ from `make uf2`,
+else the one the installed wheel carries (paths.uf2_image), or `--image FILE`.
 
 The image covers the flash only up to the start of MicroPython's littlefs, so the box's
 prepared matches, settings and journal stay where they are across a new image.
@@ -18,12 +19,10 @@ prepared matches, settings and journal stay where they are across a new image.
 
 import os
 import sys
-from pathlib import Path
 
-from host_tools import uf2
+from host_tools import paths, uf2
 
-REPO = Path(__file__).resolve().parents[1]
-IMAGES = REPO / "build" / "pico"
+IMAGES = paths.image_dirs()[0]  # where the images are looked for first
 ENV_ROOTS = "SCOREBOARD_UF2_ROOTS"
 INFO = "INFO_UF2.TXT"
 
@@ -127,7 +126,13 @@ def run(drive=None, image=None, out=print, err=sys.stderr):
     """The command: 0 when copied, else 1 with one line on `err`."""
     try:
         path, target = pick_drive(drive)
-        dest, blocks, size = install(image or str(IMAGES / target.image), path, target)
+        image = image or paths.uf2_image(target.image)
+        if image is None and paths.checkout() is None:
+            raise InstallError(
+                "this install has no %s (its wheel was built without it): take the image "
+                "from where the wheel came from, or build it in a checkout with `make uf2`, "
+                "and give it with --image FILE" % target.image)
+        dest, blocks, size = install(str(image or IMAGES / target.image), path, target)
     except InstallError as e:
         print("flash: %s" % e, file=err)
         return 1
