@@ -12,6 +12,7 @@
 #   make flash      compile the firmware and copy what changed onto a board (PORT=auto)
 #   make sync       pull the finished matches off a board into the results database
 #   make sim        the browser simulator on http://127.0.0.1:8000/ (SIM_PORT=...)
+#   make dist       the wheel and the sdist for the club desk (`pipx install`) into dist/
 #
 # `deps` is idempotent: stamp files record what was installed from which pin file, so a
 # second run does nothing and a changed pin file reinstalls only its own part.
@@ -26,7 +27,7 @@ NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 
 .PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test \
-	bench lint typecheck flash sync sim clean-pycache
+	dist bench lint typecheck flash sync sim clean-pycache
 
 deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2
 
@@ -183,6 +184,19 @@ lint: deps-python
 
 typecheck: deps-node deps-typings
 	node_modules/.bin/pyright
+
+# The club desk's package (README, "For the club desk"): dist/scoreboard_host-V-py3-none-any.whl
+# and its sdist, by PyPA's build with setup.py's package list. Both come from this tree (not
+# the wheel from the sdist): the wheel then carries the Pico images of build/pico/, which
+# the sdist cannot (setuptools leaves build/ out of it). The RP2040 image is brought up to
+# date first, as make deps does, and the Pico 2's too once `make uf2` has made it: a wheel
+# never carries an image of older firmware. build/lib is emptied first: setuptools would
+# ship a module deleted since the last build. DIST=DIR writes elsewhere (tests/test_wheel.py).
+DIST ?= dist
+
+dist: deps-python deps-uf2 $(wildcard $(PICO2_UF2))
+	rm -rf build/lib build/bdist.*
+	$(BIN)/python -m build --sdist --wheel --outdir $(DIST) .
 
 # CPython leaves __pycache__ folders in firmware/ when tests import the core: never ship them.
 clean-pycache:
