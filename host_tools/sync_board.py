@@ -19,7 +19,7 @@ import hashlib
 import io
 import os
 import re
-import select
+import struct
 import sys
 import time
 
@@ -32,7 +32,9 @@ import host_tools  # noqa: F401  (puts the firmware on the path)
 from scoreboard.core.words import escaped
 
 _GONE = "the board stopped answering (cable pulled?)"
-_TIMEOUT = 10  # seconds without a byte from the board: it is gone
+# Seconds without a byte from the board: it is gone. The port's own read timeout
+# (pyserial's), never select(): a serial port on Windows has no file descriptor for it.
+_TIMEOUT = 10
 _TRIES = 3  # a listing or a file that arrives damaged is asked for this often
 _ERRNO = re.compile(r"OSError: (?:\[Errno )?(\d+)")
 _ENOENT = 2
@@ -151,7 +153,7 @@ class Board:
                              "shows the ports)" % self.port)
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                self.t = SerialTransport(self.port, baudrate=115200)
+                self.t = SerialTransport(self.port, baudrate=115200, timeout=_TIMEOUT)
         except (TransportError, serial.SerialException, OSError) as e:
             raise BoardError("cannot open %s: %s" % (self.port, _first_line(e))) from None
         self._prompt = False  # the raw REPL's ">" already read (by our last exec)
@@ -201,7 +203,7 @@ class Board:
             out, err = self._exec(code.encode() if isinstance(code, str) else code, consumer)
         except TransportError:
             raise BoardError(_GONE) from None
-        except (serial.SerialException, OSError):
+        except (serial.SerialException, OSError, struct.error):  # struct: mpremote's short read
             raise BoardError(_GONE) from None
         if err:
             text = err.decode("utf-8", "replace")
@@ -223,15 +225,13 @@ class Board:
         t.raw_paste_write(code)
         buf = bytearray()
         ends = 0  # the \x04 marks so far: the output, then the error text, end with one
-        fd = t.serial.fileno()
         while True:
             if ends >= 2 and buf.endswith(b">"):
                 break
-            if not select.select([fd], [], [], _TIMEOUT)[0]:
-                raise TransportError("timeout")
-            chunk = t.serial.read(max(1, t.serial.in_waiting))
+            chunk = t.serial.read(1)  # waits up to _TIMEOUT for the first byte
             if not chunk:
-                raise TransportError("closed")
+                raise TransportError("timeout")
+            chunk += t.serial.read(t.serial.in_waiting)  # and takes what came with it
             if consumer is not None and ends == 0:
                 consumer(chunk.split(b"\x04")[0])
             ends += chunk.count(b"\x04")
@@ -378,13 +378,15 @@ class Board:
         ser = self.t.serial
         ser.write(b"\r\x03")
         ser.flush()
-        fd = ser.fileno()
         end = time.monotonic() + most
-        while time.monotonic() < end:
-            if not select.select([fd], [], [], quiet)[0]:
-                return
-            if not ser.read(max(1, ser.in_waiting)):
-                return
+        ser.timeout = quiet
+        try:
+            while time.monotonic() < end:
+                if not ser.read(1):
+                    return
+                ser.read(ser.in_waiting)
+        finally:
+            ser.timeout = _TIMEOUT
 
     def close(self):
         with contextlib.suppress(Exception):

@@ -29,7 +29,6 @@ import signal
 import subprocess
 import threading
 import time
-import tty
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -342,6 +341,8 @@ class Pico:
 
     def attach_pty(self):
         """A pseudo-terminal in front of the USB serial port; returns its name."""
+        import tty  # POSIX only: imported here, so `scoreboard` loads on Windows
+
         master, slave = os.openpty()
         tty.setraw(slave)
         tty.setraw(master)
