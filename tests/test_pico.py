@@ -237,6 +237,24 @@ def test_the_frame_end_melody_plays_on_the_buzzers_pwm(box):
     assert tones[-1] == (0, 0), "and went quiet"
 
 
+def test_the_spi_clocks_are_what_the_hardware_readme_says(box):
+    """The rp2 port runs its peripherals from the 48 MHz USB PLL (the SDK's
+    set_sys_clock_pll moves clk_peri there), so the baud rates asked in boards/pico.py
+    come out as 48 MHz / 6 and / 10: the wire-time table of hardware/README.md must be
+    at those clocks, and within the parts' limits (SSD1683 20 MHz, MAX7219 10 MHz)."""
+    eink, led = box["stats"]["eink_spi_hz"], box["stats"]["led_spi_hz"]
+    assert (eink, led) == (8_000_000, 4_800_000)
+    assert eink <= 20_000_000 and led <= 10_000_000
+    readme = (mpy.REPO / "hardware" / "README.md").read_text(encoding="utf-8")
+    rates = {}
+    for line in readme.splitlines():
+        cells = [c.strip() for c in line.split("|")]
+        if len(cells) == 6 and cells[3].endswith(" MHz") and cells[1].startswith(("e-ink",
+                                                                                  "LED")):
+            rates.setdefault(cells[1].split()[0], set()).add(float(cells[3][:-4]) * 1e6)
+    assert rates == {"e-ink": {eink}, "LED": {led}}
+
+
 def test_no_part_was_driven_wrongly(box):
     assert box["warnings"] == []
     assert "Traceback" not in box["console"], box["console"][-2000:]

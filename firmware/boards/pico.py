@@ -8,7 +8,7 @@ that they match `PINS` below) with the parts, the power budget and the assembly.
 Wiring (GP = the Pico's GPIO number, pin = its physical pin; every GND pin is common):
 
     part      signal      GP   pin   notes
-    e-ink     DIN         11   15    SPI1 MOSI, 7.8 MHz
+    e-ink     DIN         11   15    SPI1 MOSI, 8 MHz
     e-ink     CLK         10   14    SPI1 SCK
     e-ink     CS           9   12
     e-ink     DC           8   11
@@ -73,9 +73,9 @@ PINS = (
 )
 
 EINK_SPI = const(1)
-EINK_BAUD = const(8_000_000)  # the RP2040 makes 7.8125 MHz of it (125 MHz / 16)
+EINK_BAUD = const(8_000_000)  # exactly: the rp2 port clocks SPI from 48 MHz (48 / 6)
 LED_SPI = const(0)
-LED_BAUD = const(5_000_000)  # 4.8 MHz on the RP2040; the MAX7219 takes up to 10 MHz
+LED_BAUD = const(5_000_000)  # 4.8 MHz (48 / 10); the MAX7219 takes up to 10 MHz
 
 
 def pin_of(part, signal, pins=PINS):
