@@ -12,7 +12,9 @@ recovery after a reset in the first and the last frame of a best-of-35, the smal
 that plays one frame and a best-of-35 by keys (and their ratio, the goal 1.0), the bytes
 allocated in the clock tick, the key scan and the LED refresh (goal 0), and the frozen app
 on a Cortex-M3 under QEMU. The club's worst day: 100,000 mashed keys with resets, power
-cuts at every byte of a best-of-3, an eight-hour session with cable pulls.
+cuts at every byte of a best-of-3, an eight-hour session with cable pulls. The true
+Pico (host_tools/pico/bench.py): the UF2 on the emulated RP2040, its heap at boot and
+after a best-of-35 by keys (frozen and .mpy), key-to-LED, e-ink refresh and SPI figures.
 
 Timings on this machine move with its load: each is printed with its ratio to a
 reference loop timed in the same run (host_tools/measure.py). `make test` runs small
@@ -28,6 +30,7 @@ import time
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools import app_bench, clock_drift, fuzz, measure
 from host_tools.matchgen import generate, header
+from host_tools.pico import bench as pico_bench
 from scoreboard.core.replay import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -324,6 +327,7 @@ def main():
         rows += mash_rows(tmp)
     rows += slow_test_rows()
     rows += live_rows()
+    rows += pico_bench.rows()  # the UF2 on the emulated RP2040 (host_tools/pico/bench.py)
     rows.append(("(this bench took)", "%.0f s" % (time.perf_counter() - t)))
     width = max(len(r[0]) for r in rows)
     print("%-*s  %s" % (width, "measure", "value"))

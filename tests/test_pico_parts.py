@@ -365,3 +365,24 @@ def test_a_held_key_joins_its_row_and_column_while_the_firmware_scans(held, seen
 
 def test_a_column_without_its_pull_up_floats_low_and_reads_every_key_down():
     assert json.loads(node(KEYPAD_JS, {"held": [], "nopull": True})) == 0xFFFF
+
+
+# -- the wiring the harness is given ------------------------------------------------------
+
+def test_the_harness_takes_its_pins_from_the_boards_wiring_table(tmp_path):
+    from boards import pico
+
+    from host_tools.pico.emulator import BOARD, board_pins
+
+    pins = board_pins()
+    table = {(part, signal): gp for part, signal, gp, _pin in pico.PINS}
+    assert pins["eink"] == {s: gp for (p, s), gp in table.items() if p == "e-ink"}
+    assert pins["led"] == {s: gp for (p, s), gp in table.items() if p == "led"}
+    assert pins["rows"] == [table["keypad", "ROW%d" % i] for i in (1, 2, 3, 4)]
+    assert pins["cols"] == [table["keypad", "COL%d" % i] for i in (1, 2, 3, 4)]
+    assert pins["buzzer"] == table["buzzer", "+"]
+    # read, not copied: a board rewired in its table is what the harness wires up
+    rewired = tmp_path / "pico.py"
+    rewired.write_text(BOARD.read_text(encoding="utf-8").replace(
+        '("buzzer", "+", 15, 20)', '("buzzer", "+", 14, 19)'), encoding="utf-8")
+    assert board_pins(rewired)["buzzer"] == 14

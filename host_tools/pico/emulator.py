@@ -35,25 +35,44 @@ REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "harness.mjs"
 UF2 = REPO / "build" / "pico" / "scoreboard-pico.uf2"
 BOOTROM = REPO.parent / "shared" / "rp2040" / "bootrom-b1.bin"
+BOARD = REPO / "firmware" / "boards" / "pico.py"
 FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
 # How long the e-ink panel holds BUSY high (ms): chosen from the panel makers' figures
 # (Waveshare 4.2" V2: a full refresh 3 to 4 s, a partial one 0.3 to 0.5 s) and stated in
 # every report; the SW reset's wait is the datasheet's "a few ms".
 BUSY = {"full_ms": 3000, "partial_ms": 500, "reset_ms": 5}
 _ANSWER_S = 600  # no command waits longer in wall time (a best-of-35 is played in steps)
+# The app as main.py starts it, but from the REPL and kept referenced after Ctrl-C, so
+# that the heap is counted with it alive (app_heap).
+HEAP_SCRIPT = """import gc, asyncio, main
+from scoreboard.app import App
+_b = __import__("boards." + main.board_name(), None, None, ("build",)).build()
+_a = App(_b)
+try:
+    asyncio.run(_a.run())
+except KeyboardInterrupt:
+    _a.stop()
+gc.collect()
+print("HEAP %d %d" % (gc.mem_alloc(), gc.mem_free()))
+"""
 
 
 class PicoError(Exception):
     """A one-line message for the user."""
 
 
-def board_pins():
-    """The harness's pin map, from `PINS` of the reference board (boards/pico.py)."""
-    import host_tools  # noqa: F401  (the firmware on sys.path)
-    from boards import pico
+def board_pins(path=BOARD):
+    """The harness's pin map, from `PINS` of the reference board (boards/pico.py), read
+    as the literal it is (importing the board would build nothing, but would import
+    its drivers, which the harness does not need)."""
+    import ast
 
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    table = next(ast.literal_eval(node.value) for node in tree.body
+                 if isinstance(node, ast.Assign)
+                 and any(getattr(t, "id", None) == "PINS" for t in node.targets))
     pins = {"eink": {}, "led": {}, "rows": [], "cols": []}
-    for part, signal_name, gp, _pin in pico.PINS:
+    for part, signal_name, gp, _pin in table:
         if part in ("e-ink", "led"):
             pins["eink" if part == "e-ink" else "led"][signal_name] = gp
         elif part == "keypad":
@@ -292,14 +311,57 @@ class Pico:
         return [tuple(int(w) for w in line.split()[1:]) for line in self.command("tones")]
 
     def boot(self, most_ms=10000):
-        """Run until the app draws (its first byte to the e-ink panel); the emulated ms
-        that took. PicoError if it never does."""
-        while self.stats()["eink_bytes"] == 0:
-            if self.emulated_us >= most_ms * 1000:
+        """Run until the app draws (a byte to the e-ink panel after this call); the
+        emulated ms from the call. PicoError if it does not within `most_ms`."""
+        start = self.stats()
+        while self.stats()["eink_bytes"] == start["eink_bytes"]:
+            if self.emulated_us - start["emulated_us"] >= most_ms * 1000:
                 raise PicoError("the app did not start in %d s of emulated time: %s" % (
                     most_ms // 1000, _last_line(self.console_text())))
             self.run(50)
-        return self.emulated_us // 1000
+        return (self.emulated_us - start["emulated_us"]) // 1000
+
+    def expect(self, text, since=0, most_ms=30000):
+        """Run until the box has printed `text` (after console byte `since`); what it
+        printed from `since` on. PicoError if not within `most_ms` of emulated time."""
+        waited = 0
+        while True:
+            with self._lock:
+                got = self.console[since:].decode("utf-8", "replace")
+            if text in got:
+                return got
+            if waited >= most_ms:
+                raise PicoError("the box did not print %r in %d s: %s" % (
+                    text, most_ms // 1000, _last_line(got)))
+            self.run(50)
+            waited += 50
+
+    def repl(self, code, wait=True):
+        """Stop the app (Ctrl-C) and run `code` at the REPL (paste mode); with `wait`,
+        until the prompt is back. What it printed."""
+        mark = len(self.console)
+        self.write(b"\r\x03\x03")
+        self.expect(">>> ", mark)
+        mark = len(self.console)
+        self.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
+        if not wait:
+            return ""
+        return self.expect("\n>>> ", mark)
+
+    def app_heap(self, during):
+        """Start the app from the REPL, let it boot, run `during()`, stop it with Ctrl-C
+        and return (gc.mem_alloc(), gc.mem_free()) counted with the app still alive."""
+        self.repl(HEAP_SCRIPT, wait=False)
+        self.boot()
+        during()
+        mark = len(self.console)
+        self.write(b"\x03")
+        got = self.expect("\n>>> ", mark)
+        for line in got.splitlines():
+            if line.startswith("HEAP "):
+                words = line.split()
+                return int(words[1]), int(words[2])
+        raise PicoError("no heap figure: %s" % _last_line(got))
 
     def idle(self, quiet_ms=1000, most_ms=30000):
         """Run until every refresh the app wanted is on the glass: BUSY low and no byte

@@ -151,7 +151,7 @@ const panel = new SSD1683({
   timing: cfg.busy,
   event,
 });
-attachSpi(P.eink, (value) => {
+const einkSpi = attachSpi(P.eink, (value) => {
   if (!level(P.eink.CS)) panel.byte(level(P.eink.DC) ? 1 : 0, value);
 });
 let rstLevel = true;
@@ -162,7 +162,7 @@ rp2040.gpio[P.eink.RST].addListener(() => {
 });
 
 const chain = new Max7219Chain({ now, event });
-attachSpi(P.led, (value) => {
+const ledSpi = attachSpi(P.led, (value) => {
   if (!level(P.led.CS)) chain.byte(value);
 });
 let loadLevel = true;
@@ -288,7 +288,9 @@ function stats() {
     eink_warnings: panel.warnings,
     last_refresh: last ? `${last.kind}:${Math.round((last.end - last.start) / 1e3)}us:` +
       `${Math.round((last.ready - last.activate) / 1e3)}us-busy:${last.bytes}B` : 'none',
+    eink_spi_hz: Math.round(einkSpi.clockFrequency),
     led_bytes: chain.bytes,
+    led_spi_hz: Math.round(ledSpi.clockFrequency),
     led_loads: chain.loads,
     led_changes: chain.changes,
     led_levels: chain.levels().join(','),
