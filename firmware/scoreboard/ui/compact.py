@@ -18,6 +18,7 @@ from micropython import const
 
 from . import draw as gfx
 from . import model
+from scoreboard.lang import t, upper_word
 from .draw import CENTRE, LEFT, RIGHT
 
 _BIG_Y = const(11)
@@ -36,16 +37,17 @@ def draw(canvas, screen, w, h):
     if kind == "score" and match is not None:
         _score(canvas, screen, match, w, h)
     elif kind == "start":
-        items = [summary for _, summary in screen.queue] or ["no prepared matches",
-                                                             "menu: set up one"]
+        items = [summary for _, summary in screen.queue] or [t("c.no_queue"),
+                                                             t("c.set_up")]
         # A window of the queue: the cursor within it (it holds the rows that fit).
         cursor = screen.menu_cursor - screen.queue_first if screen.queue else -1
-        _list(canvas, screen.title or "SCOREBOARD", items, cursor, w, h)
+        _list(canvas, screen.title or t("e.scoreboard"), items, cursor, w, h)
     elif kind == "setup":
         items = ["%s: %s" % (label, value) for label, value in screen.setup]
-        _list(canvas, "NEW MATCH", items, screen.menu_cursor, w, h)
+        _list(canvas, t("e.new_match"), items, screen.menu_cursor, w, h)
     elif kind == "menu":
-        _list(canvas, screen.menu_title or "MENU", screen.menu_items, screen.menu_cursor, w, h)
+        _list(canvas, screen.menu_title or t("e.menu"), screen.menu_items, screen.menu_cursor,
+              w, h)
         if screen.entry and not model.banner(screen):
             _question(canvas, screen.entry, w, h)
     elif kind in ("frame_end", "match_end") and match is not None and match.frame is not None:
@@ -54,8 +56,8 @@ def draw(canvas, screen, w, h):
         _score(canvas, screen, match, w, h)
     else:
         text = screen.error or screen.message or (
-            "an error" if kind == "error" else "unknown screen %s" % kind)
-        _list(canvas, "ERROR", gfx.wrap(text, w // _ADV), -1, w, h)
+            t("e.an_error") if kind == "error" else t("e.unknown") % kind)
+        _list(canvas, t("e.error"), gfx.wrap(text, w // _ADV), -1, w, h)
         return
     if kind != "score" and model.banner(screen):
         _bottom(canvas, model.banner(screen), True, w, h)
@@ -137,22 +139,22 @@ def _score(canvas, screen, match, w, h):
     for side in (0, 1):
         x = side * half + 1
         if family == "snooker":
-            gfx.text(canvas, "F%d" % won[side], x, y, 1, 1, 1, _ADV)
+            gfx.text(canvas, t("c.frames") % won[side], x, y, 1, 1, 1, _ADV)
         elif fig is not None:
-            gfx.text(canvas, "FOUL%d" % fig.fouls[side], x, y, 1, 1, 1, _ADV)
+            gfx.text(canvas, t("c.fouls") % fig.fouls[side], x, y, 1, 1, 1, _ADV)
         if fig is not None and striker == side and family != "pool":
-            word = "B" if family == "snooker" else "R"
-            gfx.text(canvas, "%s%d" % (word, fig.brk), x + 30, y, 1, 1, 1, _ADV)
+            word = "c.break" if family == "snooker" else "c.run"
+            gfx.text(canvas, t(word) % fig.brk, x + 30, y, 1, 1, 1, _ADV)
     y += _ROW_H
     line = None
     if fig is not None and family == "snooker":
         k = fig.snookers_required
-        line = "%s R%d P%d S%s" % ((fig.ball_on or "-").upper()[:6], fig.reds, fig.remaining,
-                                   "-" if k is None else "%d" % k)
+        on = upper_word(fig.ball_on)[:6] if fig.ball_on else "-"
+        line = t("c.figures") % (on, fig.reds, fig.remaining, "-" if k is None else "%d" % k)
     elif fig is not None and family == "pool":
         line = " ".join("%d" % n for n in model.balls_left(match) or ())
     elif fig is not None:
-        line = "TO %d" % match.header.target
+        line = t("c.to") % match.header.target
     if line is not None:
         gfx.text_at(canvas, line, 0, y, w, CENTRE, 1, 1, 1, _ADV)
     if model.banner(screen):
@@ -162,8 +164,8 @@ def _score(canvas, screen, match, w, h):
     elif screen.entry:  # two rows for a long one (a decision pending), over the figures
         _question(canvas, "> " + screen.entry, w, h, 2, False)
     elif fig is None:
-        over = "MATCH OVER" if match.finished() else "FRAME OVER"
-        _bottom(canvas, over if match.frame is not None else "TO START", True, w, h)
+        over = t("e.match_over") if match.finished() else t("s.frame_over")
+        _bottom(canvas, over if match.frame is not None else t("c.to_start"), True, w, h)
 
 
 def _end(canvas, screen, match, w, h):
@@ -172,15 +174,17 @@ def _end(canvas, screen, match, w, h):
         result = match.result()
         values = result[2] if result is not None and result[2] is not None else \
             match.frames_won()
-        _title(canvas, "MATCH OVER", w)
+        _title(canvas, t("e.match_over"), w)
         winner = match.outcome()[1]
-        line = model.winner_words(match, winner) + (" wins" if winner is not None else "")
+        line = model.winner_words(match, winner)
+        if winner is not None:
+            line = t("m.wins") % line
     else:
         r = model.last_record(match)
         values = r[2] if r[2] is not None else match.frames_won()
-        kind = "RACK" if match.family == "pool" else "FRAME"
+        kind = "e.rack_over" if match.family == "pool" else "e.frame_over"
         won = match.frames_won()
-        title = "%s %d OVER" % (kind, r[0])
+        title = t(kind) % r[0]
         if match.family == "snooker":
             title += " %d-%d" % (won[0], won[1])
         _title(canvas, title, w)

@@ -15,6 +15,8 @@ key texts of their own.
 from micropython import const
 
 from . import draw as gfx
+from scoreboard.lang import t, upper, word
+
 from . import eink_score, model
 from .draw import CENTRE, LEFT, RIGHT
 
@@ -124,19 +126,19 @@ def _rows(canvas, items, cursor, y0, bottom):
 
 # -- the screens --------------------------------------------------------------------------
 def _start(canvas, screen):
-    _title(canvas, "SCOREBOARD", screen.title)
+    _title(canvas, t("e.scoreboard"), screen.title)
     queue = screen.queue
     # A refusal or a notice: in the boxed line above the hints, below the last row.
     _message(canvas, screen, _HINT_Y - 30)
     if not queue:
-        gfx.text_at(canvas, "No prepared matches", 0, 90, _W, CENTRE, 2, 2)
-        gfx.text_at(canvas, "send one with `scoreboard setup`", 0, 130, _W, CENTRE, 1, 2)
-        gfx.text_at(canvas, "or set one up here: menu", 0, 154, _W, CENTRE, 1, 2)
+        gfx.text_at(canvas, t("e.no_queue"), 0, 90, _W, CENTRE, 2, 2)
+        gfx.text_at(canvas, t("e.send_one"), 0, 130, _W, CENTRE, 1, 2)
+        gfx.text_at(canvas, t("e.or_here"), 0, 154, _W, CENTRE, 1, 2)
         _hint(canvas, screen)
         return
     # The queue may be a window of a longer one (the start menu reads a few files).
     total = len(queue) if screen.queue_total is None else screen.queue_total
-    gfx.text(canvas, "PREPARED MATCHES (%d)" % total, 8, 38, 1, 2)
+    gfx.text(canvas, t("e.prepared") % total, 8, 38, 1, 2)
     y = 62
     fits = (_HINT_Y - 8 - y) // 44
     cursor = screen.menu_cursor
@@ -158,7 +160,7 @@ def _start(canvas, screen):
 
 
 def _setup(canvas, screen):
-    _title(canvas, "NEW MATCH")
+    _title(canvas, t("e.new_match"))
     y = 40
     i = 0
     for label, value in screen.setup:
@@ -167,18 +169,18 @@ def _setup(canvas, screen):
             canvas.fill_rect(0, y, _W, 28, 1)
             gfx.triangle(canvas, 6, y + 6, 15, True, 0)
         c = 0 if on else 1
-        gfx.text_at(canvas, label.upper(), 24, y + 6, 140, LEFT, 1, 2, c)
+        gfx.text_at(canvas, upper(label), 24, y + 6, 140, LEFT, 1, 2, c)
         gfx.text_at(canvas, "%s" % value, 150, y + 6, _W - 156, LEFT, 2, 2, c, 7)
         y += 32
         i += 1
     if screen.breaker is not None:
-        gfx.text(canvas, "%s BREAKS OFF" % "AB"[screen.breaker], 24, y + 8, 1, 2)
+        gfx.text(canvas, t("e.breaks_off") % "AB"[screen.breaker], 24, y + 8, 1, 2)
     _message(canvas, screen, _HINT_Y - 30)
     _hint(canvas, screen)
 
 
 def _menu(canvas, screen):
-    _title(canvas, screen.menu_title or "MENU")
+    _title(canvas, screen.menu_title or t("e.menu"))
     _rows(canvas, screen.menu_items, screen.menu_cursor, 40, _HINT_Y - 28)
     _message(canvas, screen, _HINT_Y - 28, True)  # a refusal, else the question
     _hint(canvas, screen)
@@ -197,8 +199,8 @@ def _frame_end(canvas, screen):
     match = screen.match
     r = model.last_record(match)
     number, _, score, winner, how = r[0], r[1], r[2], r[3], r[4]
-    kind = "RACK" if match.family == "pool" else "FRAME"
-    _title(canvas, "%s %d OVER" % (kind, number), model.match_format(match.header))
+    kind = "e.rack_over" if match.family == "pool" else "e.frame_over"
+    _title(canvas, t(kind) % number, model.match_format(match.header))
     won = match.frames_won()
     if score is None or match.family == "straight":
         _sides_big(canvas, match, won if score is None else score, 40)
@@ -209,10 +211,10 @@ def _frame_end(canvas, screen):
         for side in (0, 1):
             listed = r[5 + side]
             text = " ".join("%d" % b for b in listed[-6:]) if listed else "-"
-            gfx.text_at(canvas, "BREAKS " + text, side * 200 + 8, 176, 184, LEFT, 1, 2)
+            gfx.text_at(canvas, t("e.breaks") % text, side * 200 + 8, 176, 184, LEFT, 1, 2)
     if score is not None and match.family != "straight":
         canvas.hline(0, 204, _W, 1)
-        gfx.text_at(canvas, "FRAMES", 0, 212, _W, CENTRE, 1, 2)
+        gfx.text_at(canvas, t("e.frames"), 0, 212, _W, CENTRE, 1, 2)
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
@@ -224,7 +226,7 @@ def _match_end(canvas, screen):
     match = screen.match
     winner = match.outcome()[1]
     result = match.result()
-    _title(canvas, "MATCH OVER", model.match_format(match.header))
+    _title(canvas, t("e.match_over"), model.match_format(match.header))
     if result is not None and result[2] is not None:
         _sides_big(canvas, match, result[2], 38)
     else:
@@ -232,14 +234,16 @@ def _match_end(canvas, screen):
     how = result[0] if result is not None else "played"
     why = result[1] if result is not None and result[1] else ""
     line = model.winner_words(match, winner)
-    line += " wins" if winner is not None else ""
+    if winner is not None:
+        line = t("m.wins") % line
     gfx.text_at(canvas, line, 0, 142, _W, CENTRE, 2, 2, 1, 7)
     if how != "played":
-        gfx.text_at(canvas, ("%s %s" % (how, why)).strip(), 0, 164, _W, CENTRE, 1, 2)
+        gfx.text_at(canvas, ("%s %s" % (word(how), word(why) if why else "")).strip(), 0, 164,
+                    _W, CENTRE, 1, 2)
     if match.family == "snooker":
         high = match.high_breaks()
-        gfx.text_at(canvas, "HIGH BREAK %d" % high[0], 8, 182, 184, LEFT, 1, 2)
-        gfx.text_at(canvas, "HIGH BREAK %d" % high[1], 208, 182, 184, RIGHT, 1, 2)
+        gfx.text_at(canvas, t("e.high_break") % high[0], 8, 182, 184, LEFT, 1, 2)
+        gfx.text_at(canvas, t("e.high_break") % high[1], 208, 182, 184, RIGHT, 1, 2)
     _frame_table(canvas, match, 204, _HINT_Y - 4)
     _message(canvas, screen, _HINT_Y - 30)
     _hint(canvas, screen)
@@ -254,7 +258,7 @@ def _frame_table(canvas, match, y0, bottom):
         if score is None:
             cells.append("%d:%s" % (number, "-" if winner is None else "AB"[winner]))
         elif how == "restarted":
-            cells.append("%d:restart" % number)
+            cells.append(t("e.restart_cell") % number)
         else:
             cells.append("%d:%d-%d" % (number, score[0], score[1]))
     if not cells:
@@ -267,10 +271,10 @@ def _frame_table(canvas, match, y0, bottom):
 
 
 def _error(canvas, screen):
-    _title(canvas, "ERROR")
+    _title(canvas, t("e.error"))
     text = screen.error or screen.message
     if not text:
-        text = "an error" if screen.kind == "error" else "unknown screen %s" % screen.kind
+        text = t("e.an_error") if screen.kind == "error" else t("e.unknown") % screen.kind
     lines = gfx.wrap(text, (_W - 12) // 8)
     y = 40
     for line in lines[:(_HINT_Y - 44) // 18]:

@@ -18,6 +18,8 @@ One layout, read from across a room at the top and by the referee below:
 
 from micropython import const
 
+from scoreboard.lang import t, upper_word
+
 from . import draw, model
 from .draw import CENTRE, LEFT, RIGHT
 
@@ -114,12 +116,12 @@ def _footer(canvas, screen, match):
     f = match.frame
     left = model.match_format(match.header)
     if match.family != "straight":
-        kind = "RACK" if match.family == "pool" else "FRAME"
+        kind = "s.rack_n" if match.family == "pool" else "s.frame_n"
         if f is not None:
-            left = "%s %d  %s" % (kind, f.number, left)
-    t = model.elapsed(match)
-    if t is not None:
-        left += "  " + t
+            left = t(kind) % f.number + "  " + left
+    time = model.elapsed(match)
+    if time is not None:
+        left += "  " + time
     x = draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
     room = _W - 4 - x - 8
     right = model.clock_words(match, screen.clock_s)
@@ -143,31 +145,31 @@ def _snooker(canvas, screen, match, fig):
     for side in (0, 1):
         x = side * _COL + 10
         _big(canvas, side, score[side])
-        _label_value(canvas, x, _ROW1_Y, "FRAMES", "%d" % won[side], 84)
+        _label_value(canvas, x, _ROW1_Y, t("s.frames"), "%d" % won[side], 84)
         if fig is not None and fig.striker == side:  # the break, inverted: up to 155
             canvas.fill_rect(x + 88, _ROW1_Y - 2, 96, 22, 1)
-            nx = draw.text(canvas, "BREAK", x + 92, _ROW1_Y + 1, 1, 2, 0)
+            nx = draw.text(canvas, t("s.break"), x + 92, _ROW1_Y + 1, 1, 2, 0)
             draw.text(canvas, "%d" % fig.brk, nx + 4, _ROW1_Y + 1, 2, 2, 0, 7)
-        _breaks_row(canvas, match, side, "BREAKS")
+        _breaks_row(canvas, match, side, t("s.breaks"))
     extra = []
     if fig is None:
-        extra.append("FRAME OVER" if r is not None else "FIRST FRAME TO START")
-        _cell(canvas, 0, "BALL ON", "-")
+        extra.append(t("s.frame_over") if r is not None else t("s.first_frame"))
+        _cell(canvas, 0, t("s.ball_on"), "-")
         return extra
-    _cell(canvas, 0, "BALL ON", (fig.ball_on or "-").upper())
+    _cell(canvas, 0, t("s.ball_on"), upper_word(fig.ball_on) if fig.ball_on else "-")
     if fig.free_ball:
-        extra.append("FREE BALL - nominate")
-    _cell(canvas, 1, "REDS", "%d" % fig.reds)
-    _cell(canvas, 2, "REMAINING", "%d" % fig.remaining)
+        extra.append(t("s.free_ball"))
+    _cell(canvas, 1, t("s.reds"), "%d" % fig.reds)
+    _cell(canvas, 2, t("s.remaining"), "%d" % fig.remaining)
     k = fig.snookers_required
-    _cell(canvas, 3, "SNOOKERS", "-" if k is None else "%d" % k)
+    _cell(canvas, 3, t("s.snookers"), "-" if k is None else "%d" % k)
     if fig.respotted_black and "respot" not in fig.prompts:
-        extra.append("RE-SPOTTED BLACK")
+        extra.append(t("s.respotted"))
     return extra
 
 
 def _fouls(canvas, x, y, n, warned):
-    nx = draw.text(canvas, "FOULS", x, y + 1, 1, 2)
+    nx = draw.text(canvas, t("s.fouls"), x, y + 1, 1, 2)
     i = 0
     while i < 3:  # three boxes, one filled per foul in a row
         bx = nx + 8 + i * 22
@@ -177,7 +179,7 @@ def _fouls(canvas, x, y, n, warned):
             canvas.rect(bx, y, 18, 18, 1)
         i += 1
     if warned:
-        draw.text(canvas, "WARNED", nx + 78, y + 1, 1, 2)
+        draw.text(canvas, t("s.warned"), nx + 78, y + 1, 1, 2)
 
 
 def _pool(canvas, screen, match, fig):
@@ -188,11 +190,11 @@ def _pool(canvas, screen, match, fig):
         x = side * _COL + 10
         if fig is not None:
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
-        draw.text(canvas, "RACKS WON", x, _ROW2_Y + 1, 1, 2)
+        draw.text(canvas, t("s.racks_won"), x, _ROW2_Y + 1, 1, 2)
     if fig is None:
-        return ["RACK OVER" if match.frame is not None else "FIRST RACK TO START"]
+        return [t("s.rack_over") if match.frame is not None else t("s.first_rack")]
     left = model.balls_left(match) or ()
-    draw.text(canvas, "BALLS ON THE TABLE", 4, _CELLS_Y + 2, 1, 1)
+    draw.text(canvas, t("s.balls_on_table"), 4, _CELLS_Y + 2, 1, 1)
     game_ball = f.game_ball
     x = 4
     for n in left:
@@ -216,15 +218,15 @@ def _straight(canvas, screen, match, fig):
         _big(canvas, side, score[side])
         if fig is not None:
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
-        _breaks_row(canvas, match, side, "RUNS")
+        _breaks_row(canvas, match, side, t("s.runs"))
     if fig is None:
-        return ["GAME OVER" if match.frame is not None else "GAME TO START"]
+        return [t("s.game_over") if match.frame is not None else t("s.game_start")]
     balls = getattr(f, "balls", None)
-    _cell(canvas, 0, "RUN (%s)" % "AB"[fig.striker], "%d" % fig.brk, 5)
-    _cell(canvas, 1, "TARGET", "%d" % target, 5)
-    _cell(canvas, 2, "BALLS", "-" if balls is None else "%d" % balls, 5)
-    _cell(canvas, 3, "A NEEDS", "%d" % max(0, target - score[0]), 5)
-    _cell(canvas, 4, "B NEEDS", "%d" % max(0, target - score[1]), 5)
+    _cell(canvas, 0, t("s.run") % "AB"[fig.striker], "%d" % fig.brk, 5)
+    _cell(canvas, 1, t("s.target"), "%d" % target, 5)
+    _cell(canvas, 2, t("s.balls"), "-" if balls is None else "%d" % balls, 5)
+    _cell(canvas, 3, t("s.needs") % "A", "%d" % max(0, target - score[0]), 5)
+    _cell(canvas, 4, t("s.needs") % "B", "%d" % max(0, target - score[1]), 5)
     return []
 
 
@@ -242,7 +244,7 @@ def draw_score(canvas, screen):
     else:
         extra = _straight(canvas, screen, match, fig)
     if match.finished():
-        extra = ["MATCH OVER"]
+        extra = [t("e.match_over")]
     _prompts(canvas, match, fig, extra)
     _entry(canvas, screen)
     _footer(canvas, screen, match)

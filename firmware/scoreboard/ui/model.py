@@ -9,6 +9,7 @@ in the core's API is one edit in this file (`figures` reads `Match.view()`).
 from micropython import const
 
 from scoreboard.core.notation import SIDES
+from scoreboard.lang import t
 
 KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
 _SHOWN_BREAKS = const(3)
@@ -71,7 +72,7 @@ class Screen:
 def banner(screen):
     """The boxed line under the score: a refusal (`NO: why`), else a notice, else None."""
     if screen.message:
-        return "NO: " + screen.message
+        return t("m.no") % screen.message
     return screen.notice
 
 
@@ -140,34 +141,25 @@ def breaks(match, side, n=_SHOWN_BREAKS):
 def match_format(header):
     """The format in words: `BEST OF 7`, `3 FRAMES`, `RACE TO 5`, `100 POINTS`."""
     kind, n = header.kind, header.target
+    return format_words(kind, n, header.by_points)
+
+
+def format_words(kind, n, by_points=False):
+    """A match format (`best-of`, `frames`, `race-to`, `points` and N) in words."""
     if kind == "best-of":
-        text = "BEST OF %d" % n
-    elif kind == "frames":
-        text = "%d FRAMES" % n + (" ON POINTS" if header.by_points else "")
-    elif kind == "race-to":
-        text = "RACE TO %d" % n
-    else:
-        text = "%d POINTS" % n
-    return text
-
-
-def _lookup(pairs, key, default):
-    """The value paired with `key` in a tuple of (key, value) pairs, or `default`. The
-    tables are constant tuples written in the functions that read them: in flash when
-    frozen, and neither built on every call (as a dict literal would be, and the screens
-    are drawn once per band) nor a name in the module's dictionary."""
-    for k, v in pairs:
-        if k == key:
-            return v
-    return default
+        return t("m.best_of") % n
+    if kind == "frames":
+        return t("m.frames_points" if by_points else "m.frames") % n
+    if kind == "race-to":
+        return t("m.race_to") % n
+    return t("m.points") % n
 
 
 def game_name(header):
     g = header.game
     if g == "snooker":
-        return "SNOOKER %d REDS" % header.reds
-    return _lookup((("eightball", "8-BALL"), ("nineball", "9-BALL"), ("tenball", "10-BALL"),
-                    ("straight", "STRAIGHT POOL")), g, None) or g.upper()
+        return t("m.snooker_reds") % header.reds
+    return t("m." + g, g.upper())
 
 
 def clock_words(match, clock_s=None, short=False):
@@ -179,20 +171,20 @@ def clock_words(match, clock_s=None, short=False):
     extensions, for a footer with little room."""
     c = match.clock
     if not c.enabled:
-        return "NO CLOCK"
+        return t("m.no_clock")
     s = c.settings
     if clock_s is not None:
-        text = "CLOCK %d:%02d" % (clock_s // 60, clock_s % 60)
+        text = t("m.clock_left") % (clock_s // 60, clock_s % 60)
     else:
-        text = "CLOCK %ds" % s.shot + ("/%d" % s.warn if s.warn and not short else "")
+        text = t("m.clock_set") % s.shot + ("/%d" % s.warn if s.warn and not short else "")
     if c.active and (c.expired or match.time.time_is_up()):
-        text += " TIME"
+        text += t("m.clock_time")
     elif c.suspended:
-        text += " paused"
+        text += t("m.clock_paused")
     else:
-        text += " on" if c.active else " stopped"
+        text += t("m.clock_on") if c.active else t("m.clock_stopped")
     if s.ext_count and not short:
-        text += " ext A%d B%d" % (c.extensions_left(0), c.extensions_left(1))
+        text += t("m.clock_ext") % (c.extensions_left(0), c.extensions_left(1))
     return text
 
 
@@ -208,38 +200,30 @@ def elapsed(match):
 def prompt_words(code, fig, match):
     """A prompt code of the core (NOTATION.md) in words for the referee."""
     if code == "snookers":
-        return "SNOOKERS NEEDED - no miss"
+        return t("m.p.snookers")
     if code == "tie-only":  # the side behind: its most is a tie (and a re-spotted black)
         score = fig.score
         behind = 0 if score[0] < score[1] else 1
-        return "%s CAN ONLY TIE" % short_name(match, behind, 14)
+        return t("m.p.tie_only") % short_name(match, behind, 14)
     if code == "warn-miss":
         n = fig.misses[fig.striker] if fig.misses and fig.striker is not None else 0
-        return "WARN: %d misses - next loses" % n
+        return t("m.p.warn_miss") % n
     if code == "warn-fouls":
         n = fig.fouls[fig.striker] if fig.striker is not None else 2
-        return "WARN: %d fouls" % n
-    if code == "frame-ball":
-        return "FRAME BALL"
-    if code == "respot":
-        return "RE-SPOTTED BLACK: who plays?"
-    if code == "time":
-        return "TIME: shot clock expired"
+        return t("m.p.warn_fouls") % n
+    if code in ("frame-ball", "respot", "time"):
+        return t("m.p." + code.replace("-", "_"))
     return code.upper()
 
 
 def winner_words(match, winner):
     if winner is None:
-        return "NO WINNER"
+        return t("m.no_winner")
     return name(match, winner)
 
 
 def frame_result(match, winner, how):
     """How a frame (rack) ended, in words for the end-of-frame screen."""
     if how in ("restarted", "abandoned", "forfeited") or winner is None:
-        return _lookup((("restarted", "frame restarted"), ("abandoned", "match abandoned"),
-                        ("forfeited", "match forfeited"), ("drawn", "drawn")), how, how or "")
-    return name(match, winner) + _lookup(
-        (("potted", " wins"), ("fouled", " wins on a foul"), ("conceded", " wins (conceded)"),
-         ("claimed", " wins (claimed)"), ("awarded", " is awarded it"), ("won", " wins"),
-         ("fouls", " wins: three fouls")), how, " wins")
+        return t("m.r." + how, how) if how else ""
+    return t("m.r." + how, t("m.wins")) % name(match, winner)

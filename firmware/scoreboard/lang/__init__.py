@@ -1,0 +1,202 @@
+"""The box's words in the club's language (issue 18): one table per language, `en.py`
+(the reference), `pl.py`, `bg.py`; `t(key)` is every fixed text the screens, the start
+menu, the key grammar and the app show, in the language in use (`use(code)`).
+
+A table is one constant tuple of strings, key and text by turns, sorted by key: in
+flash when frozen, searched by bisection, and only the tables asked for are imported
+(a box in Polish holds `pl` and, for a key a table lacks, `en`). No dict is built. The
+keys name where a text is shown (`e.` the e-ink screens, `s.` its score screen, `c.`
+the compact OLED screens, `m.` the words read from a match, `g.` the key grammar, `k.`
+snooker's keys, `p.` pool's, `t.` straight pool's, `n.` the menus, `st.` the start menu,
+`a.` the app) or what they say (`w.` a word of the notation as the screens show it; `=`
+a refusal of the rules core, keyed by the core's own English template, which
+`refusal()` matches). MicroPython's `str.upper()` changes ASCII letters only: `upper()`
+here gives the capitals of the blocks the screens draw, the same on both interpreters.
+tests/test_i18n_tables.py checks that every table has every key of `en`, with the same
+`%` conversions.
+
+The notation's words, the journal and the key names printed on the keypad stay
+English: they are the contract. The LED panel draws digits and TIME with segments: the
+same in every language.
+"""
+
+LANGS = ("en", "pl", "bg")
+NAMES = ("English", "Polski", "Български")
+_ACTIVE = [None, "en", None]  # the table in use, its code, the English table once asked
+
+
+def _table(code):
+    if code == "pl":
+        from . import pl
+
+        return pl.TEXTS
+    if code == "bg":
+        from . import bg
+
+        return bg.TEXTS
+    from . import en
+
+    return en.TEXTS
+
+
+def use(code):
+    """Speak `code` ("en", "pl", "bg") from now on; an unknown code is English. Returns
+    the code in use."""
+    if code not in LANGS:
+        code = "en"
+    if _ACTIVE[0] is None or _ACTIVE[1] != code:
+        _ACTIVE[0] = _table(code)
+        _ACTIVE[1] = code
+    return code
+
+
+def current():
+    """The code of the language in use."""
+    return _ACTIVE[1]
+
+
+def name(code):
+    """The language `code` in its own words (`Polski`)."""
+    return NAMES[LANGS.index(code)] if code in LANGS else code
+
+
+def _find(table, key):
+    """The index of `key` in a table (its keys at the even places, ascending), or -1."""
+    lo = 0
+    hi = len(table) >> 1
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        k = table[2 * mid]
+        if k == key:
+            return 2 * mid
+        if k < key:
+            lo = mid + 1
+        else:
+            hi = mid
+    return -1
+
+
+def t(key, default=None):
+    """The text of `key` in the language in use (English where the table lacks it; else
+    `default`, or the key itself)."""
+    table = _ACTIVE[0]
+    if table is None:
+        use("en")
+        table = _ACTIVE[0]
+    i = _find(table, key)
+    if i >= 0:
+        return table[i + 1]
+    if _ACTIVE[2] is None:
+        _ACTIVE[2] = _table("en")
+    i = _find(_ACTIVE[2], key)
+    if i >= 0:
+        return _ACTIVE[2][i + 1]
+    return key if default is None else default
+
+
+def word(w):
+    """A word of the notation as the screens show it (a ball, a reason): `w.` + word,
+    or the word itself."""
+    return t("w." + w, w)
+
+
+def upper_word(w):
+    """The same in capitals."""
+    return upper(word(w))
+
+
+def _up(o):
+    """The capital of the letter with code point `o` (Latin-1, Latin Extended-A, Greek,
+    Cyrillic), or `o`: the Unicode case pairs of those blocks by arithmetic, no table."""
+    if 0x61 <= o <= 0x7A or (0xE0 <= o <= 0xFE and o != 0xF7):
+        return o - 32
+    if o == 0xFF:
+        return 0x178
+    if o == 0xB5:  # micro sign: Greek capital mu, as Unicode has it
+        return 0x39C
+    if 0x100 <= o <= 0x17F:
+        if o == 0x131:  # dotless i
+            return 0x49
+        if o == 0x17F:  # long s
+            return 0x53
+        odd_upper = 0x139 <= o <= 0x148 or 0x179 <= o <= 0x17E
+        if o == 0x138 or o == 0x149:  # kra, 'n: no capital
+            return o
+        lower = (o & 1) == 0 if odd_upper else (o & 1) == 1
+        return o - 1 if lower else o
+    if 0x3B1 <= o <= 0x3CB:
+        return 0x3A3 if o == 0x3C2 else o - 32
+    if o == 0x3AC:
+        return 0x386
+    if 0x3AD <= o <= 0x3AF:
+        return o - 37
+    if o == 0x3CC:
+        return 0x38C
+    if o == 0x3CD or o == 0x3CE:
+        return o - 63
+    if 0x430 <= o <= 0x44F:
+        return o - 32
+    if 0x450 <= o <= 0x45F:
+        return o - 80
+    return o
+
+
+def upper(s):
+    """`s` in capitals, the same on CPython and MicroPython (whose `str.upper()` is ASCII
+    only)."""
+    for c in s:
+        o = ord(c)
+        if o > 0x60 and _up(o) != o:
+            break
+    else:
+        return s
+    return "".join(chr(_up(ord(c))) for c in s)
+
+
+def _match(template, text):
+    """The arguments of `text` if it is `template` (%s and %d its only conversions) with
+    them filled in, else None."""
+    parts = []
+    rest = template
+    while True:
+        i = rest.find("%")
+        if i < 0:
+            parts.append(rest)
+            break
+        parts.append(rest[:i])
+        rest = rest[i + 2:]
+    if len(parts) == 1:
+        return () if text == template else None
+    if len(text) < len(parts[0]) + len(parts[-1]) or not text.startswith(parts[0]) \
+            or not text.endswith(parts[-1]):
+        return None
+    args = []
+    pos = len(parts[0])
+    end = len(text) - len(parts[-1])
+    for lit in parts[1:-1]:
+        j = text.find(lit, pos) if lit else pos
+        if j < 0 or j > end:
+            return None
+        args.append(text[pos:j])
+        pos = j + len(lit)
+    args.append(text[pos:end])
+    return args
+
+
+def refusal(text):
+    """A refusal of the rules core (its English ValueError text) in the language in use:
+    the table's translation of the core template it matches, its arguments (balls,
+    numbers) filled in, the words among them translated; as it is when none matches."""
+    table = _ACTIVE[0]
+    if table is None or _ACTIVE[1] == "en":
+        return text
+    i = 0
+    n = len(table)
+    while i < n and table[i] < "=":
+        i += 2
+    while i < n and table[i][0] == "=":
+        args = _match(table[i][1:], text)
+        if args is not None:
+            return table[i + 1] % tuple(word(a) for a in args)
+        i += 2
+    return text

@@ -1,0 +1,142 @@
+"""The box's language (issue 18 item 2): one table per language, every key in every
+table with the same `%` conversions, a table with a key missing fails, capitals the same
+on both interpreters, the rules core's refusals matched and translated."""
+
+import re
+import subprocess
+import sys
+
+import pytest
+
+from support import mpy
+
+from scoreboard import lang
+from scoreboard.lang import bg, en, pl
+
+TABLES = {"en": en.TEXTS, "pl": pl.TEXTS, "bg": bg.TEXTS}
+
+
+@pytest.fixture(autouse=True)
+def english_after():
+    yield
+    lang.use("en")
+
+
+def _keys(table):
+    return list(table[0::2])
+
+
+def _conversions(text):
+    return re.findall(r"%[-0-9.]*[sd%]", text)
+
+
+def check_table(table, reference=en.TEXTS):
+    """What is wrong with `table` against the reference table: [] when nothing."""
+    problems = []
+    if len(table) % 2:
+        return ["an odd number of strings: a key without its text"]
+    keys = _keys(table)
+    if keys != sorted(keys):
+        problems.append("keys out of order (the lookup bisects)")
+    if len(set(keys)) != len(keys):
+        problems.append("a key given twice")
+    ref = dict(zip(reference[0::2], reference[1::2]))
+    mine = dict(zip(table[0::2], table[1::2]))
+    for key in sorted(set(ref) - set(mine)):
+        problems.append("missing key %s" % key)
+    for key in sorted(set(mine) - set(ref)):
+        problems.append("unknown key %s" % key)
+    for key in sorted(set(ref) & set(mine)):
+        want = _conversions(ref[key])
+        got = _conversions(mine[key])
+        if key.startswith("="):  # the core's arguments arrive as strings
+            want = ["%s" if c == "%d" else c for c in want]
+            got = ["%s" if c == "%d" else c for c in got]
+        if got != want:
+            problems.append("%s: conversions %s, not %s" % (key, got, want))
+    return problems
+
+
+@pytest.mark.parametrize("code", ["en", "pl", "bg"])
+def test_every_table_has_every_key_with_the_same_conversions(code):
+    assert check_table(TABLES[code]) == []
+    assert lang.LANGS == ("en", "pl", "bg")
+
+
+def test_a_table_with_a_key_missing_fails():
+    table = list(pl.TEXTS)
+    i = table.index("s.ball_on")
+    del table[i:i + 2]
+    assert check_table(tuple(table)) == ["missing key s.ball_on"]
+    table = list(bg.TEXTS)
+    table[table.index("g.range") + 1] = "число"  # its %d lost
+    assert check_table(tuple(table)) == ["g.range: conversions [], not ['%d']"]
+
+
+def test_the_texts_come_from_the_table_in_use():
+    assert lang.use("pl") == "pl"
+    assert lang.t("s.ball_on") == "BILA ROZGR."
+    assert lang.t("m.best_of") % 7 == "Z 7 FREJMÓW"
+    assert lang.word("pink") == "różowa" and lang.upper_word("pink") == "RÓŻOWA"
+    assert lang.use("bg") == "bg"
+    assert lang.t("s.fouls") == "ФАУЛОВЕ"
+    assert lang.use("xx") == "en" and lang.t("s.ball_on") == "BALL ON"
+    assert lang.t("no.such.key") == "no.such.key"
+
+
+def test_the_seeds_terms_are_used():
+    """The terms of the rule books: the Polish seed's frejm, faul, wolna bila, brejk;
+    the Bulgarian seed's гейм (a rack), фаул, начален удар (the break), лимит на
+    времето and "time" (the shot clock)."""
+    texts = " ".join(pl.TEXTS[1::2]).lower()
+    for term in ("frejm", "faul", "wolna bila", "brejk"):
+        assert term in texts, term
+    texts = " ".join(bg.TEXTS[1::2]).lower()
+    for term in ("гейм", "фаул", "начален удар", "лимит на времето", "time"):
+        assert term in texts, term
+
+
+def test_refusals_of_the_rules_core_are_translated():
+    lang.use("pl")
+    assert lang.refusal("ball on is pink, not red") == "bila rozgrywana: różowa, nie czerwona"
+    assert lang.refusal("only 3 red(s) on the table") == "na stole tylko 3 czerwonych"
+    assert lang.refusal("play is suspended: 'resume' first") == \
+        "gra wstrzymana: najpierw 'resume'"
+    assert lang.refusal("a text the core never says") == "a text the core never says"
+    lang.use("en")
+    assert lang.refusal("ball on is pink, not red") == "ball on is pink, not red"
+
+
+def test_every_core_template_is_one_the_core_raises():
+    """Each `=` key is a ValueError text of the rules core (so none is dead)."""
+    sources = ""
+    for path in sorted((mpy.FIRMWARE / "scoreboard" / "core").rglob("*.py")):
+        sources += path.read_text(encoding="utf-8")
+    joined = re.sub(r'"\s*\n\s*"', "", sources)  # implicit concatenations
+    for key in _keys(en.TEXTS):
+        if key.startswith("="):
+            assert '"%s"' % key[1:] in joined, key
+
+
+UPPER = """
+import sys
+sys.path[:0] = [%r, %r]
+from scoreboard.lang import upper
+for lo, hi in ((0x20, 0x7f), (0xa0, 0x180), (0x384, 0x3cf), (0x400, 0x460)):
+    print("".join(upper(chr(c)) for c in range(lo, hi)))
+"""
+
+
+def test_capitals_are_the_same_on_both_interpreters_and_as_unicode_has_them(tmp_path,
+                                                                          micropython_bin):
+    script = tmp_path / "upper.py"
+    script.write_text(UPPER % (str(mpy.FIRMWARE), str(mpy.REPO / "host_tools" / "compat")),
+                      encoding="utf-8")
+    cp = subprocess.run([sys.executable, str(script)], capture_output=True, check=True,
+                        text=True, encoding="utf-8").stdout
+    rc, mp = mpy.run_micropython(script)
+    assert rc == 0, mp
+    assert mp == cp
+    for line in cp.splitlines():
+        for ch in line:
+            assert ch == ch.upper() or len(ch.upper()) > 1, ch
