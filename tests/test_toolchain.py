@@ -122,9 +122,12 @@ JOURNAL = ("scoreboard.recovery", "scoreboard.checkpoints", "scoreboard.files",
 LAYERS = (
     # (path under firmware/, may import from the firmware, must not import)
     ("scoreboard/core/", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/keys/", ("scoreboard.core", "scoreboard.keys"),
+    ("scoreboard/keys/", ("scoreboard.core", "scoreboard.keys", "scoreboard.lang"),
      HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/ui/", ("scoreboard.core", "scoreboard.ui"), HARDWARE | ASYNC),
+    ("scoreboard/ui/", ("scoreboard.core", "scoreboard.ui", "scoreboard.lang"),
+     HARDWARE | ASYNC),
+    # The language tables (issue 18): data and their lookup, nothing else.
+    ("scoreboard/lang/", ("scoreboard.lang",), HARDWARE | ASYNC | {"framebuf"}),
     # The journal and the modules it is made of: files on flash for the core, nothing else.
     ("scoreboard/journal.py", ("scoreboard.core",) + JOURNAL, HARDWARE | ASYNC | {"framebuf"}),
     ("scoreboard/recovery.py", ("scoreboard.core", "scoreboard.checkpoints",
