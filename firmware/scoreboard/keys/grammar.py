@@ -58,6 +58,7 @@ short and long: hardware/keypad.md (from legends.py).
 from micropython import const
 
 from scoreboard.core.vocab import SIDES
+from scoreboard.lang import t, upper, word
 
 from . import keymaps, menus
 
@@ -70,17 +71,8 @@ NUMBER = const(2)  # keys stand for numbers 1..15
 MENU = const(3)
 CONFIRM = const(4)  # one line waiting for `ok`
 
-# The texts of what the keys do now (short: the 128x64 OLED shows 18 characters a line).
-_START = "ok:%s breaks off %s:swap menu:more"
-_BETWEEN = "ok: %s breaks next"
-_BETWEEN_HINT = "ok:frame %d, %s breaks  undo:take back  menu:more"
-_OVER_HINT = "ok:start screen  undo:take back"
-_MENU_HINT = "ok:choose  menu:next (held: previous)  undo:back"
-_CONFIRM_HINT = "ok: yes   undo: no"
-_RESPOT = "RESPOTTED BLACK - ok: who plays first?"
-_TIME = "TIME: foul is %s's time foul"
-_SUSPENDED = "play suspended: menu, resume"
-_NOT_STRIKER = "only the striker concedes: %s is at the table"
+# The texts of what the keys do now are the language table's `g.` keys (scoreboard/lang;
+# short: the 128x64 OLED shows 18 characters a line).
 
 
 class Result:
@@ -180,18 +172,18 @@ class Grammar:
             return None
         state = self.state()
         if state == "start":
-            return _START % (SIDES[self.first_breaker], keymaps.side_key(self.family))
+            return t("g.start") % (SIDES[self.first_breaker], keymaps.side_key(self.family))
         if state == "between":
-            return _BETWEEN % SIDES[self.match.next_breaker()]
+            return t("g.between") % SIDES[self.match.next_breaker()]
         if state != "play":
             return None
         if self.match.suspended:
-            return _SUSPENDED
+            return t("g.suspended")
         v = self.view()
         if "respot" in v.prompts:
-            return _RESPOT
+            return t("g.respot")
         if self.time_flag(False):
-            return _TIME % SIDES[v.striker or 0]
+            return t("g.time") % SIDES[v.striker or 0]
         return self.family_keys.pending(v)
 
     def hint(self):
@@ -199,16 +191,17 @@ class Grammar:
         a frame over, the match over); None in play, where the entry line says it."""
         m = self.mode
         if m == CONFIRM:
-            return _CONFIRM_HINT
+            return t("g.confirm_hint")
         if m == MENU:
-            return _MENU_HINT
+            return t("g.menu_hint")
         if m != IDLE:
             return None
         state = self.state()
         if state == "between":
-            return _BETWEEN_HINT % (self.match.number + 1, SIDES[self.match.next_breaker()])
+            return t("g.between_hint") % (self.match.number + 1,
+                                          SIDES[self.match.next_breaker()])
         if state == "over":
-            return _OVER_HINT
+            return t("g.over_hint")
         return None
 
     def who(self, s):
@@ -217,7 +210,7 @@ class Grammar:
         label = " & ".join(names)
         if len(label) > 12:  # surnames, then cut: the question must still end in `ok`
             label = " & ".join(n.split(" ")[-1] for n in names)[:12]
-        return "%s (%s)" % (SIDES[s], label)
+        return t("g.who") % (SIDES[s], label)
 
     def question(self, line):
         """The question asked once before `line` is given when it is a decision that
@@ -227,21 +220,20 @@ class Grammar:
         fam = self.family
         unit = "frame" if fam == "snooker" else ("rack" if fam == "pool" else "game")
         if w == "concede":
-            return "%s concedes the %s? ok" % (self.who(self.striker_side()),
-                                              "frame" if fam == "snooker" else "match")
+            key = "g.q.concede_frame" if fam == "snooker" else "g.q.concede_match"
+            return t(key) % self.who(self.striker_side())
         if w == "claim":
-            return "%s claims the frame? ok" % self.who(self.striker_side())
+            return t("g.q.claim") % self.who(self.striker_side())
         if w == "award":
-            return "Award the %s to %s, %s? ok" % (unit, self.who(SIDES.index(words[1])),
-                                                  words[2])
+            return t("g.q.award_" + unit) % (self.who(SIDES.index(words[1])), word(words[2]))
         if w == "restart":
-            return "Restart %s %d? ok" % (unit, self.match.number)
+            return t("g.q.restart_" + unit) % self.match.number
         if w == "forfeit":
-            return "%s forfeits, %s? ok" % (self.who(SIDES.index(words[1])), words[2])
+            return t("g.q.forfeit") % (self.who(SIDES.index(words[1])), word(words[2]))
         if w == "abandon":
             if len(words) > 1:
-                return "Abandon, %s the winner? ok" % self.who(SIDES.index(words[1]))
-            return "Abandon the match, no winner? ok"
+                return t("g.q.abandon_winner") % self.who(SIDES.index(words[1]))
+            return t("g.q.abandon")
         return None
 
     # -- what a press gives (for the families too) -----------------------------------------
@@ -323,7 +315,7 @@ class Grammar:
         """One key: `name` from the game's keymap (in a number entry also "1".."15")."""
         mode = self.mode
         if name not in self.names and not (mode == NUMBER and name.isdigit()):
-            return self.refuse("no key '%s' in %s" % (name, self.family))
+            return self.refuse(t("g.no_key") % (name, self.family))
         if mode == MENU:
             return self._menu_key(name, long)
         if mode == NUMBER:
@@ -335,7 +327,7 @@ class Grammar:
                 self._confirm = None
                 self.mode = MENU if self._walker else IDLE
                 return self.shown()
-            return self.refuse("ok confirms, undo cancels")
+            return self.refuse(t("g.ok_undo"))
         if mode == ENTRY:
             return self.family_keys.entry_key(name, long)
         return self._idle(name, long)
@@ -347,7 +339,7 @@ class Grammar:
         if state == "over":
             if name == "undo":
                 return self.done("undo")
-            return self.refuse("the match is over")
+            return self.refuse(t("g.match_over"))
         if state == "start":
             if name == "ok":
                 return self.done("frame " + SIDES[self.first_breaker])
@@ -355,13 +347,13 @@ class Grammar:
             if breaker >= 0:
                 self.first_breaker = breaker
                 return self.shown()
-            return self.refuse("no frame yet: ok starts frame 1")
+            return self.refuse(t("g.no_frame"))
         if state == "between":
             if name == "ok":
                 return self.done("frame")
             if name == "undo":
                 return self.done("undo")
-            return self.refuse("frame %d is over: ok starts the next" % self.match.number)
+            return self.refuse(t("g.frame_over") % self.match.number)
         if name == "undo":
             return self.done("undo")
         if name == "ok":
@@ -370,7 +362,7 @@ class Grammar:
         if name in ("go", "hit", "extend"):
             return self.done(name)
         if name == "side":
-            return self.refuse("side switches the breaker before the first frame")
+            return self.refuse(t("g.side"))
         if name == "concede":  # who concedes, then the question
             return self.walk(menus.concede_menu(self.match, "MATCH", self.striker_side()))
         if name == "warn":
@@ -385,7 +377,7 @@ class Grammar:
             if long:
                 return self.done("extend")
             return self.done("hit" if clock.active else "go")
-        return self.refuse("nothing to confirm")
+        return self.refuse(t("g.nothing"))
 
     # -- menus ---------------------------------------------------------------------------
     def open_menu(self):
@@ -393,7 +385,7 @@ class Grammar:
         m = self.match
         state = self.state()
         if state == "over":
-            return self.refuse("the match is over")
+            return self.refuse(t("g.match_over"))
         if state == "start":
             tree = menus.start_menu(m)
         elif state == "between":
@@ -413,14 +405,14 @@ class Grammar:
                 self.clear()
             return self.shown()
         if name != "ok":
-            return self.refuse("menu moves, ok chooses, undo goes back")
+            return self.refuse(t("g.menu_keys"))
         kind, data = w.choose()
         if kind == menus.LINE:
             return self.decide(data)
         if kind == menus.STRIKER:
             striker = self.striker_side()
             if data[1] != striker:
-                return self.refuse(_NOT_STRIKER % SIDES[striker])
+                return self.refuse(t("g.not_striker") % SIDES[striker])
             return self.decide(data[0])
         if kind == menus.NUMBER:
             return self.start_number(data, False, 15)
@@ -443,12 +435,16 @@ class Grammar:
 
     # -- the number entry ------------------------------------------------------------------
     def _number_text(self):
-        text = self._prefix.upper()
+        words = self._prefix.split(" ")
+        if words[0] == "penalty":
+            text = t("g.PENALTY") % words[1]
+        else:
+            text = t("g." + words[0].upper(), upper(self._prefix))
         if self._multi:
             for n in self._balls:
                 text += " %d" % n
-            return text + " - balls? ok"
-        return text + " - number? 1-%d" % self._limit
+            return text + t("g.balls")
+        return text + t("g.number") % self._limit
 
     def _number_key(self, name, long):
         if name == "ok":
@@ -457,7 +453,7 @@ class Grammar:
             return self.done(self._prefix + " " + " ".join(str(n) for n in self._balls))
         n = keymaps.number(self.family, name)
         if not 1 <= n <= self._limit:
-            return self.refuse("a number from 1 to %d" % self._limit)
+            return self.refuse(t("g.range") % self._limit)
         if not self._multi:
             return self.done("%s %d" % (self._prefix, n))
         if n in self._balls:

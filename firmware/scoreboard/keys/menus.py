@@ -30,6 +30,7 @@ from micropython import const
 
 from scoreboard.core import clocksettings
 from scoreboard.core.vocab import AWARD_WHY, FORFEIT_WHY, SIDES
+from scoreboard.lang import t, word
 
 LINE = const(0)
 SUB = const(1)
@@ -57,26 +58,26 @@ def sides_menu(match, title, make):
     return (title, items)
 
 
-def _why(word, reasons):
+def _why(verb, reasons):
     def make(letter):
-        items = [(r, LINE, "%s %s %s" % (word, letter, r)) for r in reasons]
-        return SUB, ("%s %s - why?" % (word.upper(), letter), items)
+        items = [(word(r), LINE, "%s %s %s" % (verb, letter, r)) for r in reasons]
+        return SUB, (t("n.%s_why" % verb) % letter, items)
     return make
 
 
 def award_menu(match):
-    return sides_menu(match, "AWARD THE FRAME TO", _why("award", AWARD_WHY))
+    return sides_menu(match, t("n.award_to"), _why("award", AWARD_WHY))
 
 
 def forfeit_menu(match):
-    return sides_menu(match, "FORFEIT: WHO LOSES?", _why("forfeit", FORFEIT_WHY))
+    return sides_menu(match, t("n.forfeit_who"), _why("forfeit", FORFEIT_WHY))
 
 
 def abandon_menu(match):
-    items = [("no winner", LINE, "abandon")]
+    items = [(t("n.no_winner"), LINE, "abandon")]
     for s in (0, 1):
-        items.append(("winner " + side_label(match, s), LINE, "abandon " + SIDES[s]))
-    return ("ABANDON THE MATCH", items)
+        items.append((t("n.winner") % side_label(match, s), LINE, "abandon " + SIDES[s]))
+    return (t("n.abandon_title"), items)
 
 
 def concede_menu(match, what, striker):
@@ -84,48 +85,48 @@ def concede_menu(match, what, striker):
     striker, so a concession by the other side is refused with its reason, never
     given to the side at the table."""
     items = [(side_label(match, s), STRIKER, ("concede", s)) for s in (0, 1)]
-    return ("WHO CONCEDES THE %s?" % what, items, striker)
+    return (t("n.concede_frame" if what == "FRAME" else "n.concede_match"), items, striker)
 
 
 def respot_menu(match):
-    return sides_menu(match, "RESPOT: WHO PLAYS FIRST?",
+    return sides_menu(match, t("n.respot"),
                       lambda letter: (LINE, "respot " + letter))
 
 
 def clock_menu(match):
     items = []
     if match.clock.enabled:
-        items.append(("clock off", LINE, "clock off"))
+        items.append((t("n.clock_off"), LINE, "clock off"))
     if match.header.clock:
-        items.append(("as set up", LINE, "clock on " + " ".join(match.header.clock)))
+        items.append((t("n.as_set_up"), LINE, "clock on " + " ".join(match.header.clock)))
     for name in CLOCK_MENU_PROFILES:
-        label = "%s %ds" % (name, clocksettings.profile(name).shot)
+        label = t("n.profile") % (name, clocksettings.profile(name).shot)
         items.append((label, LINE, "clock on " + clocksettings.profile_words(name)))
-    return ("SHOT CLOCK", items)
+    return (t("n.shot_clock_title"), items)
 
 
 def _common_tail(match, items):
     """What every state with a match in progress offers last."""
-    items.append(("shot clock", SUB, clock_menu(match)))
+    items.append((t("n.shot_clock"), SUB, clock_menu(match)))
     if match.suspended:
-        items.insert(0, ("resume", LINE, "resume"))
+        items.insert(0, (t("n.resume"), LINE, "resume"))
     elif match.number:
-        items.append(("suspend", LINE, "suspend"))
-    items.append(("forfeit", SUB, forfeit_menu(match)))
-    items.append(("abandon", SUB, abandon_menu(match)))
+        items.append((t("n.suspend"), LINE, "suspend"))
+    items.append((t("n.forfeit"), SUB, forfeit_menu(match)))
+    items.append((t("n.abandon"), SUB, abandon_menu(match)))
 
 
 def start_menu(match):
     """Before the first frame: the late-start call, the clock, a forfeit or abandon."""
-    items = [("called", LINE, "called")]
+    items = [(t("n.called"), LINE, "called")]
     _common_tail(match, items)
-    return ("BEFORE THE FIRST FRAME", items)
+    return (t("n.before"), items)
 
 
 def between_menu(match):
-    items = [("next frame", LINE, "frame"), ("undo", LINE, "undo")]
+    items = [(t("n.next_frame"), LINE, "frame"), (t("n.undo"), LINE, "undo")]
     _common_tail(match, items)
-    return ("BETWEEN FRAMES", items)
+    return (t("n.between"), items)
 
 
 def play_menu(match, first, last=()):
@@ -134,12 +135,12 @@ def play_menu(match, first, last=()):
     in play offers."""
     items = first
     if match.clock.enabled:
-        items.append(("extend", LINE, "extend"))
-        items.append(("go", LINE, "go"))
-        items.append(("hit", LINE, "hit"))
+        items.append((t("n.extend"), LINE, "extend"))
+        items.append((t("n.go"), LINE, "go"))
+        items.append((t("n.hit"), LINE, "hit"))
     items.extend(last)
     _common_tail(match, items)
-    return ("MENU", items)
+    return (t("n.menu"), items)
 
 
 def lines(menu):

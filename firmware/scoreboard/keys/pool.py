@@ -11,20 +11,19 @@ After a push out the panel shows whose choice it is, to play or pass (`pending`)
 
 from scoreboard.core.rules.pool import BALLS
 from scoreboard.core.vocab import SIDES
+from scoreboard.lang import t
 
 from . import menus
-
-_PUSHED = "%s: play the push out, or pass?"
 
 
 def rack_menu(match, letter):
     """A rack won with its details (`run`, nine-ball's `golden`)."""
-    items = [("rack " + letter, menus.LINE, "rack " + letter),
-             ("break and run", menus.LINE, "rack %s run" % letter)]
+    items = [(t("p.rack") % letter, menus.LINE, "rack " + letter),
+             (t("p.break_run"), menus.LINE, "rack %s run" % letter)]
     if match.header.game == "nineball":
-        items.append(("golden break", menus.LINE, "rack %s golden" % letter))
-        items.append(("golden, run", menus.LINE, "rack %s run golden" % letter))
-    return ("RACK " + letter, items)
+        items.append((t("p.golden"), menus.LINE, "rack %s golden" % letter))
+        items.append((t("p.golden_run"), menus.LINE, "rack %s run golden" % letter))
+    return (t("p.RACK") % letter, items)
 
 
 class Keys:
@@ -42,22 +41,23 @@ class Keys:
         return None
 
     def entry_key(self, name, long):
-        return self.g.refuse("no entry in progress")
+        return self.g.refuse(t("p.no_entry"))
 
     def pending(self, v):
         """The decision waiting in play (View `v`): after a push out, the incoming
         side's choice; else None."""
-        return _PUSHED % SIDES[v.striker or 0] if self.g.match.frame.last == "push" else None
+        return t("p.pushed") % SIDES[v.striker or 0] if self.g.match.frame.last == "push" \
+            else None
 
     def menu(self, prompts):
         match = self.g.match
-        items = [("rack A details", menus.SUB, rack_menu(match, "A")),
-                 ("rack B details", menus.SUB, rack_menu(match, "B")),
-                 ("concede match", menus.SUB, menus.concede_menu(
+        items = [(t("p.details") % "A", menus.SUB, rack_menu(match, "A")),
+                 (t("p.details") % "B", menus.SUB, rack_menu(match, "B")),
+                 (t("p.concede_match"), menus.SUB, menus.concede_menu(
                      match, "MATCH", self.g.striker_side())),
-                 ("award", menus.SUB, menus.award_menu(match)),
-                 ("restart", menus.LINE, "restart")]
-        return menus.play_menu(match, items, (("foul time", menus.LINE, "foul time"),))
+                 (t("k.award"), menus.SUB, menus.award_menu(match)),
+                 (t("k.restart"), menus.LINE, "restart")]
+        return menus.play_menu(match, items, ((t("p.foul_time"), menus.LINE, "foul time"),))
 
     def key(self, name, long):
         g = self.g

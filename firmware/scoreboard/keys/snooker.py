@@ -18,6 +18,7 @@ side nominates (`pending`).
 from micropython import const
 
 from scoreboard.core.vocab import COLOURS, SIDES
+from scoreboard.lang import t, upper_word, word
 
 from . import menus
 
@@ -25,9 +26,6 @@ _FOUL = const(1)  # the foul entry
 _POT = const(2)  # a pot of several balls (reds, or the free ball with others)
 _MIN_FOUL = const(4)
 _MAX_FOUL = const(7)
-_AFTER_FOUL = "%s: play, again or free?"
-_AFTER_MISS = "%s: play, again, free, replace?"
-_FREE_BALL = "%s nominates: its key pots it"
 
 
 def colour_value(name):
@@ -37,7 +35,7 @@ def colour_value(name):
 def _penalty(letter):
     """Snooker's penalty: 4 to 7 points to the other side."""
     items = [(str(n), menus.LINE, "penalty %s %d" % (letter, n)) for n in (4, 5, 6, 7)]
-    return menus.SUB, ("PENALTY %s - points?" % letter, items)
+    return menus.SUB, (t("k.penalty_points") % letter, items)
 
 
 class Keys:
@@ -60,14 +58,14 @@ class Keys:
         match = self.g.match
         items = []
         if "respot" in prompts:
-            items.append(("respot", menus.SUB, menus.respot_menu(match)))
-        items.append(("claim", menus.LINE, "claim"))
-        items.append(("concede frame", menus.SUB, menus.concede_menu(
+            items.append((t("k.respot"), menus.SUB, menus.respot_menu(match)))
+        items.append((t("k.claim"), menus.LINE, "claim"))
+        items.append((t("k.concede_frame"), menus.SUB, menus.concede_menu(
             match, "FRAME", self.g.striker_side())))
-        items.append(("award", menus.SUB, menus.award_menu(match)))
-        items.append(("penalty", menus.SUB, menus.sides_menu(
-            match, "PENALTY: WHO IS PENALISED?", _penalty)))
-        items.append(("restart", menus.LINE, "restart"))
+        items.append((t("k.award"), menus.SUB, menus.award_menu(match)))
+        items.append((t("k.penalty"), menus.SUB, menus.sides_menu(
+            match, t("k.penalised"), _penalty)))
+        items.append((t("k.restart"), menus.LINE, "restart"))
         return menus.play_menu(match, items)
 
     def pending(self, v):
@@ -76,9 +74,9 @@ class Keys:
         f = self.g.match.frame
         side = SIDES[v.striker or 0]
         if f.last == "foul":
-            return (_AFTER_MISS if f.foul_miss else _AFTER_FOUL) % side
+            return t("k.after_miss" if f.foul_miss else "k.after_foul") % side
         if v.free_ball:
-            return _FREE_BALL % side
+            return t("k.free_ball") % side
         return None
 
     # -- in play -------------------------------------------------------------------------
@@ -123,19 +121,18 @@ class Keys:
         """The text of the foul or pot entry in progress."""
         if self.entry == _FOUL:
             value = self._foul_value()
-            text = "FOUL %d" % value + (" (max)" if value == _MAX_FOUL else "")
+            text = t("k.foul") % value + (t("k.max") if value == _MAX_FOUL else "")
             for b in self.balls:
-                text += " " + b.upper()
+                text += " " + upper_word(b)
             if self.miss:
-                text += " MISS"
+                text += t("k.MISS")
             if self.time:
-                text += " TIME"
-            return text + (" - balls down? ok" if self.named or self.balls
-                           else " - ball? ok")
-        text = "POT FREE" if self.free else "POT"
+                text += t("k.TIME")
+            return text + t("k.balls_down" if self.named or self.balls else "k.ball")
+        text = t("k.pot_free") if self.free else t("k.pot")
         for b in self.balls:
-            text += " " + b.upper()
-        return text + (" - with it? ok" if self.free else " - red adds, ok")
+            text += " " + upper_word(b)
+        return text + t("k.with_it" if self.free else "k.red_adds")
 
     def entry_key(self, name, long):
         if self.entry == _FOUL:
@@ -153,15 +150,15 @@ class Keys:
             return g.done(None)
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return g.refuse("only %d red(s) on the table" % self._reds_left())
+                return g.refuse(t("k.only_reds") % self._reds_left())
             self.balls.append("red")
             return g.shown()
         if name in COLOURS and self.free:
             if self.balls:
-                return g.refuse("one ball on with the free ball")
+                return g.refuse(t("k.one_ball"))
             self.balls.append(name)
             return g.shown()
-        return g.refuse("ok ends the pot, undo cancels it")
+        return g.refuse(t("k.ok_ends_pot"))
 
     def _foul_base(self):
         on = self.g.view().ball_on
@@ -192,12 +189,12 @@ class Keys:
             else:
                 value = self._foul_value() + 1
                 if value > _MAX_FOUL:  # never wrapped back to the least: said, not done
-                    return g.refuse("a foul is worth 7 at most: undo starts again")
+                    return g.refuse(t("k.foul_max"))
                 self.value = value
             return g.shown()
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return g.refuse("only %d red(s) on the table" % self._reds_left())
+                return g.refuse(t("k.only_reds") % self._reds_left())
             self.balls.append(name)
             return g.shown()
         if name in COLOURS:
@@ -205,14 +202,14 @@ class Keys:
             base = self._foul_base()
             on = g.view().ball_on
             if on in COLOURS and c < base:
-                return g.refuse("%s is not on the table" % name)
+                return g.refuse(t("k.not_on_table") % word(name))
             if self.named >> c & 1:
                 if name in self.balls:
-                    return g.refuse("%s is down already" % name)
+                    return g.refuse(t("k.down_already") % word(name))
                 self.balls.append(name)
             self.named |= 1 << c
             return g.shown()
-        return g.refuse("finish the foul: ok (or miss), undo cancels")
+        return g.refuse(t("k.finish_foul"))
 
     def _foul_line(self):
         words = ["foul", str(self._foul_value())] + self.balls

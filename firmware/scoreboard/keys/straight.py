@@ -11,11 +11,11 @@ number. After an opening-break foul the panel shows the incoming side's choice.
 """
 
 from scoreboard.core.vocab import SIDES
+from scoreboard.lang import t
 
 from . import menus, pool
 
 _RACK = 15
-_BROKE_FOUL = "%s: take the table, or again?"
 
 
 def _penalty(letter):
@@ -29,20 +29,21 @@ class Keys(pool.Keys):
 
     def pending(self, v):
         """After an opening-break foul: the incoming side's choice; else None."""
-        return _BROKE_FOUL % SIDES[v.striker or 0] if self.g.match.frame.last == "foul-break" \
-            else None
+        if self.g.match.frame.last == "foul-break":
+            return t("t.broke_foul") % SIDES[v.striker or 0]
+        return None
 
     def menu(self, prompts):
         match = self.g.match
-        items = [("rerack 15", menus.LINE, "rerack 15"),
-                 ("foul break time", menus.LINE, "foul break time"),
-                 ("concede match", menus.SUB, menus.concede_menu(
+        items = [(t("t.rerack15"), menus.LINE, "rerack 15"),
+                 (t("t.foul_break_time"), menus.LINE, "foul break time"),
+                 (t("p.concede_match"), menus.SUB, menus.concede_menu(
                      match, "MATCH", self.g.striker_side())),
-                 ("penalty", menus.SUB, menus.sides_menu(
-                     match, "PENALTY: WHO IS PENALISED?", _penalty)),
-                 ("award", menus.SUB, menus.award_menu(match)),
-                 ("restart", menus.LINE, "restart")]
-        return menus.play_menu(match, items, (("foul time", menus.LINE, "foul time"),))
+                 (t("k.penalty"), menus.SUB, menus.sides_menu(
+                     match, t("k.penalised"), _penalty)),
+                 (t("k.award"), menus.SUB, menus.award_menu(match)),
+                 (t("k.restart"), menus.LINE, "restart")]
+        return menus.play_menu(match, items, ((t("p.foul_time"), menus.LINE, "foul time"),))
 
     def key(self, name, long):
         g = self.g
@@ -57,6 +58,6 @@ class Keys(pool.Keys):
             return g.done(words + " time" if g.time_flag(long) else words)
         if name == "rerack":
             if not long and g.match.frame.balls == _RACK:
-                return g.refuse("15 balls on the table: the board re-racked already")
+                return g.refuse(t("t.reracked"))
             return g.done("rerack 15" if long else "rerack")
         return g.done(name)  # end, again
