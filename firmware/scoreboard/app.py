@@ -35,8 +35,9 @@ from scoreboard.journal import Journal, JournalError, box_id
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import keymap
-from scoreboard.settings import (led_level_of, load_settings, next_volume, save_settings,
-                                 volume_of)
+from scoreboard import lang
+from scoreboard.settings import (lang_of, led_level_of, load_settings, next_volume,
+                                 save_settings, volume_of)
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
@@ -60,6 +61,7 @@ class App:
         self.journal.echo = board.echo  # its lines on the console too (or None)
         self.keys = Debouncer()
         self.settings = load_settings(self.journal.files)
+        lang.use(lang_of(self.settings))  # every text the box shows, in the club's language
         self.buzzer = Sounds(board, volume_of(self.settings))
         board.led_level(led_level_of(self.settings))
         self.screen = Screen()
@@ -99,7 +101,7 @@ class App:
         else:
             self._show_start()
         if damage:
-            self.screen.notice = "JOURNAL: %s" % damage
+            self.screen.notice = lang.t("a.journal") % damage
         self._dirty(now, full=True)
         self._asap = True  # the first picture goes up at once, not after QUIET_MS
         self._draw_led(now)
@@ -194,6 +196,11 @@ class App:
         if action[0] == "volume":
             self.set_volume(next_volume(self.buzzer.volume))
             return
+        if action[0] == "lang":  # the set-up's Language: the box speaks it from now on
+            self.settings["lang"] = action[1]
+            save_settings(self.journal.files, self.settings)
+            self.screen.notice = lang.t("a.language") % lang.name(action[1])
+            return
         # ("start", header_lines, breaker, queued name or None, first line)
         _, lines, breaker, queued, first = action
         try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
@@ -211,7 +218,8 @@ class App:
         self.buzzer.volume = percent
         self.settings["volume"] = "%d" % percent
         save_settings(self.journal.files, self.settings)
-        self.screen.notice = "SOUND: %s" % ("off" if percent == 0 else "%d%%" % percent)
+        self.screen.notice = lang.t("a.sound") % (lang.t("a.sound_off") if percent == 0
+                                                  else "%d%%" % percent)
         self.buzzer.play("beep")
 
     def _close_match(self, now):
@@ -224,15 +232,15 @@ class App:
     def _enter(self, line, now):
         """Apply one notation line to the match and journal it, or refuse it."""
         if self.time.ms(now) > MAX_MS and line.split(" ")[0] not in _OVERTIME_WORDS:
-            self._refuse(OVERTIME, now)
+            self._refuse(lang.t("a.overtime"), now)
             return
         text = "@%d %s" % (self.match_ms(now), line)
         try:
             event = parse_event(self.match.family, text)
             was_over = self._frame_over()
             self.match.apply(event)
-        except ValueError as e:
-            self._refuse(str(e), now)
+        except ValueError as e:  # the rules' reason, in the box's language
+            self._refuse(lang.refusal(str(e)), now)
             return
         try:
             self.journal.append(text)
@@ -367,7 +375,7 @@ class App:
         else:
             s.kind = "score"
         if s.notice is None:  # what stands while it holds: past the range, a full flash
-            s.notice = OVERTIME if self._overtime else self.journal.warning()
+            s.notice = lang.t("a.overtime") if self._overtime else self.journal.warning()
 
     def fail(self, e):
         """The one handler of unexpected exceptions: the error screen, and the app stops

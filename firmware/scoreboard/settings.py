@@ -1,7 +1,9 @@
 """The box's own settings on flash: `settings.txt`, one `key=value` a line.
 
 The buzzer's volume (`volume=60`, in percent; 0 is mute), changed on the start screen
-with a long `menu`, and the LED panel's brightness (`led=8`, 0..15; the board caps it to
+with a long `menu`, the box's language (`lang=pl`: en, pl or bg, scoreboard/lang;
+changed on the set-up screen; en when the file does not say) and the LED panel's
+brightness (`led=8`, 0..15; the board caps it to
 stay inside a USB port's current whatever is asked). The file is tiny and replaced
 atomically like the journal's own small files (scoreboard.files: written as
 `settings.txt.new`, then renamed over the old one), so a power cut leaves the old or the
@@ -43,6 +45,14 @@ def volume_of(values):
 
 def led_level_of(values):
     return _number(values, "led", 15)
+
+
+def lang_of(values):
+    """The box's language: `lang=`, or en for none or one the box has no table for."""
+    from scoreboard.lang import LANGS
+
+    v = values.get("lang", "en")
+    return v if v in LANGS else "en"
 
 
 def next_volume(current):

@@ -30,12 +30,14 @@ from scoreboard.files import JournalError
 from scoreboard.keys import menus
 from scoreboard.keys.grammar import IDLE, Grammar, switch_breaker
 from scoreboard.keys.keymaps import side_key
+from scoreboard.lang import LANGS, current, t
+from scoreboard.lang import name as lang_name
+from scoreboard.lang import use as use_lang
 from scoreboard.ui.model import QUEUE_ROWS
 
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",
          "tenball", "straight")
-GAME_NAMES = ("snooker, 15 reds", "snooker, 10 reds", "snooker, 6 reds", "eight-ball",
-              "nine-ball", "ten-ball", "straight pool")
+# The games' names are the language table's `st.game.N`.
 # Formats per game family, the first the default.
 FORMATS = {
     "snooker": ("best-of 3", "best-of 5", "best-of 7", "best-of 9", "best-of 1",
@@ -45,11 +47,7 @@ FORMATS = {
     "straight": ("points 100", "points 125", "points 150", "points 50", "points 75"),
 }
 CLOCKS = ("off", "seed", "wpa", "pro")
-_START_HINT = "ok:start (%s breaks) undo:next %s:swap menu:more"
-_EMPTY_HINT = "menu: set up a match"
-_SETUP_HINT = "menu:change  ok:next  undo:back  %s:swap"
-_SETUP_GO_HINT = "ok:start (%s breaks)  undo:back  %s:swap"
-_SETUP_ITEM = ("set up a new match", menus.OWN, "setup")
+# The hint line's texts are the language table's `st.` keys (scoreboard/lang).
 
 
 def _game_family(g):
@@ -127,7 +125,7 @@ class StartMenu:
             else:
                 text, header = self.queue.entry(n)
                 if header is None:
-                    self.window.append((n, "%s: not started, %s" % (n, text), None, text))
+                    self.window.append((n, t("st.not_started") % (n, text), None, text))
                 else:  # its game, not its Header: six of those would cost 2 KB of heap
                     self.window.append((n, text, header.game, text))
 
@@ -138,8 +136,10 @@ class StartMenu:
 
     def fields(self):
         g, f, c = self.setup
-        return [("Game", GAME_NAMES[g]), ("Match", FORMATS[_game_family(g)][f]),
-                ("Shot clock", CLOCKS[c]), ("Start", "ok")]
+        clock = t("st.off") if CLOCKS[c] == "off" else CLOCKS[c]
+        return [(t("st.f.game"), t("st.game.%d" % g)), ("Match", FORMATS[_game_family(g)][f]),
+                (t("st.f.clock"), clock), (t("st.f.lang"), lang_name(current())),
+                (t("st.f.start"), t("st.ok"))]
 
     def family(self):
         """The legend the referee should have on: the chosen game's."""
@@ -174,12 +174,12 @@ class StartMenu:
         key = side_key(self.family())
         if self.setting_up:
             last = self.field == len(screen.setup) - 1
-            screen.hint = (_SETUP_GO_HINT % (SIDES[self.breaker], key) if last
-                           else _SETUP_HINT % key)
+            screen.hint = (t("st.setup_go_hint") % (SIDES[self.breaker], key) if last
+                           else t("st.setup_hint") % key)
         elif self.total:
-            screen.hint = _START_HINT % (SIDES[self.breaker], key)
+            screen.hint = t("st.start_hint") % (SIDES[self.breaker], key)
         else:
-            screen.hint = _EMPTY_HINT
+            screen.hint = t("st.empty_hint")
 
     # -- keys --------------------------------------------------------------------------
     def press(self, name, long):
@@ -201,7 +201,7 @@ class StartMenu:
                 return self._open_pre(entry[0])
             self._set_up()
         else:
-            return ("refuse", "ok starts a match, menu sets one up")
+            return ("refuse", t("st.ok_starts"))
         return None
 
     def _start(self, first):
@@ -210,14 +210,14 @@ class StartMenu:
         if entry is None:
             if self.total:  # the file under the cursor went (a host's setup)
                 self._place(self.name, False)
-                return ("refuse", "the queue changed: look again")
-            return ("refuse", "no prepared match: menu sets one up")
+                return ("refuse", t("st.queue_changed"))
+            return ("refuse", t("st.no_prepared"))
         if entry[2] is None:  # it does not read, or its id is refused: say why
             return ("refuse", entry[3])
         try:
             lines = self.queue.read(entry[0])
         except (OSError, JournalError) as e:
-            return ("refuse", "unreadable: %s" % e)
+            return ("refuse", t("st.unreadable") % e)
         return ("start", lines, SIDES[self.breaker], entry[0], first)
 
     def _set_up(self):
@@ -230,10 +230,10 @@ class StartMenu:
         try:
             g = Grammar(Match(self.queue.header_of(name)))
         except (OSError, JournalError, ValueError) as e:
-            return ("refuse", "unreadable: %s" % e)
+            return ("refuse", t("st.unreadable") % e)
         g.first_breaker = self.breaker
         tree = menus.start_menu(g.match)
-        tree[1].append(_SETUP_ITEM)
+        tree[1].append((t("st.setup_item"), menus.OWN, "setup"))
         g.walk(tree)
         self.pre = g
         return None
@@ -267,11 +267,14 @@ class StartMenu:
                 self.setup[1] = (f + 1) % len(FORMATS[_game_family(g)])
             elif self.field == 2:
                 self.setup[2] = (c + 1) % len(CLOCKS)
+            elif self.field == 3:  # the box's language, at once (the app keeps it)
+                code = LANGS[(LANGS.index(current()) + 1) % len(LANGS)]
+                return ("lang", use_lang(code))
         elif name == "undo":
             self.setting_up = False
             self.field = 0
         elif not self._switch(name):
-            return ("refuse", "menu changes, ok goes on, undo goes back")
+            return ("refuse", t("st.setup_keys"))
         return None
 
     def _switch(self, name):
