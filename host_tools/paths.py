@@ -41,6 +41,16 @@ def compat_dir():
     return HERE / "compat"
 
 
+def data_dir():
+    """The user's data folder for the tools (the results database), by the platform's
+    convention, through platformdirs: %APPDATA%\\scoreboard on Windows (roaming, as a
+    user's documents are), ~/Library/Application Support/scoreboard on macOS,
+    $XDG_DATA_HOME/scoreboard (~/.local/share/scoreboard) elsewhere."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("scoreboard", appauthor=False, roaming=True))
+
+
 def work_dir(name):
     """A folder for what the tools build (`name`: e.g. "flash"): `build/NAME` in a
     checkout, else NAME in the user's cache folder (platformdirs: %LOCALAPPDATA% on

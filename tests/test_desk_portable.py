@@ -15,6 +15,7 @@ import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
+from host_tools.db import default_path
 from host_tools.sync_board import Board, BoardError, find_port
 from support import desk as desks
 from support.vdev import REPO, scoreboard
@@ -91,3 +92,24 @@ def test_a_windows_port_that_is_not_there_is_one_line():
     with pytest.raises(BoardError) as e:
         Board("COM9")
     assert str(e.value).startswith("cannot open COM9: ") and "\n" not in str(e.value)
+
+
+@pytest.mark.parametrize("platform, expected", [
+    ("windows", "C:\\Users\\ann\\AppData\\Roaming/scoreboard/results.sqlite"),
+    ("macos", "/Users/ann/Library/Application Support/scoreboard/results.sqlite"),
+])
+def test_the_default_database_is_where_the_platform_keeps_a_users_data(
+        monkeypatch, platform, expected):
+    """%APPDATA% on Windows, ~/Library/Application Support on macOS (XDG on Linux: the
+    sync above), by platformdirs' class for that platform. Windows' folders come from
+    the shell there; here from a stand-in that knows Ann's."""
+    import platformdirs
+    from platformdirs import macos, windows
+
+    folders = {"CSIDL_APPDATA": "C:\\Users\\ann\\AppData\\Roaming",
+               "CSIDL_LOCAL_APPDATA": "C:\\Users\\ann\\AppData\\Local"}
+    monkeypatch.setattr(windows, "get_win_folder", folders.__getitem__)
+    monkeypatch.setenv("HOME", "/Users/ann")
+    monkeypatch.setattr(platformdirs, "PlatformDirs",
+                        {"windows": windows.Windows, "macos": macos.MacOS}[platform])
+    assert str(default_path()) == expected

@@ -54,8 +54,10 @@ class Conflict(Exception):
 
 
 def default_path():
-    import platformdirs
-    return Path(platformdirs.user_data_dir("scoreboard")) / "results.sqlite"
+    """results.sqlite in the user's data folder (paths.data_dir: by the platform's rules)."""
+    from host_tools.paths import data_dir
+
+    return data_dir() / "results.sqlite"
 
 
 def url_from(db=None, db_file=None, environ=None):
