@@ -124,16 +124,16 @@ def test_the_app_uses_nothing_of_a_board_but_the_contract():
 
 
 def test_one_count_of_free_space_for_the_journal_and_the_boards(tmp_path):
-    from scoreboard import space
+    from scoreboard import files
     from scoreboard.journal import Journal
 
     # statvfs is read in one place; the Pico boards take the contract's default
     for path in mpy.FIRMWARE.rglob("*.py"):
-        if path.name != "space.py":
+        if path.name != "files.py":
             assert "statvfs(" not in path.read_text(encoding="utf-8"), path
     assert pico.Board.free_bytes is board_module.Board.free_bytes
     j = Journal(str(tmp_path), "PICO-3F2A")
-    assert abs(j.space.free_bytes() - space.fs_free(str(tmp_path))) < 1 << 20
+    assert abs(j.files.free_bytes() - files.fs_free(str(tmp_path))) < 1 << 20
 
 
 def test_the_pico_draws_the_eink_panel_in_bands_and_the_oled_whole():

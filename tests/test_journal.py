@@ -366,7 +366,7 @@ def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path
     sizes = {mid: sum(p.stat().st_size for p in (tmp_path / "matches").glob(mid + ".*"))
              for mid in ids}
     short = rng.randint(0, sum(sizes.values()))  # bytes missing for a new match
-    flash.size -= flash() - j.space.reserve + short
+    flash.size -= flash() - j.reserve + short
     ok = j.space_ok()
     left = {n.split(".")[0] for n in files(tmp_path)}
     gone = [mid for mid in ids if mid not in left]
@@ -375,7 +375,7 @@ def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path
     assert sum(sizes[m] for m in gone) >= short or gone == pulled
     if gone:  # and not one more than needed
         assert sum(sizes[m] for m in gone[:-1]) < short
-    assert ok == (flash() >= j.space.reserve)
+    assert ok == (flash() >= j.reserve)
 
 
 def _flip_line(path, n):
@@ -442,7 +442,7 @@ def test_a_damaged_header_cannot_be_recovered_and_says_so(tmp_path):
 
 
 # -- the journal's parts (issue 16 item 3) ---------------------------------------------------
-JOURNAL_PARTS = ("journal", "recovery", "checkpoints", "files", "queued", "space")
+JOURNAL_PARTS = ("journal", "recovery", "files", "space")
 
 
 def test_recovery_rebuilds_the_match_from_the_flash_files_alone(tmp_path):
@@ -491,10 +491,28 @@ def test_the_journal_is_small_modules_each_with_its_docstring(name):
 
 
 def test_the_queue_the_counter_and_pruning_live_outside_the_journal():
-    from scoreboard import files, queued, space
+    from scoreboard import files, space
 
     src = (mpy.FIRMWARE / "scoreboard" / "journal.py").read_text(encoding="utf-8")
     for name in ("def normalised", "def summary", "def _pulled", "def _delete_match",
                  "def _next_number", "def queue_names", "hashlib", "statvfs"):
         assert name not in src, name
-    assert callable(queued.Queue) and callable(space.Space) and callable(files.Files)
+    assert callable(files.Queue) and callable(space.prune) and callable(files.Files)
+
+
+def test_the_pruning_code_is_loaded_only_when_the_flash_is_short(tmp_path):
+    # scoreboard.space (deleting pulled matches) costs heap only on a box that needs room.
+    import subprocess
+
+    script = ("import sys, host_tools\n"
+              "from scoreboard.journal import Journal\n"
+              "j = Journal(sys.argv[1], 'PICO-3F2A', free=lambda: int(sys.argv[2]))\n"
+              "ok = j.space_ok()\n"
+              "print(ok, 'scoreboard.space' in sys.modules)\n")
+    out = []
+    for free in (10 ** 7, 0):
+        proc = subprocess.run([sys.executable, "-c", script, str(tmp_path / str(free)),
+                               str(free)], capture_output=True, text=True, check=True,
+                              cwd=mpy.REPO)
+        out.append(proc.stdout.split())
+    assert out == [["True", "False"], ["False", "True"]]

@@ -117,8 +117,7 @@ def _imported_modules(path, root=mpy.FIRMWARE):
 # nothing of the scoreboard; boards wire drivers, and build Pins only when asked.
 HARDWARE = {"machine", "rp2", "pyb", "esp", "esp32", "network", "bluetooth", "neopixel"}
 ASYNC = {"asyncio", "uasyncio"}
-JOURNAL = ("scoreboard.recovery", "scoreboard.checkpoints", "scoreboard.files",
-           "scoreboard.queued", "scoreboard.space")
+JOURNAL = ("scoreboard.recovery", "scoreboard.files", "scoreboard.space")
 LAYERS = (
     # (path under firmware/, may import from the firmware, must not import)
     ("scoreboard/core/", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
@@ -130,13 +129,10 @@ LAYERS = (
     ("scoreboard/lang/", ("scoreboard.lang",), HARDWARE | ASYNC | {"framebuf"}),
     # The journal and the modules it is made of: files on flash for the core, nothing else.
     ("scoreboard/journal.py", ("scoreboard.core",) + JOURNAL, HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/recovery.py", ("scoreboard.core", "scoreboard.checkpoints",
-                                "scoreboard.files"), HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/checkpoints.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/files.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/queued.py", ("scoreboard.core", "scoreboard.files"),
+    ("scoreboard/recovery.py", ("scoreboard.core", "scoreboard.files"),
      HARDWARE | ASYNC | {"framebuf"}),
-    ("scoreboard/space.py", ("scoreboard.core", "scoreboard.checkpoints", "scoreboard.files"),
+    ("scoreboard/files.py", ("scoreboard.core",), HARDWARE | ASYNC | {"framebuf"}),
+    ("scoreboard/space.py", ("scoreboard.core", "scoreboard.files", "scoreboard.recovery"),
      HARDWARE | ASYNC | {"framebuf"}),
     # The app gets its board from main.py: it never reaches for pins or drivers itself.
     ("scoreboard/app.py", ("scoreboard.",), HARDWARE),

@@ -44,13 +44,12 @@ board has all of them (tests/test_boards.py walks every board through this list)
                           for the line to be on flash
 
 This class gives the defaults a board on a real filesystem shares: `errno` (the
-OSError's own number), `free_bytes` (statvfs: scoreboard.space.fs_free), `sync`
+OSError's own number), `free_bytes` (statvfs: scoreboard.files.fs_free), `sync`
 (scoreboard.files.fs_sync: os.sync on MicroPython where there is one) and
 `eink_show_now`. Everything else each board defines; nothing here touches hardware.
 """
 
-from scoreboard.files import fs_sync
-from scoreboard.space import fs_free
+from scoreboard.files import fs_free, fs_sync
 
 # The contract's members, in the order above: what the app may use of a board.
 MEMBERS = ("name", "echo", "flash", "eink_size", "led", "eink_show", "eink_show_now", "led_show",
@@ -59,11 +58,11 @@ MEMBERS = ("name", "echo", "flash", "eink_size", "led", "eink_show", "eink_show_
 
 
 class Board:
-    """The base of every board (see the module docstring)."""
+    """The base of every board (see the module docstring): each board sets `name`,
+    `echo`, `flash`, `eink_size` and `led` and defines the methods not given here."""
 
     name = "board"
     flash = ""
-    eink_size = (400, 300)
 
     async def eink_show(self, full, paint):
         """Draw with `paint` and refresh the panel (each board has its own)."""

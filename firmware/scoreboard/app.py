@@ -83,8 +83,7 @@ class App:
         self._led_at = 0
         self._asap = False
         self._eink_wake = None  # run()'s e-ink task waits on this asyncio.Event (None: stepped)
-        self._eink_busy = False  # that task is refreshing the panel
-        self._eink_next = False  # the refresh handed to it: full or partial
+        self._eink_next = None  # the refresh handed to it (full or not) until it is done
         self._overtime = False  # match time is past MAX_MS
         self.stopped = False
 
@@ -337,7 +336,7 @@ class App:
     def eink_pass(self, now):
         """The e-ink refresh, when one is due and the panel is free: pushed at once when
         the app is stepped (eink_show_now), handed to run()'s e-ink task in real time."""
-        if self._eink_busy:
+        if self._eink_next is not None:  # the panel is still taking the last one
             return
         full = self.eink_due(now)
         if full is None:
@@ -347,7 +346,6 @@ class App:
         if wake is None:
             self.board.eink_show_now(full, self.paint)
         else:
-            self._eink_busy = True
             self._eink_next = full
             wake.set()
 
@@ -427,7 +425,7 @@ class App:
         finally:
             panel.cancel()
             self._eink_wake = None
-            self._eink_busy = False
+            self._eink_next = None
             self.stop()
 
     async def _eink_task(self, wake):
@@ -441,4 +439,4 @@ class App:
             except Exception as e:
                 self.fail(e)
             finally:
-                self._eink_busy = False
+                self._eink_next = None

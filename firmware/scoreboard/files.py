@@ -1,10 +1,12 @@
 """The box's files on flash: paths under the board's folder, tiny files replaced
-atomically, the match counter and the match ids that become file names.
+atomically, the match counter, the match ids that become file names, and the queue of
+prepared matches.
 
-The journal (`journal.py`), the queue (`queued.py`), the free space and pruning
-(`space.py`) and recovery (`recovery.py`) all reach the flash through one `Files`:
+The journal (`journal.py`), the free space and pruning (`space.py`), recovery
+(`recovery.py`), the settings and the start screen all reach the flash through one
+`Files`:
 
-    files = Files(root, errno_of, sync)
+    files = Files(root, errno_of, sync, free)
     files.path("queue/x.sbn")          root + "/" + name ("" root: the current folder)
     files.match_path("ID.sbn")         matches/ID.sbn under the root
     files.names("matches")             the names in a folder, one at a time
@@ -12,11 +14,25 @@ The journal (`journal.py`), the queue (`queued.py`), the free space and pruning
     files.read_small("current")        a one-line file (or its .new twin), or None
     files.write_small("current", text) replaced atomically: NAME.new, then rename
     files.sync()                       after a flush (the board's sync(), else fs_sync)
+    files.free_bytes()                 free bytes on the flash (the board's, else fs_free)
     files.next_number(box)             the next match number of BOARDID-NNNN
 
 `current` names the stem of the match in play (`ID` or a continuation `ID.N`),
 `counter` the last match number used. A reset between writing NAME.new and the rename
 leaves NAME.new, which `read_small` reads in its place.
+
+    queue/NAME.sbn      a prepared header from `scoreboard setup` (the box deletes it
+                        when the match starts), read one at a time, never longer than
+                        QUEUED_MAX bytes, and normalised on the way in (a byte-order
+                        mark, `\r\n`, comment lines before `sbn 1` dropped), so every
+                        journal the box writes starts with `sbn 1`
+
+`Queue(files)`: `names()` (one at a time, in the folder's order: what the start screen
+pages through; never a list of the whole queue), `entry(name)` (the start screen's line
+for it: (summary, Header), or (why, None) for a file the box will not start),
+`header_of(name)`, `read(name)` (its normalised lines) and `remove(name)`.
+`parse_header(lines)` is the one check that lines are a header and nothing more, for a
+queued file and for the box's own set-up alike (`Journal.start`).
 """
 
 import binascii
@@ -25,9 +41,17 @@ import sys
 
 from micropython import const
 
-from scoreboard.core.words import check_id, digits
+from scoreboard.core.notation import NotationError, Reader
+from scoreboard.core.words import check_id, digits, strip_checksum, utf8
 
 _ENOENT = const(2)
+# Free bytes a new match needs: a best-of-35 journal with its checkpoints is about 60 KB
+# (1.6 KB a frame, host_tools/mp/journal_bench.py), and littlefs wants spare blocks for
+# its copy-on-write (a fresh 4 KB block for every synced append): 160 KB, 40 blocks.
+RESERVE = const(160 * 1024)
+# What the frames-left estimate keeps aside: littlefs copies a file's last 4 KB block on
+# every synced append and wants blocks for its metadata.
+SPARE = const(8 * 1024)
 
 
 class JournalError(Exception):
@@ -44,6 +68,14 @@ def _errno(e):
 _OS_SYNC = None
 if sys.implementation.name == "micropython" and hasattr(os, "sync"):
     _OS_SYNC = os.sync
+
+
+def fs_free(root):
+    """Free bytes on the filesystem holding folder `root` ("" = the current one), as its
+    statvfs says: available fragments times the fragment size. The one such count: the
+    boards' free_bytes() and the journal's when it is given none."""
+    s = os.statvfs(root or ".")
+    return (s[1] or s[0]) * s[4]
 
 
 def fs_sync():
@@ -82,12 +114,14 @@ def check_match_id(mid):
 class Files:
     """The board's flash folder (see the module docstring). `errno_of(e)`: the standard
     errno of an OSError (default e.args[0]); `sync()`: called after each flush (default
-    fs_sync). Makes matches/ and queue/ when missing."""
+    fs_sync); `free()`: the free bytes (default fs_free of the root). Makes matches/ and
+    queue/ when missing."""
 
-    def __init__(self, root, errno_of=None, sync=None):
+    def __init__(self, root, errno_of=None, sync=None, free=None):
         self.root = root
         self.errno_of = errno_of or _errno
         self._sync = sync or fs_sync
+        self.free = free  # None: fs_free(root)
         for d in (root, self.path("matches"), self.path("queue")):
             if d:
                 try:
@@ -128,6 +162,10 @@ class Files:
     def sync(self):
         self._sync()
 
+    def free_bytes(self):
+        free = self.free
+        return free() if free is not None else fs_free(self.root)
+
     def read_small(self, name):
         """The text of a tiny file (`current`, `counter`), or None; `name.new` stands in
         for a rename that a reset interrupted."""
@@ -166,3 +204,119 @@ class Files:
                 if number.isdigit() and int(number) > n:
                     n = int(number)
         return n + 1
+
+
+# -- the queue -------------------------------------------------------------------------
+QUEUED_MAX = const(4096)  # a queued file longer than this is no header: refused unread
+
+
+def summary(header):
+    """One line for the start screen: names, format, clock."""
+    names = " v ".join(" & ".join(side) for side in header.sides)
+    fmt = header.game
+    if header.game == "snooker" and header.reds != 15:
+        fmt += " %d reds" % header.reds
+    fmt += " %s %d%s" % (header.kind, header.target, " by points" if header.by_points else "")
+    clock = "no clock"
+    for kv in header.clock:
+        if kv.startswith("shot="):
+            clock = "clock %ss" % kv[5:]
+    return "%s, %s, %s" % (names, fmt, clock)
+
+
+def normalised(data):
+    """The lines (no line ends) of a queued file's bytes, as the box journals them: a
+    byte-order mark dropped, `\r\n` read as `\n`, the comment and blank lines before
+    the first line dropped (the journal's first line is `sbn 1`). Returns (lines, the
+    number of lines dropped in front); ValueError when the bytes are not UTF-8."""
+    text = utf8(data)
+    if text[:1] == "\ufeff":
+        text = text[1:]
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    skipped = 0
+    for line in lines:
+        bare = line.strip()
+        if bare and bare[0] != "#":
+            break
+        skipped += 1
+    out = []
+    for line in lines[skipped:]:
+        out.append(line[:-1] if line.endswith("\r") else line)
+    return out, skipped
+
+
+def parse_header(lines, body=None, skipped=0):
+    """The Header of prepared lines (JournalError if they are not just a header);
+    `body`: a list that gets the non-blank lines without checksums; `skipped`: lines
+    dropped in front, so the line numbers are the file's."""
+    reader = Reader()
+    reader.line = skipped
+    try:
+        for text in lines:
+            text = strip_checksum(text.rstrip("\r\n"), False)
+            if reader.feed(text) is not None:
+                raise JournalError("line %d: only header lines before a match starts"
+                                   % reader.line)
+            if body is not None and text.strip():
+                body.append(text)
+        reader.finish()
+    except (ValueError, NotationError) as e:
+        raise JournalError(str(e)) from None
+    return reader.header
+
+
+class Queue:
+    """queue/ on the box's flash (`files`: a scoreboard.files.Files)."""
+
+    def __init__(self, files):
+        self.files = files
+
+    def _path(self, name):
+        return self.files.path("queue/" + name + ".sbn")
+
+    def names(self):
+        """The names of the prepared matches (NAME.sbn), one at a time, in the folder's
+        order."""
+        for n in self.files.names("queue"):
+            if n.endswith(".sbn"):
+                yield n[:-4]
+
+    def entry(self, name):
+        """(summary, Header) of queue/NAME.sbn for the start screen; (why, None) for a
+        file the box will not start."""
+        try:
+            header = self.header_of(name)
+        except (OSError, JournalError) as e:
+            return str(e), None
+        return summary(header), header
+
+    def header_of(self, name):
+        """The Header of queue/NAME.sbn (JournalError when it does not read, or when its
+        id could not be the box's file names)."""
+        lines, skipped = self._read(name)
+        header = parse_header(lines, None, skipped)
+        if header.id is not None:
+            check_match_id(header.id)
+        return header
+
+    def read(self, name):
+        """The lines (without line ends) of queue/NAME.sbn, normalised (`normalised`)."""
+        return self._read(name)[0]
+
+    def _read(self, name):
+        path = self._path(name)
+        size = os.stat(path)[6]
+        if size > QUEUED_MAX:  # never read into RAM: a header is a few hundred bytes
+            raise JournalError("%d bytes: too long for a header" % size)
+        with open(path, "rb") as f:
+            data = f.read()
+        try:
+            return normalised(data)
+        except ValueError as e:
+            raise JournalError(str(e)) from None
+
+    def remove(self, name):
+        """Delete queue/NAME.sbn (its match has started); gone already is no error."""
+        self.files.remove(self._path(name))

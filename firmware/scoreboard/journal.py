@@ -5,14 +5,14 @@ Files under the board's flash folder (DESIGN.md "Flash layout", plus the box's o
 
     matches/ID.sbn      the journal: NOTATION's journal lines, each `text *crc32`, append-only
     matches/ID.ckpt     checkpoints and finished frames' records, append-only
-                        (`scoreboard.checkpoints` describes its lines)
+                        (`scoreboard.recovery` describes its lines)
     matches/ID.N.sbn    a continuation (N = 2, 3...), written when recovery finds ID.sbn
     matches/ID.N.ckpt   (or ID.N-1.sbn) damaged, or torn at its end: the box never
                         appends after a bad line (`scoreboard.recovery`). The host takes
                         the highest N as the match and keeps the others for inspection.
     matches/ID.pulled   the host's mark after its database commit (`scoreboard.space`:
                         what may be deleted for room, and when)
-    queue/NAME.sbn      prepared headers from the host (`scoreboard.queued`), deleted
+    queue/NAME.sbn      prepared headers from the host (`scoreboard.files`), deleted
                         when their match starts
     current, counter    the stem of the match in play; the last match number used
                         (`scoreboard.files`: replaced atomically)
@@ -41,8 +41,8 @@ says while only a few frames still fit.
 The interface: `Journal(root, board_id, errno_of=None, free=None, reserve=RESERVE,
 sync=None)`; `start(header_lines, name=None)` -> Match, `append(line)`, `recover()` ->
 (Match or None, message or None), `reload()` -> Match, `close()`, `finish()`,
-`space_ok()`, `warning()`; `queue` (the prepared matches: scoreboard.queued.Queue),
-`space` (scoreboard.space.Space), `files` (scoreboard.files.Files).
+`space_ok()`, `warning()`, `frames_left`; `queue` (the prepared matches:
+scoreboard.files.Queue), `files` (scoreboard.files.Files; its `free_bytes()`).
 """
 
 import binascii
@@ -50,18 +50,19 @@ import os
 
 from micropython import const
 
-from scoreboard.checkpoints import FrameLog
 from scoreboard.core.match import Match
 from scoreboard.core.words import with_checksum
-from scoreboard.files import Files, JournalError, box_id, check_match_id
-from scoreboard.queued import Queue, normalised, parse_header
+from scoreboard.files import (RESERVE, SPARE, Files, JournalError, Queue, box_id,
+                              check_match_id, normalised, parse_header)
+from scoreboard.recovery import FrameLog
 from scoreboard.recovery import recover as recover_match
 from scoreboard.recovery import reload as reload_match
-from scoreboard.space import RESERVE, SPARE, Space
 
 __all__ = ("RESERVE", "Journal", "JournalError", "box_id")
 
 _MEASURE_EVERY = const(16)  # lines between two looks at the free space (and at frames)
+WARN_FRAMES = const(5)  # the panel warns while fewer frames than this fit
+_FRAME_BYTES = const(1600)  # a frame's journal and checkpoint bytes until one is measured
 _ENOSPC = const(28)
 
 
@@ -81,11 +82,12 @@ class Journal:
         """`root`: the board's flash folder ("" = the current directory); `board_id`:
         the box's id (str, see box_id()) or a Pico's unique_id() bytes; `errno_of(e)`:
         the standard errno of an OSError (default e.args[0]); `free()`: free bytes on
-        the flash (default space.fs_free); `reserve`: free bytes a new match needs;
+        the flash (default files.fs_free); `reserve`: free bytes a new match needs;
         `sync()`: called after each flush (default os.sync on MicroPython)."""
-        self.files = Files(root, errno_of, sync)
+        self.files = Files(root, errno_of, sync, free)
         self.queue = Queue(self.files)
-        self.space = Space(self.files, free, reserve)
+        self.reserve = reserve
+        self.frames_left = None  # frames that still fit, at the last look (None: no match)
         self.root = root
         self.board_id = board_id if isinstance(board_id, str) else box_id(board_id)
         self.stem = None  # the current journal file's name without .sbn
@@ -128,7 +130,7 @@ class Journal:
         if header.id is not None:
             check_match_id(header.id)  # before anything is written or deleted
         if not self.space_ok():
-            raise JournalError(self.space.message())
+            raise JournalError(self.space_message())
         files = self.files
         number = files.next_number(self.board_id)
         mid = header.id or "%s-%04d" % (self.board_id, number)
@@ -190,7 +192,7 @@ class Journal:
             # Full: room from pulled matches, and once more; else refused.
             if self.stuck is not None:
                 raise JournalError(self.stuck)
-            if not (self.space.prune(len(data) + SPARE, self.id) and self._write(data)):
+            if not (self._prune(len(data) + SPARE) and self._write(data)):
                 raise JournalError(self.stuck or self._full_message(line))
         self.pos += len(data)
         self.lines += 1
@@ -303,20 +305,51 @@ class Journal:
         self.id = None
         self.match = None
         self.store = None
-        self.space.frames_left = None
+        self.frames_left = None
         self.stuck = None
 
     # -- space -----------------------------------------------------------------------
+    def space_message(self):
+        return "Flash full: %d KB free, %d KB needed. Pull matches to the host." % (
+            self.files.free_bytes() // 1024, self.reserve // 1024)
+
     def space_ok(self):
-        """Room for a new match (scoreboard.space: pulled matches deleted if need be)."""
-        return self.space.room_for_match(self.id)
+        """Room for a new match (`reserve` bytes): if not, pulled matches are deleted,
+        oldest first, until there is (scoreboard.space). Whether there is room now."""
+        return self._prune(self.reserve)
+
+    def _prune(self, need):
+        """Whether `need` bytes are free, after deleting pulled matches if they were not:
+        scoreboard.space is imported only then, so a box with room never loads it."""
+        if self.files.free_bytes() >= need:
+            return True
+        from scoreboard.space import prune
+
+        return prune(self.files, need, self.id)
+
+    def bytes_per_frame(self):
+        """Journal and checkpoint bytes a frame takes, measured on this match once a
+        frame is over (a default before)."""
+        m = self.match
+        n = m.number if m is not None else 0
+        if n < 2 or not self.frame_end or self.store is None:
+            return _FRAME_BYTES
+        return (self.frame_end + self.store.kend) // (n - 1) or _FRAME_BYTES
 
     def measure(self):
-        """Look at the free space: the frames that still fit (for `warning()`)."""
-        store = self.store
-        self.space.measure(self.match, self.frame_end,
-                           None if store is None else store.kend, self.id)
+        """Look at the free space: `frames_left`, after deleting pulled matches when
+        fewer than WARN_FRAMES frames fit."""
+        per = self.bytes_per_frame()
+        left = (self.files.free_bytes() - SPARE) // per
+        if left < WARN_FRAMES and self._prune(SPARE + WARN_FRAMES * per):
+            left = (self.files.free_bytes() - SPARE) // per
+        self.frames_left = left if left > 0 else 0
 
     def warning(self):
         """What the panel says while the flash is nearly full, or None."""
-        return self.space.warning()
+        left = self.frames_left
+        if left is None or left >= WARN_FRAMES:
+            return None
+        if left == 0:
+            return "flash: less than a frame left"
+        return "flash: about %d frame%s left" % (left, "" if left == 1 else "s")

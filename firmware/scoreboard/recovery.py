@@ -1,21 +1,33 @@
-"""Recovery: the match in play rebuilt from its journal and checkpoints after a reset.
+"""The checkpoint file beside each journal, and recovery: the match in play rebuilt from
+both after a reset. `matches/STEM.ckpt` sits beside each journal `matches/STEM.sbn`,
+append-only too, one checksummed line (` *` + CRC-32, as in the journal) per record:
 
-`recover(files)` finds the match from `current`, takes the last checkpoint (see
-`checkpoints.py`) whose CRC of the journal bytes before it holds (one binascii.crc32
-pass, C speed; a mismatch means damage before it, then found line by line), restores
-the match from it (Match.restore) and replays only the lines after it: the current
-frame. It returns a `Rebuilt` (the match, its frame store, the journal's stem, bytes,
-lines and CRC-32 so far) for the journal to go on appending, and the `Damage` it found.
+    s N                           first line: the box's match counter when it started
+                                  (orders matches for pruning, oldest first)
+    r RECORD                      a finished frame's record (core.records.encode)
+    c O L JCRC NREC G STATE       a checkpoint at a segment start: the journal's first
+                                  O bytes (L lines, CRC-32 JCRC, 8 hex digits) hold every
+                                  line up to and including the last `frame`; NREC frame
+                                  records are committed in all, G of them by the `r`
+                                  lines just before; STATE is Match.checkpoint() (`-`,
+                                  from early firmware: replay from the start)
 
-A torn last line is dropped; damage before the end is reported (match, line) and the
-match goes on in a continuation `ID.N.sbn` (N = 2, 3...): the good lines of the file
-byte for byte, then a comment line `# continued from ID.sbn: line K why`, then the new
-events, with its own `ID.N.ckpt`; `current` then names it. The damaged file is never
-changed, so the host can still pull it.
+A group of `r` lines counts only once its `c` line is written (a reset between: the
+orphans skipped, the frame replayed); so the frame store (`FrameLog`) lives here, as the
+match adds a frame's record before its `frame` line is journaled. A line with a bad
+checksum is skipped (the journal is the truth), a `c` that disagrees is never used.
 
-`reload(files, stem, ckpt_path, size)` rebuilds the match of a journal's first `size`
-bytes without writing anything (the flash may be full): the journal's `reload()` after
-a line the flash refused.
+`recover(files)` finds the match from `current`, takes the last checkpoint whose CRC of
+the journal bytes before it holds (one binascii.crc32 pass; a mismatch means damage
+before it, then found line by line), restores the match from it (Match.restore) and
+replays only the lines after it: the current frame. It returns a `Rebuilt` (the match,
+its frame store, the journal's stem, bytes, lines and CRC-32) for the journal to go on
+appending from, and the `Damage` it found. A torn last line is dropped; after damage
+the match goes on in a continuation `ID.N.sbn` (N = 2, 3...): the good lines byte for
+byte, `# continued from ID.sbn: line K why`, then the new events (its own `ID.N.ckpt`;
+`current` names it); the damaged file stays as it is for the host. `reload(files, stem,
+ckpt_path, size)` rebuilds the match of a journal's first `size` bytes writing nothing
+(the flash may be full): the journal's `reload()` after a refused line.
 """
 
 import binascii
@@ -23,21 +35,154 @@ import os
 
 from micropython import const
 
-from scoreboard.checkpoints import FrameLog, first_line, last_checkpoint
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.words import check_id, with_checksum
+from scoreboard.core.records import decode, encode
+from scoreboard.core.words import check_id, strip_checksum, with_checksum
 
 _CHUNK = const(512)
 
 
-class Damage:
-    """A journal that cannot be read to its end: the panel shows `str(damage)`.
+# A good `c` line is a tuple (a class would keep its type in the heap): O, L, JCRC, NREC,
+# G, STATE (above) and the .ckpt bytes up to and including the line.
+_OFFSET = const(0)
+_LINES = const(1)
+_CRC = const(2)
+_NREC = const(3)
+_GROUP = const(4)
+_STATE = const(5)
+_KEND = const(6)
 
-    `line` is the first bad physical line (1-based) of `file`, which stays as it is for
-    the host; the match is recovered up to the line before it and goes on in the
-    continuation `continued` (None when not even the header could be read).
-    """
+
+def _checkpoint(words, kend):
+    return (int(words[1]), int(words[2]), int(words[3], 16), int(words[4]), int(words[5]),
+            words[6], kend)
+
+
+def _ckpt_lines(path, limit=-1):
+    """(kind, text, end offset) of each good line of a .ckpt file, up to `limit` bytes."""
+    try:
+        f = open(path, "rb")
+    except OSError:
+        return
+    pos = 0
+    with f:
+        while limit < 0 or pos < limit:
+            b = f.readline()
+            if not b:
+                return
+            pos += len(b)
+            if b[-1:] != b"\n":
+                return
+            try:
+                text = strip_checksum(b[:-1].decode(), True)
+            except (ValueError, UnicodeError):
+                continue
+            yield text[:1], text[2:], pos
+
+
+def groups(path, limit=-1):
+    """(checkpoint, [the record texts it commits]) for each usable `c` line of a .ckpt
+    file, in order: orphan `r` lines and a `c` that disagrees with them are skipped."""
+    pending = []
+    nrec = 0
+    offset = -1
+    for kind, text, end in _ckpt_lines(path, limit):
+        if kind == "r":
+            pending.append(text)
+        elif kind == "c":
+            words = ("c " + text).split(" ", 6)
+            if len(words) != 7:
+                continue
+            try:
+                c = _checkpoint(words, end)
+            except ValueError:
+                continue
+            group = c[_GROUP]
+            if group > len(pending) or c[_NREC] != nrec + group or c[_OFFSET] <= offset:
+                continue
+            yield c, pending[len(pending) - group:]
+            nrec = c[_NREC]
+            offset = c[_OFFSET]
+            pending = []
+
+
+def first_line(path):
+    """(the `s` line's number or None, its end) of a .ckpt file."""
+    for kind, text, end in _ckpt_lines(path):
+        if kind == "s" and text.isdigit():
+            return int(text), end
+        break
+    return None, 0
+
+
+def last_checkpoint(path, limit):
+    """(the last usable checkpoint at or before journal offset `limit` or None, the
+    .ckpt bytes up to the last usable one of all). Only one is kept in RAM."""
+    best = None
+    last_end = 0
+    for c, _ in groups(path):
+        last_end = c[_KEND]
+        if c[_OFFSET] <= limit:
+            best = c
+    return best, last_end
+
+
+class FrameLog:
+    """The frame store of a match in its .ckpt file (add(record), iteration, len()):
+    `filed` records are committed on flash (up to byte `kend`); records added after them
+    wait in `pending` (one frame's worth) until `committed`. A full replay adds the filed
+    records again: those adds are only counted."""
+
+    def __init__(self, path, filed=0, kend=0, count=0):
+        self.path = path
+        self.filed = filed
+        self.kend = kend
+        self.count = count
+        self.pending = []
+
+    def add(self, record):
+        if self.count < self.filed:
+            self.count += 1
+            return
+        self.pending.append(record)
+        self.count += 1
+
+    def __len__(self):
+        return self.count
+
+    def __iter__(self):
+        n = 0
+        for _, texts in groups(self.path, self.kend):
+            for t in texts:
+                if n < self.count:
+                    yield decode(t)
+                n += 1
+        for r in self.pending:
+            if n < self.count:
+                yield r
+            n += 1
+
+    def commit_text(self, offset, lines, crc, state):
+        """The .ckpt bytes that commit the pending records with a checkpoint."""
+        out = []
+        for r in self.pending:
+            out.append(with_checksum("r " + encode(r)))
+        out.append(with_checksum("c %d %d %08x %d %d %s" % (
+            offset, lines, crc, self.filed + len(self.pending), len(self.pending), state)))
+        out.append("")
+        return "\n".join(out).encode()
+
+    def committed(self, kend):
+        self.filed += len(self.pending)
+        self.pending = []
+        self.kend = kend
+
+
+class Damage:
+    """A journal that cannot be read to its end (the panel shows `str(damage)`): `line`,
+    the first bad line (1-based) of `file`, which stays as it is for the host; the match
+    goes on in the continuation `continued` (None when not even the header read)."""
 
     def __init__(self, match_id, file, line, why, continued=None):
         self.match_id = match_id
@@ -62,17 +207,24 @@ def line_ok(b):
     return ("%08x" % (binascii.crc32(b[:n - 11]) & 0xFFFFFFFF)).encode() == b[n - 9:n - 1]
 
 
+def _chunks(f, length):
+    """The first `length` bytes of open file `f`, a chunk at a time (fewer if shorter)."""
+    while length > 0:
+        b = f.read(_CHUNK if length > _CHUNK else length)
+        if not b:
+            return
+        length -= len(b)
+        yield b
+
+
 def prefix_crc(path, length):
     """CRC-32 of a file's first `length` bytes (None if the file is shorter)."""
     crc = 0
     with open(path, "rb") as f:
-        while length > 0:
-            b = f.read(_CHUNK if length > _CHUNK else length)
-            if not b:
-                return None
+        for b in _chunks(f, length):
             crc = binascii.crc32(b, crc)
             length -= len(b)
-    return crc & 0xFFFFFFFF
+    return None if length else crc & 0xFFFFFFFF
 
 
 def first_bad(path):
@@ -91,12 +243,8 @@ def first_bad(path):
 def copy_prefix(src, dst, length):
     """Write a new file `dst` holding the first `length` bytes of `src`."""
     with open(src, "rb") as f, open(dst, "wb") as out:
-        while length > 0:
-            b = f.read(_CHUNK if length > _CHUNK else length)
-            if not b:
-                break
+        for b in _chunks(f, length):
             out.write(b)
-            length -= len(b)
         out.flush()
 
 
@@ -117,14 +265,11 @@ def _size(path):
 
 
 def _resume(jpath, start, store):
-    """Where the replay starts: (reader, match or None, offset, lines, crc).
-
-    From a checkpoint the match is restored from its state text and only the lines after
-    it are replayed; without one the replay starts at the journal's first byte, and the
-    frame store only counts the records it already holds.
-    """
+    """Where the replay starts: (reader, match or None, offset, lines, crc): after the
+    checkpoint, the match restored from its state; else at the journal's first byte (the
+    frame store then only counts the records it already holds)."""
     reader = Reader(True)
-    if start is None or start.state == "-":
+    if start is None or start[_STATE] == "-":
         return reader, None, 0, 0, 0
     with open(jpath, "rb") as f:
         while reader.in_header:
@@ -132,10 +277,10 @@ def _resume(jpath, start, store):
             if not b:
                 break
             reader.feed(b)
-    store.count = start.nrec
-    match = Match.restore(reader.header, store, start.state)
-    reader.line = start.lines
-    return reader, match, start.offset, start.lines, start.crc
+    store.count = start[_NREC]
+    match = Match.restore(reader.header, store, start[_STATE])
+    reader.line = start[_LINES]
+    return reader, match, start[_OFFSET], start[_LINES], start[_CRC]
 
 
 class Rebuilt:
@@ -144,11 +289,10 @@ class Rebuilt:
 
     def __init__(self, start, kend, last_end, store):
         self.stem = None  # the journal's file name without .sbn
-        self.start = start  # the Checkpoint the replay started from, or None
+        self.start = start  # the checkpoint the replay started from, or None
         self.kend = kend  # the .ckpt bytes that the store's filed records end at
         self.last_end = last_end  # the .ckpt bytes up to its last usable line
         self.store = store
-        # The `# type:` comments are for pyright; MicroPython does not read them.
         self.match = None  # type: Match | None
         self.reader = None  # type: Reader | None
         self.begin = self.pos = self.line = self.crc = 0
@@ -159,9 +303,8 @@ class Rebuilt:
 
     def frame_end(self):
         """The journal bytes up to the end of the last `frame` line it knows of."""
-        if self.boundary is not None:
-            return self.boundary[0]
-        return self.start.offset if self.start is not None else 0
+        b = self.boundary
+        return b[0] if b is not None else self.start[_OFFSET] if self.start is not None else 0
 
 
 def _rebuild(jpath, kpath, size):
@@ -170,14 +313,14 @@ def _rebuild(jpath, kpath, size):
     _, s_end = first_line(kpath)
     start, last_end = last_checkpoint(kpath, size)
     last_end = max(last_end, s_end)
-    if start is not None and prefix_crc(jpath, start.offset) != start.crc:
+    if start is not None and prefix_crc(jpath, start[_OFFSET]) != start[_CRC]:
         # Damage before the checkpoint: find it, and take the last checkpoint before it.
         bad = first_bad(jpath)
         start, _ = last_checkpoint(kpath, bad if bad >= 0 else size)
-        if start is not None and prefix_crc(jpath, start.offset) != start.crc:
+        if start is not None and prefix_crc(jpath, start[_OFFSET]) != start[_CRC]:
             start = None
-    kend = start.kend if start is not None else s_end
-    store = FrameLog(kpath, 0 if start is None else start.nrec, kend, 0)
+    kend = start[_KEND] if start is not None else s_end
+    store = FrameLog(kpath, 0 if start is None else start[_NREC], kend, 0)
     try:
         reader, match, pos, line, crc = _resume(jpath, start, store)
     except (ValueError, NotationError):  # a checkpoint the core will not take: replay all
@@ -279,19 +422,16 @@ def recover(files):
     except OSError:  # a full flash: checkpoints are derived data, written at the next frame
         pass
     r.stem = stem
-    damage = None
-    if bad is not None:
-        damage = Damage(r.match.header.id, damaged + ".sbn", bad[0], bad[1], stem)
-    return r, damage
+    return r, None if bad is None else Damage(r.match.header.id, damaged + ".sbn", bad[0],
+                                              bad[1], stem)
 
 
 def _tidy_checkpoints(r, kpath):
     """After the replay: the .ckpt ends on a line of its own, and holds a checkpoint of
     the last `frame` line replayed; the store's records are then filed."""
     store = r.store
-    kend = r.kend
     ksize = _size(kpath)
-    if ksize > kend:  # a torn or orphan tail: the next group starts on a line of its own
+    if ksize > r.kend:  # a torn or orphan tail: the next group starts on a line of its own
         with open(kpath, "rb") as f:
             f.seek(ksize - 1)
             tail = f.read(1)
@@ -301,7 +441,7 @@ def _tidy_checkpoints(r, kpath):
                 f.flush()
     boundary = r.boundary
     if boundary is not None and boundary[0] > (r.begin if r.start is None else
-                                               r.start.offset):
+                                               r.start[_OFFSET]):
         with open(kpath, "ab") as f:
             f.write(store.commit_text(boundary[0], boundary[1], boundary[2],
                                       r.match.checkpoint()))

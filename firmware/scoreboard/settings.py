@@ -12,13 +12,18 @@ box's scoreboard.files.Files (the journal's).
 """
 
 VOLUMES = (100, 60, 30, 0)  # what a long `menu` steps through; 0 = mute
-DEFAULTS = {"volume": "60", "led": "8"}
 _NAME = "settings.txt"
+
+
+def _default(key):
+    """What a setting is when the file does not say (a function, not a dict: no table
+    in the heap)."""
+    return "60" if key == "volume" else "8"
 
 
 def load_settings(files):
     """The settings (str values), the defaults for what the file does not say."""
-    values = dict(DEFAULTS)
+    values = {"volume": _default("volume"), "led": _default("led")}
     try:
         with open(files.path(_NAME)) as f:
             for line in f:
@@ -35,8 +40,8 @@ def save_settings(files, values):
 
 
 def _number(values, key, top):
-    v = values.get(key, DEFAULTS[key])
-    return int(v) if v.isdigit() and int(v) <= top else int(DEFAULTS[key])
+    v = values.get(key, _default(key))
+    return int(v) if v.isdigit() and int(v) <= top else int(_default(key))
 
 
 def volume_of(values):

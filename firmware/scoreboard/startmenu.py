@@ -38,14 +38,22 @@ from scoreboard.ui.model import QUEUE_ROWS
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",
          "tenball", "straight")
 # The games' names are the language table's `st.game.N`.
-# Formats per game family, the first the default.
-FORMATS = {
-    "snooker": ("best-of 3", "best-of 5", "best-of 7", "best-of 9", "best-of 1",
-                "best-of 11", "best-of 17", "best-of 19", "best-of 35"),
-    "pool": ("race-to 5", "race-to 7", "race-to 9", "race-to 11", "race-to 3",
-             "race-to 13", "race-to 15"),
-    "straight": ("points 100", "points 125", "points 150", "points 50", "points 75"),
-}
+# Formats per game family, the first the default: constant tuples, in flash when frozen
+# (a dict of them would be built in the heap at import).
+_SNOOKER_FORMATS = ("best-of 3", "best-of 5", "best-of 7", "best-of 9", "best-of 1",
+                    "best-of 11", "best-of 17", "best-of 19", "best-of 35")
+_POOL_FORMATS = ("race-to 5", "race-to 7", "race-to 9", "race-to 11", "race-to 3",
+                 "race-to 13", "race-to 15")
+_STRAIGHT_FORMATS = ("points 100", "points 125", "points 150", "points 50", "points 75")
+
+
+def formats(family):
+    """The match formats the set-up offers for a game family."""
+    if family == "snooker":
+        return _SNOOKER_FORMATS
+    return _POOL_FORMATS if family == "pool" else _STRAIGHT_FORMATS
+
+
 CLOCKS = ("off", "seed", "wpa", "pro")
 # The hint line's texts are the language table's `st.` keys (scoreboard/lang).
 
@@ -62,7 +70,7 @@ class StartMenu:
     time on a key press, not heap."""
 
     def __init__(self, queue):
-        self.queue = queue  # scoreboard.queued.Queue
+        self.queue = queue  # scoreboard.files.Queue
         self.name = None  # the queued match under the cursor (None: the queue is empty)
         self.index = 0  # its place in the queue, sorted by name
         self.total = 0  # queued matches
@@ -137,7 +145,7 @@ class StartMenu:
     def fields(self):
         g, f, c = self.setup
         clock = t("st.off") if CLOCKS[c] == "off" else CLOCKS[c]
-        return [(t("st.f.game"), t("st.game.%d" % g)), ("Match", FORMATS[_game_family(g)][f]),
+        return [(t("st.f.game"), t("st.game.%d" % g)), ("Match", formats(_game_family(g))[f]),
                 (t("st.f.clock"), clock), (t("st.f.lang"), lang_name(current())),
                 (t("st.f.start"), t("st.ok"))]
 
@@ -264,7 +272,7 @@ class StartMenu:
             if self.field == 0:
                 self.setup = [(g + 1) % len(GAMES), 0, c]
             elif self.field == 1:
-                self.setup[1] = (f + 1) % len(FORMATS[_game_family(g)])
+                self.setup[1] = (f + 1) % len(formats(_game_family(g)))
             elif self.field == 2:
                 self.setup[2] = (c + 1) % len(CLOCKS)
             elif self.field == 3:  # the box's language, at once (the app keeps it)
@@ -287,7 +295,7 @@ class StartMenu:
 
     def _setup_lines(self):
         g, f, c = self.setup
-        lines = ["sbn 1", "game " + GAMES[g], "match " + FORMATS[_game_family(g)][f],
+        lines = ["sbn 1", "game " + GAMES[g], "match " + formats(_game_family(g))[f],
                  'side A "Player A"', 'side B "Player B"']
         if CLOCKS[c] != "off":
             lines.append("clock " + _clock_words(CLOCKS[c]))

@@ -1,7 +1,7 @@
 """Finished frames' records in a file of their own, one checksummed line each: the frame
 store that host tools and tests keep on disk (`host_tools/mp/replay.py --store` keeps a
 long replay's heap at one frame, as the box does). The box itself keeps its records in
-its checkpoint file (firmware/scoreboard/checkpoints.py's FrameLog), so none of this is
+its checkpoint file (firmware/scoreboard/recovery.py's FrameLog), so none of this is
 on the device. Runs under CPython and MicroPython alike (`from filestore import ...`
 from host_tools/mp/, `from host_tools.mp.filestore import ...` on the host).
 

@@ -99,7 +99,7 @@ def command(runner, line):
         jump(runner, int(words[1]))
     elif cmd == "prune":
         j = runner.app.journal
-        j.space.free = lambda: 0
+        j.files.free = lambda: 0
         print("P %s %s" % (j.space_ok(), names(runner)))
     elif cmd == "reset":  # a power cut (the runner's `reset` times it, on MicroPython)
         runner.power_cut()

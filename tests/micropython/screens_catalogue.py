@@ -28,7 +28,7 @@ from drivers.ssd1683 import BAND_ROWS, Band, draw_bands  # noqa: E402
 
 from scoreboard.core.replay import replay  # noqa: E402
 from scoreboard.keys.grammar import Grammar  # noqa: E402
-from scoreboard.queued import parse_header  # noqa: E402
+from scoreboard.files import parse_header  # noqa: E402
 from scoreboard.startmenu import StartMenu  # noqa: E402
 from scoreboard.ui import eink, led, model  # noqa: E402
 
@@ -246,7 +246,7 @@ def keyed(kind, text, keys="", **fields):
 
 
 class _Queue:
-    """A queue/ folder in RAM for the start menu (scoreboard.queued.Queue's reads):
+    """A queue/ folder in RAM for the start menu (scoreboard.files.Queue's reads):
     QUEUE's names and summaries, each a match of HEAD's header."""
 
     def __init__(self, queue):

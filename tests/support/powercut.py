@@ -84,10 +84,10 @@ class Recorder:
 
 def journal_modules():
     """The firmware modules that change the flash: the journal and the ones it is made
-    of (each gets the recording `open` and `os`; scoreboard.checkpoints only reads)."""
-    from scoreboard import files, journal, queued, recovery, space
+    of (each gets the recording `open` and `os`)."""
+    from scoreboard import files, journal, recovery, space
 
-    return (journal, recovery, files, queued, space)
+    return (journal, recovery, files, space)
 
 
 def writes(ops):

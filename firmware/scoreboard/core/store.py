@@ -3,7 +3,7 @@ given none, with the interface the match uses: `add(record)`, iteration in order
 
 A record is `(number, breaker, score, winner, how, breaks_a, breaks_b)` (`records.py`).
 On the box the records live in the checkpoint file beside the journal
-(scoreboard/checkpoints.py's FrameLog), which has the same interface; a store file of
+(scoreboard/recovery.py's FrameLog), which has the same interface; a store file of
 their own, for host tools and tests, is host_tools/mp/filestore.py.
 """
 
