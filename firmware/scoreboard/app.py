@@ -195,7 +195,7 @@ class App:
         if action[0] == "volume":
             self.set_volume(next_volume(self.buzzer.volume))
             return
-        if action[0] == "lang":  # the set-up's Language: the box speaks it from now on
+        if action[0] == "lang":  # a long `undo` on the start screen: the box's language
             self.settings["lang"] = action[1]
             save_settings(self.journal.files, self.settings)
             self.screen.notice = lang.t("a.language") % lang.name(action[1])

@@ -2,7 +2,7 @@
 
 The buzzer's volume (`volume=60`, in percent; 0 is mute), changed on the start screen
 with a long `menu`, the box's language (`lang=pl`: en, pl or bg, scoreboard/lang;
-changed on the set-up screen; en when the file does not say) and the LED panel's
+stepped on the start screen with a long `undo`; en when the file does not say) and the LED panel's
 brightness (`led=8`, 0..15; the board caps it to
 stay inside a USB port's current whatever is asked). The file is tiny and replaced
 atomically like the journal's own small files (scoreboard.files: written as

@@ -31,7 +31,6 @@ from scoreboard.keys import menus
 from scoreboard.keys.grammar import IDLE, Grammar, switch_breaker
 from scoreboard.keys.keymaps import side_key
 from scoreboard.lang import LANGS, current, t
-from scoreboard.lang import name as lang_name
 from scoreboard.lang import use as use_lang
 from scoreboard.ui.model import QUEUE_ROWS
 
@@ -146,8 +145,7 @@ class StartMenu:
         g, f, c = self.setup
         clock = t("st.off") if CLOCKS[c] == "off" else CLOCKS[c]
         return [(t("st.f.game"), t("st.game.%d" % g)), ("Match", formats(_game_family(g))[f]),
-                (t("st.f.clock"), clock), (t("st.f.lang"), lang_name(current())),
-                (t("st.f.start"), t("st.ok"))]
+                (t("st.f.clock"), clock), (t("st.f.start"), t("st.ok"))]
 
     def family(self):
         """The legend the referee should have on: the chosen game's."""
@@ -197,6 +195,8 @@ class StartMenu:
             return self._setup_key(name)
         if name == "ok":
             return self._start("frame " + SIDES[self.breaker])
+        if name == "undo" and long:  # the box's language, at once (the app keeps it)
+            return ("lang", use_lang(LANGS[(LANGS.index(current()) + 1) % len(LANGS)]))
         if name == "undo":
             self._place(self.name, True)
         elif self._switch(name):
@@ -275,9 +275,6 @@ class StartMenu:
                 self.setup[1] = (f + 1) % len(formats(_game_family(g)))
             elif self.field == 2:
                 self.setup[2] = (c + 1) % len(CLOCKS)
-            elif self.field == 3:  # the box's language, at once (the app keeps it)
-                code = LANGS[(LANGS.index(current()) + 1) % len(LANGS)]
-                return ("lang", use_lang(code))
         elif name == "undo":
             self.setting_up = False
             self.field = 0

@@ -319,7 +319,7 @@ def eink_screens():
         ("score-forfeit-before-play", keyed("match_end", HEAD + "forfeit B late\n")),
         ("score-before-play", keyed("frame_end", HEAD + "called\n")),
         # Issue 17: one screen per state of the hint and entry lines.
-        ("setup-start", start([], "menu ok ok ok ok")),  # past the Language field
+        ("setup-start", start([], "menu ok ok ok")),
         ("start-before-play", start(QUEUE, "menu menu menu")),
         ("start-forfeit-asked", start(QUEUE, "menu menu menu ok menu ok ok")),
         ("menu-respot", keyed("menu", RESPOT, "ok menu")),
