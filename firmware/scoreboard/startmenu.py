@@ -8,7 +8,8 @@ breaking off, unless the referee switched the breaker first with the side key (s
 of that match before its first frame (called, shot clock, forfeit, abandon: the key
 grammar's menu, its questions included, over the queued header) and, last, the set-up
 of a match on the box alone (straight away when nothing queued starts); a long `menu`
-steps the buzzer's volume (100, 60, 30 %, off). A word chosen there starts the match
+steps the buzzer's volume (100, 60, 30 %, off), a long `undo` the box's language (English,
+Polish, Bulgarian: scoreboard/lang). A word chosen there starts the match
 with that line instead of its first frame: `ok` then breaks off.
 Set-up: game, match format and shot clock; `menu` changes the field under the cursor,
 `ok` goes to the next field and, on the last ("Start"), starts the match with default
@@ -17,7 +18,7 @@ names; `undo` goes back to the start screen.
 The side key and what it does are the key grammar's (`grammar.switch_breaker`): the
 same key switches the breaker here and in a match still waiting for its first frame.
 
-`press()` returns None, ("refuse", why), ("volume",) or ("start", header_lines,
+`press()` returns None, ("refuse", why), ("volume",), ("lang", code) or ("start", header_lines,
 breaker, queued name or None, first line: `frame A`, or the word chosen before it); the
 app does the rest. The hint line's texts (what the keys do here) are the constants
 below.
