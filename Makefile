@@ -43,6 +43,9 @@ DEB_PACKAGES += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 # The rp2 port (the Pico's UF2) and picotool are built with cmake; picotool is C++, the
 # port links the ARM C++ library.
 DEB_PACKAGES += cmake g++ libstdc++-arm-none-eabi-newlib
+# xfonts-base: the misc-fixed 5x8 font the glyphs beyond ASCII come from (issue 18;
+# host_tools/glyphgen.py; the generated module is committed, a test regenerates it).
+DEB_PACKAGES += xfonts-base
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
