@@ -38,6 +38,7 @@ from host_tools.messages import fail, say
 from host_tools.sync_board import Board, BoardError
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id
+from scoreboard.ui.draw import drawable
 
 QUEUE = "queue"
 QUEUE_MAX = 64  # matches queued on one box at most, those already there included
@@ -64,7 +65,20 @@ def check_header(lines, where):
         reader.finish()
     except NotationError as e:
         raise SetupError("%s: %s" % (where, e)) from None
+    check_names(reader.header, where)
     return reader.header
+
+
+def check_names(header, where):
+    """Names in any script go to the box; one it cannot draw at all (not one of its
+    characters has a glyph on the box's screens: scoreboard.ui.draw.drawable, the
+    firmware's own lookup) is refused, naming `where` and the side (issue 18)."""
+    for s, names in enumerate(header.sides):
+        for name in names:
+            if not any(drawable(c) for c in name if not c.isspace()):
+                raise SetupError("%s: side %s name \"%s\": the box has no glyph for any of its "
+                                 "characters (it draws Latin, Greek and Cyrillic letters)"
+                                 % (where, "AB"[s], name))
 
 
 def _cell(row, *names):
