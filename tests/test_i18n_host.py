@@ -28,5 +28,6 @@ def test_a_name_the_box_cannot_draw_at_all_is_refused_with_its_row():
     assert str(e.value) == ('draw.csv row 4: side A name "王小明": the box has no glyph for any '
                             "of its characters (it draws Latin, Greek and Cyrillic letters)")
     # one character it cannot draw among others: queued (drawn with the replacement glyph)
-    ok = setup_cmd.from_csv("table,a,b\n1,Ann 王,Bob\n", "DESK", WHEN, "draw.csv")
+    ok = setup_cmd.from_csv("table,a,b,game,format\n1,Ann 王,Bob,snooker,best-of 3\n", "DESK",
+                            WHEN, "draw.csv")
     assert 'side A "Ann 王"' in ok[0][1]
