@@ -112,7 +112,7 @@ def run(args):
     finally:
         db.close()
     if args.output is None:
-        return write_out("export", text)
+        return write_out("export", text, exact=True)  # the same bytes as -o FILE
     try:
         with open(args.output, "w", encoding="utf-8", newline="") as f:
             f.write(text)

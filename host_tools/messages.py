@@ -38,12 +38,22 @@ def fail(prog, text):
     say("%s: %s" % (prog, text), sys.stderr)
 
 
-def write_out(prog, text):
+def write_out(prog, text, exact=False):
     """Write `text` (already safe) to standard output. Returns an exit code: 0, also
-    when the reader went away (`| head`); 2 with one line when the write failed."""
+    when the reader went away (`| head`); 2 with one line when the write failed.
+
+    `exact`: a file's bytes (an export), as UTF-8 and its own line ends: on Windows a
+    redirected standard output otherwise takes the ANSI code page, dropping letters, and
+    turns each \n into \r\n, doubling a CSV's \r."""
     try:
-        sys.stdout.write(encoded(text, sys.stdout))
-        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None) if exact else None
+        if buffer is not None:
+            sys.stdout.flush()
+            buffer.write(text.encode("utf-8"))
+            buffer.flush()
+        else:
+            sys.stdout.write(encoded(text, sys.stdout))
+            sys.stdout.flush()
     except BrokenPipeError:
         _quiet_stdout()
         return 0

@@ -16,6 +16,7 @@ import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
 from host_tools.db import default_path
+from host_tools.paths import firmware_dir
 from host_tools.sync_board import Board, BoardError, find_port
 from support import desk as desks
 from support.vdev import REPO, scoreboard
@@ -57,7 +58,7 @@ def test_setup_sync_export_report(desk, tmp_path):
 
 
 def test_flash_both_ways(desk, tmp_path):
-    box, _ = desks.flash_both_ways(desk, tmp_path)
+    box, _ = desks.flash_both_ways(desk, tmp_path, firmware_dir())
     assert desks.windows_refuses(box) == []
     assert desks.windows_refuses(desk.work) == []
 

@@ -22,7 +22,9 @@ from packaging.requirements import Requirement
 
 from host_tools.paths import firmware_dir
 from support import desk as desks
-from support.vdev import REPO
+from support.hostfixtures import *  # noqa: F403  (fixtures: pg_server)
+from support.hostfixtures import fill_box
+from support.vdev import REPO, VirtualDevice
 
 SCENARIOS = REPO / "tests" / "scenarios"
 IMAGES = REPO / "build" / "pico"
@@ -147,7 +149,8 @@ def test_setup_sync_export_report(desk, tmp_path):
 
 
 def test_flash_both_ways_and_without_an_image(venv, desk, tmp_path):
-    _, roots = desks.flash_both_ways(desk, tmp_path)
+    installed = next(venv.glob("lib/python*/site-packages/host_tools/firmware"))
+    _, roots = desks.flash_both_ways(desk, tmp_path, installed)
     # The .mpy files were built in the user's cache folder, not in the installed package.
     assert list((desk.cache / "scoreboard" / "flash").rglob("*.mpy"))
     assert not list(venv.rglob("build/flash"))
@@ -170,3 +173,22 @@ def test_developer_commands_need_a_checkout(desk, command):
     assert rc == 2 and out == "" and err == (
         "scoreboard %s: a developer's tool: it needs a checkout of the repository after "
         "`make deps`, not the installed package\n" % command)
+
+
+def test_the_postgres_extra(dist, venv, desk, pg_server, tmp_path):
+    """`scoreboard-host[postgres]` adds psycopg; sync and export then use a server."""
+    pins = venv.parent / "constraints.txt"
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
+                           "--disable-pip-version-check", "-c", str(pins),
+                           "%s[postgres]" % dist[0]], capture_output=True, timeout=300,
+                          check=False)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    pg_server.reset()
+    flash = tmp_path / "box"
+    flash.mkdir()
+    ids = fill_box(flash, 2)
+    with VirtualDevice(flash) as dev:
+        out = desk.ok("sync", "--port", dev.port, "--db", pg_server.url())
+    assert out.strip().splitlines()[-1] == "sync: pulled 2, skipped 0, refused 0"
+    exported = json.loads(desk.ok("export", "--db", pg_server.url(), "--format", "json"))
+    assert sorted(m["id"] for m in exported) == ids

