@@ -6,7 +6,8 @@ removed) and answers a Ctrl-C as the app does (`scoreboard: stopped`).
 
 The commands run in this process with the real Board on the real MicroPython unix port;
 the test's Board subclass only decides when the interruption comes: at each step (one
-exchange with the board) in turn. The full sweep is `slow`; the default run samples it.
+exchange with the board) in turn. The full sweep, a locked database and a terminal's
+Ctrl-C to the command itself are `slow`; the default run takes one step of each.
 """
 
 import contextlib
@@ -38,13 +39,15 @@ class HostFailure(Exception):
 
 
 def interrupting(at, how):
-    """A Board class interrupted at its `at`-th exchange with the board: `how` is
-    "sigint" (a real SIGINT to this process once the code is on its way, so the board
-    is running it) or "error" (HostFailure before it is sent). Step 0 is while
-    connecting (see `connecting`)."""
+    """A Board class interrupted at its `at`-th exchange with the board (or the first
+    whose code holds the bytes `at`; b"soft_reset" for that): `how` is "sigint" (a
+    real SIGINT to this process once the code is on its way, so the board is running
+    it) or "error" (HostFailure before it is sent). Step 0 is while connecting (see
+    `connecting`)."""
 
     class InterruptedBoard(Board):
         steps = 0
+        hit = False
 
         def __init__(self, *args, **kw):
             self._sigint_after_paste = False
@@ -59,20 +62,23 @@ def interrupting(at, how):
 
             self.t.raw_paste_write = paste_then_sigint
 
-        def _step(self):
+        def _step(self, code):
             InterruptedBoard.steps += 1
-            if InterruptedBoard.steps == at:
+            here = InterruptedBoard.steps == at if isinstance(at, int) else (
+                not InterruptedBoard.hit and at in code)
+            if here:
+                InterruptedBoard.hit = True
                 if how == "sigint":
                     self._sigint_after_paste = True
                 else:
                     _interrupt(how)
 
         def exec(self, code, consumer=None):
-            self._step()
+            self._step(code.encode() if isinstance(code, str) else code)
             return super().exec(code, consumer)
 
         def soft_reset(self):
-            self._step()
+            self._step(b"soft_reset")
             if self._sigint_after_paste:
                 self._sigint_after_paste = False
                 _interrupt("sigint")
@@ -101,21 +107,29 @@ def connecting(how):
 
 def app_is_back(flash, port, marker, timeout=20):
     """Whether the app runs again: it booted (its journal made `marker` again, which the
-    test removed while the app was stopped) and a Ctrl-C stops it as it stops the app."""
+    test removed while the app was stopped) and a Ctrl-C stops it as it stops the app
+    (`scoreboard: stopped`). A Ctrl-C that lands while it still loads its modules only
+    says KeyboardInterrupt: then it is started again (Ctrl-D) and asked once more."""
     if not wait_for(flash / marker, timeout):
         return False
-    time.sleep(0.3)  # from the journal's folders into the app's loop
-    with contextlib.redirect_stdout(io.StringIO()):
-        t = SerialTransport(port, baudrate=115200)
-    try:
-        t.serial.write(b"\r\x03")
-        out = b""
-        deadline = time.monotonic() + 5
-        while b"scoreboard: stopped" not in out and time.monotonic() < deadline:
-            out += t.serial.read(max(1, t.serial.in_waiting))
-    finally:
-        t.close()
-    return b"scoreboard: stopped" in out
+    for pause in (0.3, 1.0, 2.0):
+        time.sleep(pause)  # from the journal's folders into the app's loop
+        with contextlib.redirect_stdout(io.StringIO()):
+            t = SerialTransport(port, baudrate=115200, timeout=0.5)
+        try:
+            t.serial.write(b"\r\x03")
+            out = b""
+            deadline = time.monotonic() + 5
+            while b"scoreboard: stopped" not in out and time.monotonic() < deadline:
+                out += t.serial.read(max(1, t.serial.in_waiting))
+            if b"scoreboard: stopped" in out:
+                return True
+            if b"KeyboardInterrupt" not in out:
+                return False  # nothing was running
+            t.serial.write(b"\x04")  # the friendly REPL's soft reset: main.py again
+        finally:
+            t.close()
+    return False
 
 
 def run_interrupted(module, argv, at, how, monkeypatch, capsys):
@@ -140,61 +154,102 @@ def count_steps(module, argv, monkeypatch, capsys):
     return steps
 
 
-def sweep(flash, port, module, argv, reset, marker, steps, full, monkeypatch, capsys):
+def sweep(flash, port, module, argv, reset, marker, steps, full, monkeypatch, capsys,
+          how=None):
     """Interrupt the command at each of `steps` in turn (both ways when `full`, else
-    the two ways by turns); the app is back after each."""
-    assert app_is_back(flash, port, marker)  # and stopped: nothing remakes the marker
+    `how` or the two ways by turns); the app is back after each. The app must be
+    stopped when it starts (nothing may make the marker again meanwhile)."""
     for i, at in enumerate(steps):
-        for how in ("sigint", "error") if full else (("sigint", "error")[i % 2],):
+        kinds = ("sigint", "error") if full else (how or ("sigint", "error")[i % 2],)
+        for kind in kinds:
             reset()
             shutil.rmtree(flash / marker, ignore_errors=True)
-            rc, err, _ = run_interrupted(module, argv, at, how, monkeypatch, capsys)
-            if how == "sigint":
+            rc, err, _ = run_interrupted(module, argv, at, kind, monkeypatch, capsys)
+            if kind == "sigint":
                 assert rc is not None and rc != 0, "%s: %r" % (argv[0], err)
                 assert len(err.strip().splitlines()) == 1, err
             assert app_is_back(flash, port, marker), (
-                "%s, %s at step %d: the app is not running again" % (argv[0], how, at))
+                "%s, %s at step %r: the app is not running again" % (argv[0], kind, at))
 
 
-def sample(total):
-    """Step 0 (connecting), the first, one in the middle and the last."""
-    return sorted({0, 1, total // 2, total})
+# A box with MicroPython and a flashed firmware, for all three commands: two modules
+# the app does not import on the virtual device's board to put back (the app runs whether
+# or not an interrupted flash copied them) and a stale one of an earlier flash to remove.
+_GONE = ("boards/sim.mpy", "drivers/ssd1306.mpy")
+_STALE = "drivers/old.mpy"
+DRAW = ("table,a,b,game,format,clock\n1,Ann,Bob,snooker,best-of 3,shot=45\n"
+        "2,Cy,Di,nineball,race-to 5,\n")
 
 
-# -- sync --------------------------------------------------------------------------------
-
-def _sync_case(flash, tmp_path):
+@contextlib.contextmanager
+def flashed_box(flash, tmp_path):
+    """(device, {command: (module, argv, reset, marker)}): `reset()` puts the box back
+    where the command has work to do; `marker` is the app's folder the command does not
+    touch (the app's boot makes it again)."""
     fill_box(flash, 2, unfinished=1)
+    draw = tmp_path / "draw.csv"
+    draw.write_text(DRAW)
     url = str(tmp_path / "r.sqlite")
+    with VirtualDevice(flash, firmware=None) as dev:
+        rc, _, err = scoreboard("flash", "--port", dev.port)
+        assert rc == 0, err
+        manifest = (flash / flash_cmd.MANIFEST).read_text()
+        stale = b"an earlier flash's module"
 
-    def reset():
-        for p in (flash / "matches").glob("*.pulled"):
-            p.unlink()
-        for p in tmp_path.glob("r.sqlite*"):
-            p.unlink()
+        def unsynced():
+            for p in (flash / "matches").glob("*.pulled"):
+                p.unlink()
+            for p in tmp_path.glob("r.sqlite*"):
+                p.unlink()
 
-    return ["sync", "--port", None, "--db", url], reset
+        def unqueued():
+            for p in (flash / "queue").glob("*"):
+                p.unlink()
+
+        def unflashed():
+            for p in _GONE:
+                (flash / p).unlink(missing_ok=True)
+            (flash / _STALE).write_bytes(stale)
+            (flash / flash_cmd.MANIFEST).write_text(manifest + "%s %s\n" % (
+                hashlib.sha256(stale).hexdigest(), _STALE))
+
+        yield dev, {
+            "sync": (sync_cmd, ["sync", "--port", dev.port, "--db", url], unsynced,
+                     "queue"),
+            "setup": (setup_cmd, ["setup", "--port", dev.port, "--date",
+                                  "2026-12-01T10:00", str(draw)], unqueued, "matches"),
+            "flash": (flash_cmd, ["flash", "--port", dev.port], unflashed, "queue"),
+        }
 
 
-def _sync(flash, device, tmp_path, monkeypatch, capsys, full):
-    argv, reset = _sync_case(flash, tmp_path)
-    argv[2] = device.port
-    assert wait_for(flash / "queue")
-    total = count_steps(sync_cmd, argv, monkeypatch, capsys)
-    assert total >= 5
-    steps = range(total + 1) if full else sample(total)
-    sweep(flash, device.port, sync_cmd, argv, reset, "queue", steps, full, monkeypatch,
-          capsys)
+# One interruption of each command by default: sync by a SIGINT while the board sends a
+# match, setup by an exception before a chunk of a queue file, flash by a SIGINT during
+# its soft reset. The slow sweep takes every step, both ways.
+_SAMPLE = {"sync": (b"b2a_base64", "sigint"), "setup": (b"_w(", "error"),
+           "flash": (b"soft_reset", "sigint")}
 
 
-def test_sync_interrupted_gives_the_box_back(flash, device, tmp_path, monkeypatch, capsys):
-    _sync(flash, device, tmp_path, monkeypatch, capsys, full=False)
+def test_each_command_interrupted_gives_the_box_back(flash, tmp_path, monkeypatch, capsys):
+    with flashed_box(flash, tmp_path) as (dev, commands):
+        assert app_is_back(flash, dev.port, "queue")  # booted, and now stopped
+        for name, (module, argv, reset, marker) in commands.items():
+            at, how = _SAMPLE[name]
+            sweep(flash, dev.port, module, argv, reset, marker, [at], False, monkeypatch,
+                  capsys, how)
 
 
 @pytest.mark.slow
-def test_sync_interrupted_at_every_step_gives_the_box_back(flash, device, tmp_path,
-                                                           monkeypatch, capsys):
-    _sync(flash, device, tmp_path, monkeypatch, capsys, full=True)
+@pytest.mark.parametrize("name", ["sync", "setup", "flash"])
+def test_interrupted_at_every_step_gives_the_box_back(flash, tmp_path, monkeypatch, capsys,
+                                                      name):
+    with flashed_box(flash, tmp_path) as (dev, commands):
+        module, argv, reset, marker = commands[name]
+        reset()
+        total = count_steps(module, argv, monkeypatch, capsys)
+        assert total >= 4
+        assert app_is_back(flash, dev.port, marker)
+        sweep(flash, dev.port, module, argv, reset, marker, range(total + 1), True,
+              monkeypatch, capsys)
 
 
 @pytest.mark.slow
@@ -218,88 +273,9 @@ def test_sync_into_a_locked_database_gives_the_box_back(flash, device, tmp_path)
     assert app_is_back(flash, device.port, "queue")
 
 
-# -- setup -------------------------------------------------------------------------------
-
-DRAW = ("table,a,b,game,format,clock\n1,Ann,Bob,snooker,best-of 3,shot=45\n"
-        "2,Cy,Di,nineball,race-to 5,\n")
-
-
-def _setup(flash, device, tmp_path, monkeypatch, capsys, full):
-    draw = tmp_path / "draw.csv"
-    draw.write_text(DRAW)
-    argv = ["setup", "--port", device.port, "--date", "2026-12-01T10:00", str(draw)]
-
-    def reset():
-        for p in (flash / "queue").glob("*"):
-            p.unlink()
-
-    assert wait_for(flash / "matches")
-    reset()
-    total = count_steps(setup_cmd, argv, monkeypatch, capsys)
-    assert total >= 4
-    steps = range(total + 1) if full else sample(total)
-    sweep(flash, device.port, setup_cmd, argv, reset, "matches", steps, full, monkeypatch,
-          capsys)
-
-
-def test_setup_interrupted_gives_the_box_back(flash, device, tmp_path, monkeypatch, capsys):
-    _setup(flash, device, tmp_path, monkeypatch, capsys, full=False)
-
-
-@pytest.mark.slow
-def test_setup_interrupted_at_every_step_gives_the_box_back(flash, device, tmp_path,
-                                                            monkeypatch, capsys):
-    _setup(flash, device, tmp_path, monkeypatch, capsys, full=True)
-
-
-# -- flash -------------------------------------------------------------------------------
-
-# Two modules the app does not import on the virtual device's board (so the app runs
-# whether or not an interrupted flash copied them back) and a stale one to remove.
-_GONE = ("boards/sim.mpy", "drivers/ssd1306.mpy")
-_STALE = "drivers/old.mpy"
-
-
-def _flash(flash, tmp_path, monkeypatch, capsys, full):
-    with VirtualDevice(flash, firmware=None) as dev:  # a board with MicroPython alone
-        rc, _, err = scoreboard("flash", "--port", dev.port)
-        assert rc == 0, err
-        manifest = (flash / flash_cmd.MANIFEST).read_text()
-        kept = {p: (flash / p).read_bytes() for p in _GONE}
-        stale = b"an earlier flash's module"
-
-        def reset():
-            for p in _GONE:
-                with contextlib.suppress(FileNotFoundError):
-                    (flash / p).unlink()
-            (flash / _STALE).write_bytes(stale)
-            (flash / flash_cmd.MANIFEST).write_text(manifest + "%s %s\n" % (
-                hashlib.sha256(stale).hexdigest(), _STALE))
-
-        argv = ["flash", "--port", dev.port]
-        assert wait_for(flash / "queue")
-        reset()
-        total = count_steps(flash_cmd, argv, monkeypatch, capsys)
-        assert {p: (flash / p).read_bytes() for p in _GONE} == kept
-        assert not (flash / _STALE).exists()
-        assert total >= 8
-        steps = range(total + 1) if full else sample(total)
-        sweep(flash, dev.port, flash_cmd, argv, reset, "queue", steps, full, monkeypatch,
-              capsys)
-
-
-def test_flash_interrupted_gives_the_box_back(flash, tmp_path, monkeypatch, capsys):
-    _flash(flash, tmp_path, monkeypatch, capsys, full=False)
-
-
-@pytest.mark.slow
-def test_flash_interrupted_at_every_step_gives_the_box_back(flash, tmp_path, monkeypatch,
-                                                            capsys):
-    _flash(flash, tmp_path, monkeypatch, capsys, full=True)
-
-
 # -- a real Ctrl-C in a terminal ---------------------------------------------------------
 
+@pytest.mark.slow
 def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
     """SIGINT to `scoreboard sync`, `setup` and `flash` (as a terminal's Ctrl-C) in the
     middle of its work (its first file on the box is there, more are to come): one

@@ -62,10 +62,10 @@ def _stuttering_sync(port, url):
     return proc.returncode, out.decode(), err.decode()
 
 
-def _sync_runs(flash, tmp_path, runs, stutter=False):
+def _sync_runs(flash, tmp_path, runs, stutter=False, finished=5):
     """`runs` syncs of a box with several matches, each from an unmarked box into a new
     database; the number that pulled everything."""
-    ids = fill_box(flash, 5, unfinished=1, target=35, reds=15)
+    ids = fill_box(flash, finished, unfinished=1, target=35, reds=15)
     good = 0
     with VirtualDevice(flash) as dev:
         for i in range(runs):
@@ -75,14 +75,15 @@ def _sync_runs(flash, tmp_path, runs, stutter=False):
             rc, out, err = _stuttering_sync(dev.port, url) if stutter else sync(dev.port, url)
             assert "Traceback" not in out + err
             if rc == 0 and stored_ids(url) == ids and out.strip().endswith(
-                    "pulled 5, skipped 0, refused 0; 1 in progress copied as unfinished"):
+                    "pulled %d, skipped 0, refused 0; 1 in progress copied as unfinished"
+                    % finished):
                 good += 1
     return good
 
 
-def test_syncs_all_succeed_also_on_a_busy_computer(flash, tmp_path):
-    assert _sync_runs(flash, tmp_path, 2) == 2
-    assert _sync_runs(flash, tmp_path, 2, stutter=True) == 2
+def test_a_sync_succeeds_also_on_a_busy_computer(flash, tmp_path):
+    """The default run's sample of the sweep below: one sync on a busy computer."""
+    assert _sync_runs(flash, tmp_path, 1, stutter=True, finished=3) == 1
 
 
 @pytest.mark.slow
@@ -90,6 +91,8 @@ def test_syncs_all_succeed_100_runs(flash, tmp_path):
     t = time.monotonic()
     good = _sync_runs(flash, tmp_path, 100)
     took = time.monotonic() - t
+    for p in tmp_path.glob("r*.sqlite"):
+        p.unlink()
     t = time.monotonic()
     busy = _sync_runs(flash, tmp_path, 20, stutter=True)
     print("sync success: %d of 100 plain runs (%.1f s), %d of 20 on a busy computer "
@@ -132,12 +135,12 @@ def _moves_intact(flash, tmp_path, megabytes):
     return size
 
 
-def test_a_one_megabyte_match_moves_intact(flash, tmp_path):
-    assert _moves_intact(flash, tmp_path, 1) > 900_000
+def test_half_a_megabyte_match_moves_intact(flash, tmp_path):
+    assert _moves_intact(flash, tmp_path, 0.5) > 450_000
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("megabytes", [5, 10])
+@pytest.mark.parametrize("megabytes", [1, 5, 10])
 def test_large_match_files_move_intact(flash, tmp_path, megabytes):
     assert _moves_intact(flash, tmp_path, megabytes) > megabytes * 900_000
 
@@ -240,7 +243,7 @@ def test_a_short_listing_fails_the_sync(flash, device, tmp_path, monkeypatch, ca
 
 
 def test_a_file_damaged_once_is_read_again_and_always_damaged_is_refused(flash, device):
-    data = bytes(range(256)) * 2000
+    data = bytes(range(256)) * 400
     (flash / "blob.bin").write_bytes(data)
     board = noisy_board(lambda attempt, at: attempt == 1 and at == 300, b"b2a_base64")(
         device.port)
