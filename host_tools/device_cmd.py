@@ -24,6 +24,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 RUNNER = REPO / "host_tools" / "mp" / "device.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
+ERROR_SCREEN = "the box stopped on its error screen (its journal is intact)"
 
 
 class DeviceError(Exception):
@@ -108,6 +109,11 @@ class Device:
             out[tag] = (int(w), int(h), bytes.fromhex(data))
         return out
 
+    def on_error_screen(self):
+        """Whether the app stopped on its error screen (`status`: `M <screen> ...`)."""
+        status = self.send("status")
+        return bool(status) and status[0].split()[1:2] == ["error"]
+
     def close(self):
         if self.proc.poll() is None:
             try:
@@ -171,19 +177,20 @@ def run(args):
             device = Device(flash, args.micropython, args.oled)
             try:
                 play_script(device, commands, args.png)
-                status = device.send("status")  # `M <screen> ...`: did the app stop?
+                failed = device.on_error_screen()
             finally:
                 device.close()
-            if status and status[0].split()[1:2] == ["error"]:
-                raise DeviceError("the box stopped on its error screen (its journal is "
-                                  "intact); --png shows it")
+            if failed:
+                raise DeviceError(ERROR_SCREEN + "; --png shows it")
             print("played %d keys; flash: %s" % (sum(c != "wait" for c, _ in commands), flash))
             return 0
         if not sys.stdin.isatty():
             raise DeviceError("the interactive device needs a terminal (or give --keys FILE)")
         from host_tools.terminal import interactive  # it imports nothing from here
 
-        return interactive(Device(flash, args.micropython, args.oled), args.png)
+        if interactive(Device(flash, args.micropython, args.oled), args.png):
+            raise DeviceError(ERROR_SCREEN)  # as with --keys: one line, a non-zero exit
+        return 0
     except DeviceError as e:
         print("scoreboard device: %s" % e, file=sys.stderr)
         return 1

@@ -62,7 +62,8 @@ def draw(panels, legend):
 
 
 def interactive(device, png_dir=None):
-    """Play the device from this terminal (stdin must be one: device_cmd checks)."""
+    """Play the device from this terminal (stdin must be one: device_cmd checks) until
+    Ctrl-C; whether the app had stopped on its error screen by then."""
     from scoreboard.keys.keymaps import keymap
 
     fd = sys.stdin.fileno()
@@ -86,9 +87,10 @@ def interactive(device, png_dir=None):
                     device.send("%s %s" % ("long" if long else "press", keymap(family)[i]))
             family = device.send("family")[0].strip()
             draw(device.panels(), keymap(family))
+        failed = device.on_error_screen()
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
         device.close()
-    if png_dir is not None:
+    if png_dir is not None and not failed:
         print("scoreboard device: stopped")
-    return 0
+    return failed

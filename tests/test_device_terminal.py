@@ -46,3 +46,29 @@ def test_keyboard_plays_and_ctrl_c_stops(tmp_path):
         os.close(main)
     assert proc.returncode == 0
     assert device.events(device.journal_files(tmp_path)[-1]) == ["frame A", "pot red"]
+
+
+def test_ctrl_c_after_the_error_screen_exits_non_zero(tmp_path):
+    """The app stopped on its error screen (here: a flash whose matches/ is a file, so
+    the journal cannot start): Ctrl-C ends the terminal device with one line and exit 1,
+    as `--keys` does."""
+    device.queue(tmp_path, "m1", HEADER)
+    (tmp_path / "matches").write_text("not a folder")
+    main, child = pty.openpty()
+    proc = subprocess.Popen([str(mpy.BIN / "scoreboard"), "device", "--flash", str(tmp_path)],
+                            stdin=child, stdout=child, stderr=child, close_fds=True)
+    os.close(child)
+    try:
+        read_for(main, 2.0)
+        for key in "v1":  # ok: the match starts (and cannot be journaled), then red
+            os.write(main, key.encode())
+            read_for(main, 0.8)
+        os.write(main, b"\x03")
+        proc.wait(timeout=20)
+        rest = read_for(main, 0.5)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(main)
+    assert proc.returncode == 1
+    assert "error screen" in rest and "Traceback" not in rest
