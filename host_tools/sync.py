@@ -248,7 +248,7 @@ def _h(p):
  return binascii.hexlify(h.digest()).decode()
 def _m(p):
  try:
-  with open(p) as f:
+  with open(p, 'rb') as f:
    return f.read(200)
  except OSError:
   return None
@@ -270,7 +270,9 @@ def unchanged(board, stems):
             mid, mark, digest = ast.literal_eval(line)
         except (ValueError, SyntaxError, TypeError):
             continue
-        words = (mark or "").split()
+        # The mark's bytes: one that is not UTF-8 (no mark sync wrote) simply does not
+        # match, where reading it as text on the board stopped the sync for every match.
+        words = (mark or b"").decode("utf-8", "replace").split()
         if digest and len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
             found.add(mid)
     return found

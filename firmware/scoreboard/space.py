@@ -67,13 +67,15 @@ def _pulled_as_it_is(files, mid):
     if hashlib is None:
         return False
     try:
-        with open(files.match_path(mid + ".pulled")) as f:
+        # Bytes, not text: a mark that is not UTF-8 (not the host's) then proves
+        # nothing, where decoding it raised out of making room.
+        with open(files.match_path(mid + ".pulled"), "rb") as f:
             words = f.read(200).split()
     except OSError:
         return False
     want = None
     for i in range(len(words) - 1):
-        if words[i] == "sha256":
+        if words[i] == b"sha256":
             want = words[i + 1].lower()
     stem = _last_stem(files, mid)
     if want is None or stem is None:
@@ -90,7 +92,7 @@ def _pulled_as_it_is(files, mid):
                 h.update(view[:n])
     except OSError:
         return False
-    return binascii.hexlify(h.digest()).decode() == want
+    return binascii.hexlify(h.digest()) == want
 
 
 def _last_stem(files, mid):

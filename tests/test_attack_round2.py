@@ -1,0 +1,69 @@
+"""Issue 14's second attack: a hostile box, a careless club and an impatient referee,
+each finding checked against the real parts (the virtual device with the real mpremote,
+SQLite, the commands as the desk runs them).
+
+What must hold:
+- a `.pulled` mark with bytes that are not UTF-8 is a mark that does not match (the
+  journal is taken again and the mark rewritten), never a sync that stops for every
+  match on the box; and on the box, the same mark is one that proves nothing when it
+  makes room (the match is kept), never the app's error;
+"""
+
+import hashlib
+
+from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
+from support.vdev import journal_match, match_lines, scoreboard
+from host_tools.db import open_db
+from test_box_attack import HEADER, HOST_BOX, _finished, _mark, both, tagged
+
+
+def sync(port, url, *more):
+    return scoreboard("sync", "--port", port, "--db", url, *more)
+
+
+def stored_ids(url):
+    db = open_db(url)
+    try:
+        return sorted(m["id"] for m in db.matches())
+    finally:
+        db.close()
+
+
+# -- a hostile box ------------------------------------------------------------------------
+
+def test_a_garbage_pulled_mark_does_not_stop_the_sync(flash, device, tmp_path):
+    good = journal_match(flash, "GOOD-1", match_lines("GOOD-1", seed=1))
+    journal_match(flash, "PULL-1", match_lines("PULL-1", seed=5))
+    mark = flash / "matches" / "PULL-1.pulled"
+    mark.write_bytes(b"\xff\xfe not a mark\n\x00")
+    url = str(tmp_path / "results.sqlite")
+    rc, out, err = sync(device.port, url)
+    assert rc == 0, out + err
+    assert "Traceback" not in err and "UnicodeError" not in err
+    assert stored_ids(url) == ["GOOD-1", "PULL-1"]
+    # the mark is rewritten as a real one: the next sync takes nothing again
+    words = mark.read_text().split()
+    assert words[0] == "pulled" and words[2] == "sha256"
+    assert words[3] == hashlib.sha256((flash / "matches" / "PULL-1.sbn").read_bytes()
+                                      ).hexdigest()
+    assert (flash / "matches" / "GOOD-1.pulled").exists() and good.exists()
+
+
+def test_a_garbage_pulled_mark_on_the_box_proves_nothing_when_it_makes_room(tmp_path):
+    from scoreboard.journal import Journal
+
+    head = [*HEADER[:2], "match best-of 1", *HEADER[3:]]
+
+    def prepare(flash):
+        m = flash / "matches"
+        j = Journal(str(flash), HOST_BOX)
+        garbage, _ = _finished(j, head)
+        (m / (garbage + ".pulled")).write_bytes(b"\xff\xfe sha256 \xc3\n")
+        marked, _ = _finished(j, head)
+        (m / (marked + ".pulled")).write_text(_mark(m / (marked + ".sbn")))
+
+    _, out = both(tmp_path, prepare, ["prune"])
+    left = tagged(out, "P")[0].split(" ")[1].split(",")
+    first, second = ("%s-%04d" % (HOST_BOX, n) for n in (1, 2))
+    assert first + ".sbn" in left, "an unreadable mark proves nothing: the match stays"
+    assert not any(n.startswith(second + ".") for n in left), "its hash is the mark's"
