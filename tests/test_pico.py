@@ -320,3 +320,24 @@ def test_a_power_cut_in_a_flash_write_recovers_to_the_last_whole_line(box, tmp_p
     want.pop("timing")
     assert got == want
     assert warnings == []
+
+
+# -- make bench's figures, on a best-of-1 -----------------------------------------------
+
+@pytest.mark.slow
+def test_the_pico_bench_measures_heap_latency_and_refreshes():
+    """host_tools/pico/bench.py as `make bench` runs it, on a best-of-1 (make bench plays
+    a best-of-35): every figure is there and within what a Pico can be."""
+    from host_tools.pico import bench
+
+    need_uf2()
+    rows = dict(bench.rows(frames=1))
+    assert not [v for v in rows.values() if "FAILED" in v], rows
+    heap = {k: v for k, v in rows.items() if k.startswith("heap in use (")}
+    assert len(heap) == 2, rows
+    for value in heap.values():
+        boot, after = (float(w.split()[0]) for w in value.split(" (")[0].split(" / "))
+        assert 10 < boot <= after < 200, value
+    latency = next(v for k, v in rows.items() if k.startswith("key release to LED"))
+    median = float(latency.split()[0])
+    assert 20 < median < 200, "the debounce (20 ms) and the key's pass: %s" % latency

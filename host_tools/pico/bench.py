@@ -64,6 +64,11 @@ def heap_run(image, frames, mpy_route, out):
                 pico.stop()
                 if proc.returncode != 0:
                     raise PicoError("flash: " + (proc.stderr.strip() or proc.stdout.strip()))
+                # flash started the app again; a Ctrl-C in the middle of its imports
+                # would leave half-imported modules: a clean start first
+                pico.repl("import machine\nmachine.soft_reset()\n", wait=False)
+                pico.boot()
+                pico.idle()
             queue_match(pico, frames)
             boot = pico.app_heap(pico.idle)
             keys = match_keys(frames)

@@ -171,12 +171,19 @@ class Pico:
         self._lock = threading.Lock()
         self._pty_master = None
         self._gone = False
+        self._why = None
         self.wall_start = time.monotonic()
         threading.Thread(target=self._read_stdout, daemon=True).start()
         threading.Thread(target=self._relay, daemon=True).start()
-        first = self._answer(timeout)
+        try:
+            first = self._answer(timeout)
+        except PicoError:
+            first = None
         if not first or not first[0].startswith("ready"):
-            raise PicoError(self._why_gone())
+            why = self._why_gone()
+            self.kill()
+            os.close(self._from_dev)
+            raise PicoError(why)
         self.created = first[0].split()[1] == "new"
 
     # -- the harness's pipes -------------------------------------------------------------
@@ -237,17 +244,22 @@ class Pico:
             lines.append(line)
 
     def _why_gone(self):
+        """One line: why the harness is no more (its own `error: ...`, a power cut)."""
+        if self._why is not None:
+            return self._why
         try:
             self.proc.wait(10)
         except subprocess.TimeoutExpired:
             return "the emulated Pico stopped answering"
         err = self.proc.stderr.read().decode("utf-8", "replace").strip().splitlines()
         if err and err[-1].startswith("error: "):
-            return err[-1][len("error: "):]
-        if self.proc.returncode == -signal.SIGKILL:
-            return "the emulated Pico was cut off (power cut)"
-        tail = err[-1] if err else "no message"
-        return "the emulator stopped (exit %s): %s" % (self.proc.returncode, tail)
+            self._why = err[-1][len("error: "):]
+        elif self.proc.returncode == -signal.SIGKILL:
+            self._why = "the emulated Pico was cut off (power cut)"
+        else:
+            self._why = "the emulator stopped (exit %s): %s" % (
+                self.proc.returncode, err[-1] if err else "no message")
+        return self._why
 
     def command(self, line, timeout=_ANSWER_S):
         """Send one harness command; its answer's lines (PicoError if it has gone)."""
@@ -339,9 +351,19 @@ class Pico:
     def repl(self, code, wait=True):
         """Stop the app (Ctrl-C) and run `code` at the REPL (paste mode); with `wait`,
         until the prompt is back. What it printed."""
-        mark = len(self.console)
-        self.write(b"\r\x03\x03")
-        self.expect(">>> ", mark)
+        # Ctrl-C again until the prompt: one that comes while the board is between a
+        # soft reset and main.py (the interrupt key not armed) only waits in stdin.
+        for _ in range(30):
+            mark = len(self.console)
+            self.write(b"\r\x03\x03")
+            try:
+                self.expect(">>> ", mark, 1000)
+                break
+            except PicoError:
+                continue
+        else:
+            raise PicoError("the box does not answer Ctrl-C: %s" % _last_line(
+                self.console_text()))
         mark = len(self.console)
         self.write(b"\x05" + code.replace("\n", "\r").encode() + b"\x04")
         if not wait:

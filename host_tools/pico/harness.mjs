@@ -26,7 +26,9 @@
 //                            release to the first LOAD that changed the LED picture (A)
 //                            and to the last LOAD of that burst (B), -1 if none in 2 s
 //     show                   `E 400 300 HEX` and `L 32 16 HEX`: both panels as seen
-//     stats                  `S key=value ...`: counters of every part and the clocks
+//     stats                  `S key=value ...`: counters of every part (e-ink refreshes,
+//                            bytes, BUSY, the SPI clocks, LED loads, tones, flash erases
+//                            and programs) and the emulated and wall clocks
 //     tones                  `tone US HZ DUTY` lines: the buzzer's last changes
 //     cut N                  the power fails in the Nth flash program from now
 //     quit                   close the flash image and exit
