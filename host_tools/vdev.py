@@ -6,12 +6,20 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
 "A virtual device for mpremote"):
 
 - the boot script mounts `flash_dir` as the device's `/` through a small VFS wrapper
-  (`ilistdir` with sizes as on littlefs, a flash-sized `statvfs`), so device code never
-  touches the computer's root; a firmware folder, when given, is mounted read-only at
-  `/rom` and put on `sys.path` after the flash (files copied onto the flash win);
+  (`ilistdir` with sizes as on littlefs, a flash-sized `statvfs`) that confines every
+  path to the folder: made absolute and normalised (`..` above the root is EINVAL, as on
+  littlefs), only plain files and folders (a symlink, fifo or device in the folder is
+  not listed and refused with EACCES), its own working folder; a firmware folder, when
+  given, is mounted read-only at `/rom` the same way and put on `sys.path` after the
+  flash (files copied onto the flash win);
 - at boot it runs `main.py` (from the flash, else `/rom`) like a board;
-- Ctrl-C from the host while the firmware runs becomes SIGINT (the unix port reads no
-  keys while running code): the app gets its KeyboardInterrupt and the REPL follows;
+- Ctrl-C from the host while the interpreter runs code becomes SIGINT (the unix port
+  reads no keys meanwhile): the app, or an exec of mpremote's, gets its
+  KeyboardInterrupt; one that lands while the interpreter still starts is delivered as
+  soon as it can be;
+- no byte is dropped either way: what the other side cannot take yet waits, and a full
+  buffer stops the bridge reading its source (a slow host slows the device, as a USB
+  serial line's flow control does);
 - the unix port exits at a soft reset (Ctrl-D); the bridge prints `soft reboot` as a
   board does and starts the interpreter again: back in the raw REPL when the reset came
   from there (as a board's raw REPL does), else running `main.py` again;
@@ -19,7 +27,9 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
   running `main.py`.
 
 `cut_after=N` pulls the cable after N bytes from the host (the interpreter is killed and
-the bridge ends): the tests cut transfers with it. `python -m host_tools.vdev` runs it.
+the bridge ends): the tests cut transfers with it. Ctrl-C, SIGTERM and SIGHUP stop it
+alike: the interpreter is stopped and the temporary folder removed. `python -m
+host_tools.vdev` runs it.
 """
 
 import argparse
