@@ -49,23 +49,29 @@ def dist(tmp_path_factory):
     return wheels[0], sdists[0]
 
 
+def pip_install(venv, what):
+    """pip install `what` into `venv` with the pins of requirements.txt as constraints,
+    by a pip from outside it, as pipx does (its venvs have none of their own)."""
+    pins = venv.parent / "constraints.txt"
+    if not pins.exists():
+        pins.write_text("".join(line + "\n" for line in (
+            REPO / "requirements.txt").read_text().splitlines()
+            if re.match(r"^[A-Za-z0-9_.-]+==", line)))
+    proc = subprocess.run([sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"),
+                           "install", "-q", "--disable-pip-version-check", "-c", str(pins),
+                           what], capture_output=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+
+
 @pytest.fixture(scope="module")
 def venv(dist, tmp_path_factory):
     """A fresh venv (the system's Python, none of the checkout's packages) with the wheel
     and its dependencies in it."""
     root = tmp_path_factory.mktemp("desk-venv")
     assert not str(root).startswith(str(REPO))
-    subprocess.run([sys.executable, "-m", "venv", str(root / "venv")], check=True,
-                   timeout=120)
-    pins = root / "constraints.txt"
-    pins.write_text("".join(line + "\n" for line in (
-        REPO / "requirements.txt").read_text().splitlines()
-        if re.match(r"^[A-Za-z0-9_.-]+==", line)))
-    python = root / "venv" / "bin" / "python"
-    proc = subprocess.run([str(python), "-m", "pip", "install", "-q",
-                           "--disable-pip-version-check", "-c", str(pins), str(dist[0])],
-                          capture_output=True, timeout=300, check=False)
-    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(root / "venv")],
+                   check=True, timeout=120)
+    pip_install(root / "venv", str(dist[0]))
     return root / "venv"
 
 
@@ -177,12 +183,7 @@ def test_developer_commands_need_a_checkout(desk, command):
 
 def test_the_postgres_extra(dist, venv, desk, pg_server, tmp_path):
     """`scoreboard-host[postgres]` adds psycopg; sync and export then use a server."""
-    pins = venv.parent / "constraints.txt"
-    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "-q",
-                           "--disable-pip-version-check", "-c", str(pins),
-                           "%s[postgres]" % dist[0]], capture_output=True, timeout=300,
-                          check=False)
-    assert proc.returncode == 0, proc.stderr.decode()[-2000:]
+    pip_install(venv, "%s[postgres]" % dist[0])
     pg_server.reset()
     flash = tmp_path / "box"
     flash.mkdir()
