@@ -105,11 +105,18 @@ def match_id(prefix, when, table, n):
     return "%s-%s-%s-%02d" % (prefix, when.strftime("%y%m%d%H%M"), tt, n)
 
 
+def _delimiter(text):
+    """The separator of the header row: `,`, or `;` (Excel where the decimal mark is a
+    comma) or a tab (Excel's "Unicode text") when the row has more of them."""
+    first = text.lstrip("\r\n").split("\n", 1)[0]
+    return max((",", ";", "\t"), key=first.count)
+
+
 def csv_rows(text, source):
     """[(row number, {column: cell})] of a CSV draw (row 1 is the header row), each
     cell checked: SetupError naming the row for a quote never closed, a cell longer
     than the csv module takes, or a cell with a line break or control character."""
-    reader = csv.reader(io.StringIO(text), strict=True)
+    reader = csv.reader(io.StringIO(text), delimiter=_delimiter(text), strict=True)
     records = []
     try:
         for cells in reader:
@@ -208,13 +215,33 @@ def from_sbn(text, prefix, when, name):
     return [(stem, lines)]
 
 
+def _text(data, name, unit):
+    """The file's text: UTF-8 (a byte-order mark dropped), or UTF-16 by its mark
+    (Excel's "Unicode text"). Anything else is refused with the row of its first
+    byte that is not UTF-8: a legacy code page cannot be told from another (cp1250's
+    "ł" is cp1252's "³"), so guessing would queue wrong names."""
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        try:
+            return data.decode("utf-16")
+        except UnicodeDecodeError:
+            raise SetupError("%s: not UTF-16 text, though it starts as such" % name) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SetupError('%s %s %d: not UTF-8 (byte 0x%02x): save it as "CSV UTF-8" (in '
+                         "Excel: Save As, CSV UTF-8) or as UTF-8 text" % (
+                             name, unit, data[:e.start].count(b"\n") + 1, data[e.start])
+                         ) from None
+
+
 def prepare(path, prefix="DESK", when=None):
     when = when or datetime.now()
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
-        raise SetupError("cannot read %s: %s" % (path, getattr(e, "strerror", None) or e)
-                         ) from None
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise SetupError("cannot read %s: %s" % (path, e.strerror or e)) from None
+    text = _text(data, Path(path).name, "row" if str(path).lower().endswith(".csv")
+                 else "line")
     if str(path).lower().endswith(".csv"):
         return from_csv(text, prefix, when, Path(path).name)
     return from_sbn(text, prefix, when, Path(path).name)

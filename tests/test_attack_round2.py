@@ -7,9 +7,15 @@ What must hold:
   journal is taken again and the mark rewritten), never a sync that stops for every
   match on the box; and on the box, the same mark is one that proves nothing when it
   makes room (the match is kept), never the app's error;
+- a draw saved by a spreadsheet as it saves one is read: `;` or tab between the cells
+  (Excel where the decimal mark is a comma, Excel's "Unicode text"), UTF-16 with its
+  byte-order mark; one in a legacy code page (Excel's plain "CSV" on a Polish Windows)
+  is refused in one line naming its row and how to save it, never a codec's message;
 """
 
 import hashlib
+
+import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import journal_match, match_lines, scoreboard
@@ -67,3 +73,38 @@ def test_a_garbage_pulled_mark_on_the_box_proves_nothing_when_it_makes_room(tmp_
     first, second = ("%s-%04d" % (HOST_BOX, n) for n in (1, 2))
     assert first + ".sbn" in left, "an unreadable mark proves nothing: the match stays"
     assert not any(n.startswith(second + ".") for n in left), "its hash is the mark's"
+
+
+# -- a careless club ----------------------------------------------------------------------
+
+DRAW = [["table", "a", "b", "game", "format", "clock"],
+        ["1", "Paweł Łuczak", "Zbigniew Świątek", "snooker", "best-of 3", ""],
+        ["2", "Ann", "Bob", "nineball", "race-to 5", ""]]
+
+
+def queued_sides(flash):
+    return sorted(line for f in (flash / "queue").glob("*.sbn")
+                  for line in f.read_text(encoding="utf-8").splitlines()
+                  if line.startswith("side "))
+
+
+@pytest.mark.parametrize("sep, encoding", [(";", "utf-8-sig"), ("\t", "utf-8"),
+                                           ("\t", "utf-16")])
+def test_setup_reads_a_draw_as_spreadsheets_save_it(flash, device, tmp_path, sep, encoding):
+    draw = tmp_path / "draw.csv"
+    draw.write_bytes("".join(sep.join(row) + "\r\n" for row in DRAW).encode(encoding))
+    rc, out, err = scoreboard("setup", "--port", device.port, draw)
+    assert rc == 0, out + err
+    assert out.strip().splitlines()[-1] == "setup: 2 matches queued"
+    assert queued_sides(flash) == ['side A "Ann"', 'side A "Paweł Łuczak"',
+                                   'side B "Bob"', 'side B "Zbigniew Świątek"']
+
+
+def test_setup_refuses_a_legacy_code_page_with_its_row_and_the_way_out(tmp_path):
+    draw = tmp_path / "draw.csv"
+    draw.write_bytes("\r\n".join(",".join(row) for row in DRAW).encode("cp1250"))
+    rc, out, err = scoreboard("setup", "--port", str(tmp_path / "ttyACM0"), draw)
+    text = (out + err).strip()
+    assert rc == 2 and len(text.splitlines()) == 1, text
+    assert text.startswith("setup: draw.csv row 2: not UTF-8"), text
+    assert "CSV UTF-8" in text and "codec" not in text, text
