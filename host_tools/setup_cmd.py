@@ -10,6 +10,8 @@ row names them; case and order do not matter):
     format    best-of 7 | frames 4 by points | race-to 5 | points 100
     clock     optional: shot=45 warn=10 ext=1x25 ...
     breaks    optional: alternate | winner | loser
+    lang      optional: en | pl | bg, the language of the match's event (the header's
+              `lang`: the box speaks it for that match); `--lang` gives it to all rows
 
 Each match gets its `id` and `date` from the host: `date` is now (or --date), `id` is
 `PREFIX-YYMMDDHHMM-TT-NN` (table TT, row NN), unique per match across the club's boxes.
@@ -36,6 +38,7 @@ from pathlib import Path
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.messages import fail, say
 from host_tools.sync_board import Board, BoardError
+from scoreboard.core.header import LANGS
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id
 from scoreboard.ui.draw import drawable
@@ -167,8 +170,16 @@ def _checked(word, what, where):
         raise SetupError("%s: %s" % (where, e)) from None
 
 
-def from_csv(text, prefix, when, source="draw"):
-    """[(queue name, header lines)] for each row of a CSV draw."""
+def _lang(own, given, where):
+    """The `lang` of a match: its own (a row's cell, a header's word) or `given`
+    (--lang, for all matches); SetupError when they disagree, never one silently."""
+    if given and own and own != given:
+        raise SetupError("%s: lang %s, but --lang %s is for all matches" % (where, own, given))
+    return own or given
+
+
+def from_csv(text, prefix, when, source="draw", lang=None):
+    """[(queue name, header lines)] for each row of a CSV draw (`lang`: --lang)."""
     rows = csv_rows(text, source)
     if not rows:
         raise SetupError("%s: no matches in it (a header row, then one row per match)" % source)
@@ -185,8 +196,11 @@ def from_csv(text, prefix, when, source="draw"):
             raise SetupError("%s: the game and format columns are needed" % where)
         a, b = _sides(row, where)
         mid = _checked(match_id(prefix, when, table, n), "match id", where)
-        lines = ["sbn 1", "id " + mid, "date " + when.strftime("%Y-%m-%dT%H:%M"),
-                 "game " + game, "match " + fmt]
+        lines = ["sbn 1", "id " + mid, "date " + when.strftime("%Y-%m-%dT%H:%M")]
+        code = _lang(_cell(row, "lang"), lang, where)
+        if code:
+            lines.append("lang " + code)
+        lines += ["game " + game, "match " + fmt]
         if _cell(row, "breaks"):
             lines.append("breaks " + _cell(row, "breaks"))
         lines += ["side A " + " ".join(a), "side B " + " ".join(b)]
@@ -199,8 +213,9 @@ def from_csv(text, prefix, when, source="draw"):
     return out
 
 
-def from_sbn(text, prefix, when, name):
-    """[(queue name, header lines)] for one .sbn header; `id`/`date` set when missing.
+def from_sbn(text, prefix, when, name, lang=None):
+    """[(queue name, header lines)] for one .sbn header; `id`/`date` (and `lang`, from
+    --lang) set when missing.
     The header goes as the core writes it: comments, blank lines and `\\r` dropped."""
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     header = check_header(lines, name)
@@ -209,6 +224,7 @@ def from_sbn(text, prefix, when, name):
     _checked(header.id, "id", name)
     if header.date is None:
         header.date = when.strftime("%Y-%m-%dT%H:%M")
+    header.lang = _lang(header.lang, lang, name)
     lines = header.lines()
     check_header(lines, name)
     stem = re.sub(r"[^A-Za-z0-9_-]", "_", Path(name).stem)[:40].lstrip("_-") or "match"
@@ -234,7 +250,7 @@ def _text(data, name, unit):
                          ) from None
 
 
-def prepare(path, prefix="DESK", when=None):
+def prepare(path, prefix="DESK", when=None, lang=None):
     when = when or datetime.now()
     try:
         data = Path(path).read_bytes()
@@ -243,8 +259,8 @@ def prepare(path, prefix="DESK", when=None):
     text = _text(data, Path(path).name, "row" if str(path).lower().endswith(".csv")
                  else "line")
     if str(path).lower().endswith(".csv"):
-        return from_csv(text, prefix, when, Path(path).name)
-    return from_sbn(text, prefix, when, Path(path).name)
+        return from_csv(text, prefix, when, Path(path).name, lang)
+    return from_sbn(text, prefix, when, Path(path).name, lang)
 
 
 def _free_bytes(board):
@@ -295,6 +311,9 @@ def add_parser(sub):
     p.add_argument("--prefix", default="DESK",
                    help="first part of the match ids the host sets (default: DESK)")
     p.add_argument("--date", default=None, help="the match date, YYYY-MM-DDTHH:MM (default: now)")
+    p.add_argument("--lang", default=None,
+                   help="the language of every match's screens on the box: en, pl or bg "
+                        "(default: each row's lang column, else the box's own)")
     p.set_defaults(run=run)
 
 
@@ -304,11 +323,15 @@ def run(args):
     except ValueError:
         fail("setup", "--date %s: use YYYY-MM-DDTHH:MM" % args.date)
         return 2
+    if args.lang is not None and args.lang not in LANGS:
+        fail("setup", "--lang %s: the box speaks %s" % (
+            args.lang, ", ".join(LANGS[:-1]) + " or " + LANGS[-1]))
+        return 2
     if not re.fullmatch(r"[A-Za-z0-9_-]+", args.prefix):
         fail("setup", "--prefix: letters, digits, - and _ only")
         return 2
     try:
-        queued = prepare(args.file, args.prefix, when)
+        queued = prepare(args.file, args.prefix, when, args.lang)
     except SetupError as e:
         fail("setup", e)
         return 2

@@ -109,6 +109,9 @@ class App:
         self.match = match
         self.menu = None
         self._overtime = False
+        # the language of the match's event (its header's `lang`) while it is played,
+        # else the box's own (settings.txt)
+        lang.use(match.header.lang or lang_of(self.settings))
         self._legend(match.family)
         self.grammar = Grammar(match)
         self.time.resume(base_ms, now)
@@ -117,6 +120,7 @@ class App:
     def _show_start(self):
         self.match = None
         self.grammar = None
+        lang.use(lang_of(self.settings))  # a match's own language ends with it
         self.menu = StartMenu(self.journal.queue)
         self._legend(self.menu.family())
         self._update_screen()

@@ -9,13 +9,21 @@ second.
 the box that made the match, written by the box when it starts one (journal.py), so
 that a match id is unique per box and the host keys its database by both. Its ID is
 checked by `check_id`, it is given at most once, and only in the header.
+
+`lang CODE` is another (issue 18): the language of the match's event (en, pl, bg), which
+the box speaks on that match's screens instead of its own settings' while the match is
+played. At most once, header only; the replay JSON has no key for it (the notation's
+words stay English whatever the language).
 """
 
 from .words import (GAMES, RULES_KEYS, SIDES, check_id, choice, clock_settings, count,
                     family, key_values, number, quote, shown, side)
 
-HEADER_WORDS = ("sbn", "id", "box", "date", "game", "match", "breaks", "side", "rules",
-                "clock")
+HEADER_WORDS = ("sbn", "id", "box", "date", "lang", "game", "match", "breaks", "side",
+                "rules", "clock")
+# The languages the box has tables for (scoreboard/lang's LANGS: the core imports
+# nothing outside itself; tests/test_i18n_match_lang.py keeps the two the same).
+LANGS = ("en", "pl", "bg")
 
 
 class Header:
@@ -26,6 +34,7 @@ class Header:
         self.id = None
         self.box = None  # the box that made the match (`box ID`), None until given
         self.date = None
+        self.lang = None  # the event's language (`lang CODE`), None: the box's own
         self.game = None
         self.reds = 15
         self.kind = None  # best-of, frames, race-to, points
@@ -69,6 +78,11 @@ class Header:
             if self.box is not None:
                 raise ValueError("'box' given twice")
             self.box = check_id(args[0], "box")
+        elif word == "lang":
+            count(args, 1, 1, word)
+            if self.lang is not None:
+                raise ValueError("'lang' given twice")
+            self.lang = choice(args[0], LANGS, "lang")
         elif word == "game":
             self._game(args)
         elif word == "match":
@@ -171,6 +185,8 @@ class Header:
             out.append("box " + self.box)
         if self.date is not None:
             out.append("date " + self.date)
+        if self.lang is not None:
+            out.append("lang " + self.lang)
         out.append("game snooker reds=%d" % self.reds if self.game == "snooker"
                    else "game %s" % self.game)
         out.append("match %s %d%s" % (self.kind, self.target,
