@@ -11,9 +11,12 @@ What must hold:
   (Excel where the decimal mark is a comma, Excel's "Unicode text"), UTF-16 with its
   byte-order mark; one in a legacy code page (Excel's plain "CSV" on a Polish Windows)
   is refused in one line naming its row and how to save it, never a codec's message;
+- an empty `--db` (a shell variable that was not set) is refused in one line, never the
+  default database synced into (and the box's matches marked pulled there);
 """
 
 import hashlib
+import os
 
 import pytest
 
@@ -108,3 +111,20 @@ def test_setup_refuses_a_legacy_code_page_with_its_row_and_the_way_out(tmp_path)
     assert rc == 2 and len(text.splitlines()) == 1, text
     assert text.startswith("setup: draw.csv row 2: not UTF-8"), text
     assert "CSV UTF-8" in text and "codec" not in text, text
+
+
+@pytest.mark.parametrize("command", [["sync", "--port", "PORT"], ["export", "--format", "csv"],
+                                     ["report", "GOOD-1"]])
+def test_an_empty_db_option_is_refused_not_the_default_database(flash, device, tmp_path,
+                                                                  command):
+    journal_match(flash, "GOOD-1", match_lines("GOOD-1", seed=1))
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), HOME=str(tmp_path))
+    env.pop("SCOREBOARD_DB", None)
+    args = [device.port if a == "PORT" else a for a in command]
+    for empty in ("", " "):
+        rc, out, err = scoreboard(*args, "--db", empty, env=env)
+        text = (out + err).strip()
+        assert rc == 2 and len(text.splitlines()) == 1, text
+        assert text.startswith("%s: --db is empty" % command[0]), text
+    assert not (tmp_path / "data").exists(), "nothing made in the default place"
+    assert not (flash / "matches" / "GOOD-1.pulled").exists(), "nothing marked pulled"

@@ -67,6 +67,12 @@ def url_from(db=None, db_file=None, environ=None):
     if db is not None and db_file is not None:
         raise DbError("give --db or --db-file, not both")
     if db is not None:
+        # An empty --db (`--db "$DB"` with DB unset) is a mistake, not the default: as
+        # an SQLite name it is a temporary database, gone at the end, with every match
+        # it took marked pulled on the box.
+        if not db.strip():
+            raise DbError("--db is empty: give a file or a URL, or leave --db out for the "
+                          "default database")
         return db
     if db_file is not None:
         try:
