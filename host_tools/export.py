@@ -8,6 +8,10 @@ the match was pulled. CSV: one row per frame (or rack): match id, date, game, fr
 number, both names, both scores, the winner (A/B and name), how the frame ended, each
 side's breaks (space-separated), how it was stored and the box. Both are UTF-8; each
 match is its current version (a corrected result's earlier ones stay in the database).
+The CSV starts with a UTF-8 byte-order mark (BOM, on standard output too: the same
+bytes as the file): Excel reads a CSV as UTF-8 only with it (else in the ANSI code
+page, so `Łukasz` and `Иван` come out garbled); LibreOffice, Google Sheets and Python's
+csv module with `encoding="utf-8-sig"` read it too. The JSON has none (RFC 8259).
 
 The CSV is made safe to open in a spreadsheet (OWASP's CSV injection guidance): every
 cell is quoted, and a text cell that starts with `=`, `+`, `-`, `@`, a tab, a carriage
@@ -32,6 +36,7 @@ CSV_COLUMNS = ("match_id", "date", "game", "frame", "side_a", "side_b", "score_a
 # Injection"); a line feed is there too, for the spreadsheets that trim one first.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 _CONTROLS_IN_JSON = re.compile("[\x7f-\x9f]")  # json.dumps escapes C0 itself
+BOM = "\ufeff"  # the CSV's first character: UTF-8 to a spreadsheet (see above)
 
 
 def report_of(db, m):
@@ -78,6 +83,7 @@ def cell(value):
 
 def as_csv(db):
     buf = io.StringIO()
+    buf.write(BOM)
     w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
     w.writerow(CSV_COLUMNS)
     for m in db.matches():

@@ -438,6 +438,8 @@ def test_csv_export_cannot_run_formulas(flash, device, tmp_path):
     db.close()
     rc, out, err = scoreboard("export", "--db", url, "--format", "csv")
     assert rc == 0, err
+    assert out.startswith("\ufeff")  # the byte-order mark a spreadsheet reads UTF-8 by
+    out = out[1:]  # then the cells, each quoted
     lines_out = out.splitlines()
     for line in lines_out:
         assert line.startswith('"') and line.endswith('"'), line  # every cell quoted

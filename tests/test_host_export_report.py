@@ -61,7 +61,8 @@ def test_export_csv_one_row_per_frame(pulled, flash):
     url, ids = pulled
     rc, out, err = scoreboard("export", "--db", url, "--format", "csv")
     assert rc == 0, err
-    rows = list(csv.DictReader(io.StringIO(out)))
+    assert out.startswith("\ufeff")  # the byte-order mark a spreadsheet reads UTF-8 by
+    rows = list(csv.DictReader(io.StringIO(out[1:])))
     expected = []
     for match_id in ids:
         for f in journal_json(flash, match_id)["frames"]:

@@ -227,7 +227,7 @@ def setup_sync_export_report(desk, tmp_path):
         ids[0]: "finished", ids[1]: "finished", ids[2]: "unfinished"}
 
     desk.ok("export", "--format", "csv", "-o", "results.csv")
-    with open(desk.work / "results.csv", encoding="utf-8", newline="") as f:
+    with open(desk.work / "results.csv", encoding="utf-8-sig", newline="") as f:  # its BOM
         rows = list(csv.reader(f))
     # `> results.csv` gives the same bytes: UTF-8 and the CSV's CRLF, whatever the
     # platform does to text on standard output.
