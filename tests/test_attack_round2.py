@@ -12,7 +12,9 @@ What must hold:
   byte-order mark; one in a legacy code page (Excel's plain "CSV" on a Polish Windows)
   is refused in one line naming its row and how to save it, never a codec's message;
 - an empty `--db` (a shell variable that was not set) is refused in one line, never the
-  default database synced into (and the box's matches marked pulled there);
+  default database synced into (and the box's matches marked pulled there); nor is a
+  URL that names no file (`sqlite:`, `:memory:`), SQLite's database that is gone at
+  the end;
 """
 
 import hashlib
@@ -127,4 +129,14 @@ def test_an_empty_db_option_is_refused_not_the_default_database(flash, device, t
         assert rc == 2 and len(text.splitlines()) == 1, text
         assert text.startswith("%s: --db is empty" % command[0]), text
     assert not (tmp_path / "data").exists(), "nothing made in the default place"
+    assert not (flash / "matches" / "GOOD-1.pulled").exists(), "nothing marked pulled"
+
+
+@pytest.mark.parametrize("url", ["sqlite:", ":memory:", "sqlite::memory:", "sqlite:// "])
+def test_a_database_that_would_be_gone_at_the_end_is_refused(flash, device, url):
+    journal_match(flash, "GOOD-1", match_lines("GOOD-1", seed=1))
+    rc, out, err = sync(device.port, url)
+    text = (out + err).strip()
+    assert rc == 2 and len(text.splitlines()) == 1, text
+    assert text.startswith("sync: bad database URL") and "names no file" in text, text
     assert not (flash / "matches" / "GOOD-1.pulled").exists(), "nothing marked pulled"

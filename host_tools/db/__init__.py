@@ -218,6 +218,11 @@ def connect(url=None, create=True):
 
 def _sqlite(path, label, create=True):
     label = masked_url(label)
+    if not path.strip() or path == ":memory:":
+        # SQLite's own names for a database that is gone when the command ends: a sync
+        # into one would mark the box's matches pulled with nothing kept.
+        raise DbError("bad database URL %s: it names no file (sqlite:///PATH, or a file "
+                      "path)" % label)
     if not create and not Path(path).is_file():
         raise DbError("no results database at %s (`scoreboard sync` makes it)" % label)
     parent = Path(path).resolve().parent
