@@ -5,7 +5,9 @@ result, each frame's score progression as a chart (the score after every event, 
 the stored journal replayed by the core; racks won for pool), the frame table with the
 breaks, the high breaks, and shot-time statistics when the journal has `@MS` stamps.
 Every text that comes from a match file (names above all) is HTML-escaped, so a name
-such as `<script>` shows as text.
+such as `<script>` shows as text. `--lang en|pl|bg` (default en): the page's own texts,
+the core's words for how a frame ended, the games, formats and dates in that language,
+from host_tools/report_lang.py; names are shown as written.
 """
 
 from html import escape
@@ -14,6 +16,7 @@ import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.db import DbError, add_db_options, open_db, url_from
 from host_tools.export import damaged, report_of
 from host_tools.messages import fail, say
+from host_tools.report_lang import LANGS, TEXTS, date, seconds
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id
@@ -28,7 +31,8 @@ th{background:#eee}.a{color:#1f5fbf}.b{color:#c0392b}svg{background:#fafafa;bord
 
 
 def progression(sbn):
-    """[(label, [(score_a, score_b) after each event of that frame])] of a journal."""
+    """[(label, [(score_a, score_b) after each event of that frame])] of a journal; a
+    label is ("frame", N), or ("racks", None) for pool's one chart of racks won."""
     reader = Reader(True)
     match = None
     series = []
@@ -44,7 +48,7 @@ def progression(sbn):
             match = Match(reader.header)
             if match.family == "pool":
                 pool_points = [(0, 0)]
-                series.append(("racks", pool_points))
+                series.append((("racks", None), pool_points))
         match.apply(event)
         word = event[1]
         if pool_points is not None:
@@ -56,13 +60,14 @@ def progression(sbn):
         if f is None:
             continue
         if word in ("frame", "restart") or not series:
-            series.append(("frame %d" % f.number, [(0, 0)]))
+            series.append((("frame", f.number), [(0, 0)]))
         series[-1][1].append((f.score[0], f.score[1]))
     return series
 
 
-def chart(points, names, title):
-    """An inline SVG line chart of both sides' scores over the events."""
+def chart(points, names, title, t=TEXTS["en"]):
+    """An inline SVG line chart of both sides' scores over the events (`t`: the
+    language's table)."""
     top = max([1] + [max(a, b) for a, b in points])
     n = max(1, len(points) - 1)
     iw, ih = _W - 2 * _PAD, _H - 2 * _PAD
@@ -78,8 +83,8 @@ def chart(points, names, title):
         _PAD, _PAD, _PAD, _H - _PAD))
     out.append('<text x="4" y="%d" font-size="11">%d</text>' % (_PAD + 4, top))
     out.append('<text x="4" y="%d" font-size="11">0</text>' % (_H - _PAD + 4))
-    out.append('<text x="%d" y="%d" font-size="11" text-anchor="end">%d events</text>' % (
-        _W - _PAD, _H - 8, len(points) - 1))
+    out.append('<text x="%d" y="%d" font-size="11" text-anchor="end">%s</text>' % (
+        _W - _PAD, _H - 8, escape(t["events"] % (len(points) - 1))))
     for s in (0, 1):
         pts = " ".join(xy(i, p[s]) for i, p in enumerate(points))
         out.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (
@@ -90,43 +95,68 @@ def chart(points, names, title):
     return "".join(out)
 
 
-def _shots(timing, names):
+def _shots(timing, names, t):
     if not timing:
-        return '<p class="note">No times in this journal (no <code>@MS</code> stamps).</p>'
-    rows = ["<tr><th>side</th><th>shots</th><th>average</th><th>longest</th></tr>"]
+        return '<p class="note">%s</p>' % (escape(t["no_times"]) % "<code>@MS</code>")
+    rows = ["<tr>%s</tr>" % "".join("<th>%s</th>" % escape(t[k]) for k in (
+        "th.side", "th.shots", "th.average", "th.longest"))]
     for s, side in enumerate("AB"):
-        t = timing[side]
-        avg = "-" if t["average_ms"] is None else "%.1f s" % (t["average_ms"] / 1000)
-        rows.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%.1f s</td></tr>" % (
-            escape(names[s]), t["shots"], avg, t["longest_ms"] / 1000))
+        st = timing[side]
+        avg = "-" if st["average_ms"] is None else seconds(st["average_ms"], t)
+        rows.append("<tr><td>%s</td><td>%d</td><td>%s</td><td>%s</td></tr>" % (
+            escape(names[s]), st["shots"], escape(avg), escape(seconds(st["longest_ms"], t))))
     total = timing["match_ms"] // 1000
-    return "<table>%s</table><p>Match time %d:%02d:%02d.</p>" % (
-        "".join(rows), total // 3600, total // 60 % 60, total % 60)
+    return "<table>%s</table><p>%s</p>" % ("".join(rows), escape(t["match_time"] % (
+        total // 3600, total // 60 % 60, total % 60)))
 
 
-def render(match, report, sbn):
-    """The HTML page of a stored match (its row, its replay JSON, its journal text)."""
+def _word(t, prefix, word):
+    """A word of the core's (a game, a stored status, how a frame ended) in the
+    language of `t`; one no table has stays as it is."""
+    return t.get(prefix + word, word)
+
+
+def _format(t, fmt):
+    """A stored format (`best-of 7`, `frames 4 by points`) in the language of `t`."""
+    words = fmt.split()
+    if len(words) >= 2 and words[1].isdigit():
+        key = "f.frames_points" if words[2:] == ["by", "points"] else "f." + words[0]
+        if key in t and (len(words) == 2 or key == "f.frames_points"):
+            return t[key] % int(words[1])
+    return fmt
+
+
+def render(match, report, sbn, lang="en"):
+    """The HTML page of a stored match (its row, its replay JSON, its journal text), its
+    own texts in `lang` (report_lang.LANGS)."""
+    t = TEXTS[lang]
     names = (match["side_a"], match["side_b"])
     won = report["frames_won"]
     winner = report["winner"]
-    title = "%s v %s" % names
-    result = "%s wins %d-%d" % (names["AB".index(winner)], won["A"], won["B"]) if winner else (
-        "%d-%d, %s" % (won["A"], won["B"], "in progress" if match["status"] == "unfinished"
-                       else "no winner"))
-    out = ['<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    title = t["versus"] % names
+    result = t["wins"] % (names["AB".index(winner)], won["A"], won["B"]) if winner else (
+        t["score_state"] % (won["A"], won["B"], t["in_progress"] if match["status"] ==
+                            "unfinished" else t["no_winner"]))
+    a, b = ('<span class="%s">%s</span>' % (c, escape(n)) for c, n in zip("ab", names))
+    out = ['<!DOCTYPE html><html lang="%s"><head><meta charset="utf-8">' % t["html"],
            "<title>%s</title><style>%s</style></head><body>" % (escape(title), _CSS),
-           '<h1><span class="a">%s</span> v <span class="b">%s</span></h1>' % (
-               escape(names[0]), escape(names[1])),
-           "<p>%s &middot; %s %s &middot; %s &middot; match %s &middot; stored as %s</p>" % (
-               escape(result), escape(match["game"]), escape(match["format"]),
-               escape(match["date"] or "no date"), escape(match["id"]),
-               escape(match["status"]))]
-    out.append("<h2>Score progression</h2>")
-    for label, points in progression(sbn):
-        out.append("<h3>%s</h3>%s" % (escape(label), chart(points, names, label)))
-    out.append("<h2>Frames and breaks</h2><table><tr><th>frame</th><th>breaker</th>"
-               "<th>score</th><th>winner</th><th>how</th><th>breaks %s</th>"
-               "<th>breaks %s</th></tr>" % (escape(names[0]), escape(names[1])))
+           "<h1>%s</h1>" % (escape(t["versus"]) % (a, b)),
+           "<p>%s &middot; %s %s &middot; %s &middot; %s &middot; %s</p>" % (
+               escape(result), escape(_word(t, "g.", match["game"])),
+               escape(_format(t, match["format"])),
+               escape(date(match["date"], t) if match["date"] else t["no_date"]),
+               escape(t["match_id"] % match["id"]),
+               escape(t["stored"] % _word(t, "st.", match["status"])))]
+    out.append("<h2>%s</h2>" % escape(t["h.progression"]))
+    for (kind, number), points in progression(sbn):
+        label = t["racks"] if number is None else t[kind] % number
+        out.append("<h3>%s</h3>%s" % (escape(label), chart(points, names, label, t)))
+    pool = report["game"] in ("eightball", "nineball", "tenball")
+    out.append("<h2>%s</h2><table><tr>%s<th>%s</th><th>%s</th></tr>" % (
+        escape(t["h.frames"]), "".join("<th>%s</th>" % escape(t[k]) for k in (
+            "th.rack" if pool else "th.frame", "th.breaker", "th.score", "th.winner",
+            "th.how")),
+        escape(t["th.breaks"] % names[0]), escape(t["th.breaks"] % names[1])))
     high = [0, 0]
     for f in report["frames"]:
         score = "-" if f["score"] is None else "%d-%d" % (f["score"]["A"], f["score"]["B"])
@@ -137,16 +167,16 @@ def render(match, report, sbn):
                    "<td>%s</td></tr>" % (
                        f["number"], escape(f["breaker"] or ""), score,
                        escape(names["AB".index(f["winner"])]) if f["winner"] else "",
-                       escape(f["how"] or "in play"),
+                       escape(_word(t, "how.", f["how"]) if f["how"] else t["in_play"]),
                        ", ".join(str(b) for b in brk["A"] or []),
                        ", ".join(str(b) for b in brk["B"] or [])))
     out.append("</table>")
     if report["game"] != "eightball" and report["frames"] and report["frames"][0]["breaks"]:
-        out.append("<p>High break: %s %d, %s %d.</p>" % (escape(names[0]), high[0],
-                                                        escape(names[1]), high[1]))
-    out.append("<h2>Shot times</h2>" + _shots(report.get("timing"), names))
-    out.append('<p class="note">From the journal pulled %s.</p></body></html>\n' % escape(
-        match["pulled_at"]))
+        out.append("<p>%s</p>" % escape(t["high_break"] % (names[0], high[0], names[1],
+                                                             high[1])))
+    out.append("<h2>%s</h2>%s" % (escape(t["h.shots"]), _shots(report.get("timing"), names, t)))
+    out.append('<p class="note">%s</p></body></html>\n' % escape(
+        t["pulled"] % date(match["pulled_at"], t)))
     return "".join(out)
 
 
@@ -157,14 +187,16 @@ def add_parser(sub):
                    help="the box that made the match, when boxes share the id")
     add_db_options(p)
     p.add_argument("-o", "--output", default=None, help="the HTML file (default: MATCH_ID.html)")
+    p.add_argument("--lang", default="en",
+                   help="the page's language: en, pl or bg (default: en)")
     p.set_defaults(run=run)
 
 
-def page_of(db, match):
+def page_of(db, match, lang="en"):
     """The HTML page of a stored match row; DbError when the row is damaged."""
     report = report_of(db, match)
     try:
-        return render(match, report, match["sbn"])
+        return render(match, report, match["sbn"], lang)
     except NotationError as e:
         raise damaged(db, match, "its stored journal is damaged (%s)" % e) from None
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
@@ -173,6 +205,10 @@ def page_of(db, match):
 
 
 def run(args):
+    if args.lang not in LANGS:
+        fail("report", "--lang %s: the page speaks %s" % (
+            args.lang, ", ".join(LANGS[:-1]) + " or " + LANGS[-1]))
+        return 2
     try:
         db = open_db(url_from(args.db, args.db_file), create=False)
     except DbError as e:
@@ -185,7 +221,7 @@ def run(args):
                 args.match_id, "" if args.box is None else " of box %s" % args.box,
                 db.label))
             return 2
-        page = page_of(db, match)
+        page = page_of(db, match, args.lang)
     except DbError as e:
         fail("report", e)
         return 2
