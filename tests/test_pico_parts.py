@@ -386,3 +386,29 @@ def test_the_harness_takes_its_pins_from_the_boards_wiring_table(tmp_path):
     rewired.write_text(BOARD.read_text(encoding="utf-8").replace(
         '("buzzer", "+", 15, 20)', '("buzzer", "+", 14, 19)'), encoding="utf-8")
     assert board_pins(rewired)["buzzer"] == 14
+
+
+def test_the_keypad_times_the_firmwares_scans():
+    """The longest time between two scans (the first row driven low) is what a tap must
+    outlast to be seen at all."""
+    out = json.loads(node("""
+import { Keypad } from './host_tools/pico/keypad.mjs';
+import { GPIOPinState } from 'rp2040js';
+const pins = [];
+for (let n = 0; n < 30; n++) {
+  pins.push({ value: GPIOPinState.Input, pullupEnabled: true, pulldownEnabled: false,
+    rawInputValue: true, listeners: [], addListener(f) { this.listeners.push(f); },
+    setInputValue(v) { this.rawInputValue = v; } });
+}
+let t = 0;
+const pad = new Keypad(pins, [16, 17, 18, 19], [20, 21, 22, 26], () => t);
+for (const at of [0, 10, 20, 75, 85]) {
+  t = at * 1e6;
+  pins[16].value = GPIOPinState.Low;
+  pins[16].listeners.forEach((f) => f(GPIOPinState.Low));
+  pins[16].value = GPIOPinState.Input;
+  pins[16].listeners.forEach((f) => f(GPIOPinState.Input));
+}
+console.log(JSON.stringify([pad.scans, pad.longestGap / 1e6]));
+"""))
+    assert out == [5, 55]

@@ -30,6 +30,7 @@
 //                            bytes, BUSY, the SPI clocks, LED loads, tones, flash erases
 //                            and programs) and the emulated and wall clocks
 //     tones                  `tone US HZ DUTY` lines: the buzzer's last changes
+//     gap                    start timing the longest gap between key scans afresh
 //     cut N                  the power fails in the Nth flash program from now
 //     quit                   close the flash image and exit
 //
@@ -175,7 +176,7 @@ rp2040.gpio[P.led.CS].addListener(() => {
   loadLevel = v;
 });
 
-const keypad = new Keypad(rp2040.gpio, P.rows, P.cols);
+const keypad = new Keypad(rp2040.gpio, P.rows, P.cols, now);
 const buzzer = new Buzzer(rp2040, P.buzzer, { now, after, event });
 
 // -- USB CDC: the serial port, with a host that only sends when the device asks --------
@@ -297,6 +298,8 @@ function stats() {
     led_changes: chain.changes,
     led_levels: chain.levels().join(','),
     led_warnings: chain.warnings + (chain.decoding() ? 1 : 0),
+    key_scans: keypad.scans,
+    scan_gap_us: Math.round(keypad.longestGap / 1e3),
     tones: buzzer.changes,
     flash_erases: image.erases,
     flash_programs: image.programs,
@@ -359,6 +362,9 @@ async function command(words) {
       return [`E ${panel.width} ${panel.height} ${hex(panel.shown)}`, `L 32 16 ${hex(chain.shown)}`];
     case 'stats':
       return [stats()];
+    case 'gap':
+      keypad.longestGap = 0;
+      return [];
     case 'cut':
       image.cutAt = image.programs + Number(a);
       return [];

@@ -10,12 +10,25 @@
 import { GPIOPinState } from 'rp2040js';
 
 export class Keypad {
-  constructor(gpio, rows, cols) {
+  constructor(gpio, rows, cols, now = () => 0) {
     this.rows = rows.map((n) => gpio[n]);
     this.cols = cols.map((n) => gpio[n]);
     this.held = 0;
+    this.now = now;
+    // The scans, timed by the first row going low: how often the firmware looks, and
+    // the longest it went without looking (a press shorter than that can be lost).
+    this.scans = 0;
+    this.lastScan = -1;
+    this.longestGap = 0; // ns, since the start or the harness's `gap` command
     const update = () => this.update();
     for (const pin of [...this.rows, ...this.cols]) pin.addListener(update);
+    this.rows[0].addListener((state) => {
+      if (state !== GPIOPinState.Low) return;
+      const t = this.now();
+      if (this.lastScan >= 0) this.longestGap = Math.max(this.longestGap, t - this.lastScan);
+      this.lastScan = t;
+      this.scans += 1;
+    });
     this.update();
   }
 
