@@ -44,7 +44,7 @@ DEB_PACKAGES += gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
 # port links the ARM C++ library.
 DEB_PACKAGES += cmake g++ libstdc++-arm-none-eabi-newlib
 # xfonts-base: the misc-fixed 5x8 font the glyphs beyond ASCII come from (issue 18;
-# host_tools/glyphgen.py; the generated module is committed, a test regenerates it).
+# host_tools/gen/glyphgen.py; the generated module is committed, a test regenerates it).
 DEB_PACKAGES += xfonts-base
 
 deps-system:
@@ -118,7 +118,7 @@ RP2_CHECK = @for t in $(RP2_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
 	exit 1; }; done
 # $(call rp2_uf2,BOARD,check target): build the port for BOARD into its build-BOARD/
 # (the output in build/pico/build-BOARD.log, its tail on failure), then check the UF2
-# (python -m host_tools.uf2, which prints what it covers) and only then keep it.
+# (python -m host_tools.commands.uf2, which prints what it covers) and only then keep it.
 define rp2_uf2
 	$(RP2_CHECK)
 	mkdir -p build/pico
@@ -126,7 +126,7 @@ define rp2_uf2
 		$(MAKE) -C $(MP_TREE)/ports/rp2 -j2 BOARD=$(1) \
 		FROZEN_MANIFEST=$(abspath firmware/manifest.py) >build/pico/build-$(1).log 2>&1 \
 		|| { tail -n 30 build/pico/build-$(1).log >&2; exit 1; }
-	$(BIN)/python -m host_tools.uf2 $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $(2)
+	$(BIN)/python -m host_tools.commands.uf2 $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $(2)
 	cp $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $@
 endef
 
@@ -180,7 +180,7 @@ test: deps
 	exit $$rc
 
 bench: deps
-	$(BIN)/python -m host_tools.bench
+	$(BIN)/python -m host_tools.measure.bench
 
 lint: deps-python
 	$(BIN)/ruff check firmware host_tools tests

@@ -26,8 +26,9 @@ def version(flash):
 def main(argv=None):
     command = "scoreboard"
     try:
-        from host_tools import (device_cmd, export, flash, replay_cmd, report, setup_cmd,
-                                sync)
+        from host_tools.commands import flash, replay_cmd, setup_cmd
+        from host_tools.device import device_cmd
+        from host_tools.results import export, report, sync
         from host_tools.live import command as live
         from host_tools.pico import pico_cmd
 

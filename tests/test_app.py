@@ -416,7 +416,7 @@ HOST_ONLY = (
     ("scoreboard/sounds.py", "Sounds", "mute"),
     ("scoreboard/journal.py", "Journal", "queued_summaries"),
 )
-HOST_ONLY_FILES = ("scoreboard/keys/legends.py",  # host_tools/keylegends.py
+HOST_ONLY_FILES = ("scoreboard/keys/legends.py",  # host_tools/gen/keylegends.py
                    "scoreboard/core/report.py")  # host_tools/mp/replay_json.py
 
 

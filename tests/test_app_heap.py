@@ -1,6 +1,6 @@
 """The whole app in a Pico-sized heap (DESIGN.md's budget, issue 16 item 8): the 32-bit
 build with the firmware frozen in plays a frame by keys in 40 KB, and at the sizes just
-above (MicroPython's heap fragments: host_tools/measure.py), the e-ink panel drawn in
+above (MicroPython's heap fragments: host_tools/measure/common.py), the e-ink panel drawn in
 bands; and the breakdown tool accounts for the heap module by module."""
 
 import subprocess
@@ -9,7 +9,7 @@ import tempfile
 
 import pytest
 
-from host_tools import app_bench
+from host_tools.measure import app_bench
 from support import device, mpy
 
 BUDGET_KB = 40

@@ -24,7 +24,7 @@ import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import journal_match, match_lines, scoreboard
-from host_tools.db import open_db
+from host_tools.results.db import open_db
 from test_box_attack import HEADER, HOST_BOX, _finished, _mark, both, tagged
 
 

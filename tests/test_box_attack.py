@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from host_tools.app_bench import frame_keys
+from host_tools.measure.app_bench import frame_keys
 from host_tools.mp.device import Runner
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
@@ -86,7 +86,7 @@ def queue(lines, name="m1"):
 
 # -- 1. a corrected result is never deleted ----------------------------------------------
 def _mark(path):
-    """The host's mark for a journal file (host_tools/sync.py): its time and SHA-256."""
+    """The host's mark for a journal file (host_tools/results/sync.py): its time and SHA-256."""
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     return "pulled 2026-12-01T10:00:00+00:00 sha256 %s\n" % digest
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from host_tools.clock_drift import simulate_hour
+from host_tools.measure.clock_drift import simulate_hour
 from scoreboard.core import clock, ticks
 from scoreboard.core.clock import EV_BEEP, EV_NONE, EV_TIME, EV_WARN, Settings, ShotClock
 

@@ -13,7 +13,7 @@ import os
 
 import host_tools  # noqa: F401
 import pytest
-from host_tools.matchgen import generate, header
+from host_tools.measure.matchgen import generate, header
 from host_tools.mp.filestore import FileStore, StoreError, rebuild_store, record_line
 from support import mpy
 from support.sbn import lines_of

@@ -1,11 +1,11 @@
 """The fuzzer's sample (issue 6, part D): mutated notation files replayed on CPython and
 MicroPython end the same way on both, and never in a crash (any exception other than
-a NotationError). `make bench` runs the full sweep (host_tools/fuzz.py)."""
+a NotationError). `make bench` runs the full sweep (host_tools/measure/fuzz.py)."""
 
 import random
 
 import host_tools  # noqa: F401
-from host_tools import fuzz
+from host_tools.measure import fuzz
 
 
 def test_mutations_change_the_file_and_keep_it_bytes():

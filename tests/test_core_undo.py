@@ -11,7 +11,7 @@ import random
 
 import host_tools  # noqa: F401
 import pytest
-from host_tools.matchgen import generate, header
+from host_tools.measure.matchgen import generate, header
 from support import mpy
 from test_properties import deep
 

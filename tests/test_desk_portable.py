@@ -15,9 +15,9 @@ import pytest
 import serial.tools.list_ports
 from serial.tools.list_ports_common import ListPortInfo
 
-from host_tools.db import default_path
+from host_tools.results.db import default_path
 from host_tools.paths import firmware_dir
-from host_tools.sync_board import Board, BoardError, find_port
+from host_tools.device.sync_board import Board, BoardError, find_port
 from support import desk as desks
 from support.vdev import REPO, scoreboard
 
@@ -33,7 +33,7 @@ def desk(tmp_path):
 
 def test_the_block_stops_the_host_tools_own_imports(desk):
     """The stand-in for Windows is not a no-op: a host module that imports termios fails."""
-    for module in ("host_tools.terminal", "termios", "tty", "pty", "fcntl"):
+    for module in ("host_tools.device.terminal", "termios", "tty", "pty", "fcntl"):
         rc, _, err = desk.__class__([sys.executable, "-c", desks.BLOCKER.replace(
             "from host_tools.cli import main", "import %s" % module)], desk.work)()
         assert rc == 1 and "blocked: Windows has none" in err, (module, err)

@@ -1,7 +1,7 @@
 """`scoreboard device` as a user runs it: a queued match, a key script, PNG pictures."""
 
 from support import mpy
-from host_tools.png import decode
+from host_tools.gen.png import decode
 
 SCRIPT = """# one visit, then the shot clock runs out
 ok

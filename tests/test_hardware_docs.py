@@ -11,9 +11,9 @@ import pytest
 
 from boards import ledpower, pico, pico2_oled
 from drivers import max7219, ssd1683
-from host_tools import legends
+from host_tools.gen import legends
 from scoreboard.keys import keymaps
-from host_tools import keylegends as key_legends
+from host_tools.gen import keylegends as key_legends
 from support import fakes, mpy
 
 HW = mpy.REPO / "hardware"
@@ -206,7 +206,7 @@ def test_legends_are_up_to_date(tmp_path):
     for path in legends.write_all(tmp_path):
         committed = HW / path.name
         assert committed.read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), (
-            "%s is stale: run .venv/bin/python -m host_tools.legends" % path.name)
+            "%s is stale: run .venv/bin/python -m host_tools.gen.legends" % path.name)
 
 
 def scad_params():

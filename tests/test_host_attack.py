@@ -33,7 +33,7 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_u
 from support.hostfixtures import fill_box
 from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, journal_text,
                           match_lines, scoreboard)
-from host_tools.db import open_db
+from host_tools.results.db import open_db
 
 CONTROLS = ("\x1b", "\x07", "\x9b", "\x85", "\x7f")
 
@@ -202,7 +202,7 @@ class _BoardRunningCode:
 def test_a_journal_without_a_box_word_takes_the_boards_id():
     """Older firmware writes no `box`: the board is asked, and names itself as the box
     does in the headers it writes now (scoreboard.files.box_id)."""
-    from host_tools.sync import board_box
+    from host_tools.results.sync import board_box
     from scoreboard.files import box_id
     uid = b"\xe6\x60\x38\xb7\x3f\x2a\x9c\x01"
     assert board_box(_BoardRunningCode(uid)) == box_id(uid, "pico") == "PICO-3F2A9C01"
@@ -214,7 +214,7 @@ def test_the_same_match_again_is_the_same_never_doubled(flash, device, tmp_path)
     bytes are the same match, whatever box the rows name."""
     url = str(tmp_path / "old.sqlite")
     ids = fill_box(flash, 2, unfinished=1)
-    from host_tools.db import connect
+    from host_tools.results.db import connect
     db = connect(url)
     db.migrate(upto=3)
     db.close()
@@ -240,7 +240,7 @@ def test_the_same_match_again_is_the_same_never_doubled(flash, device, tmp_path)
 
 
 def test_migration_keeps_every_row(db_url):
-    from host_tools.db import connect
+    from host_tools.results.db import connect
     db = connect(db_url)
     db.migrate(upto=3)
     db.execute("INSERT INTO matches (id, date, game, format, side_a, side_b, status, "
@@ -583,7 +583,7 @@ def test_the_password_never_shows(tmp_path, pg_server):
 
 def test_a_driver_message_with_the_password_is_masked(pg_server):
     pg_server.reset()
-    from host_tools.db import DbError
+    from host_tools.results.db import DbError
     db = open_db(pg_server.url())
     try:
         db.execute("SELECT CAST(? AS INTEGER)", (pgserver.PASSWORD,))
@@ -633,18 +633,18 @@ where = sys.argv.pop(1)
 if where == "import":
     class Finder:
         def find_spec(self, name, path=None, target=None):
-            if name == "host_tools.db":
+            if name == "host_tools.results.db":
                 os.kill(os.getpid(), signal.SIGINT)  # the user's Ctrl-C
             return None
     sys.meta_path.insert(0, Finder())
 else:
-    import host_tools.db
-    execute = host_tools.db.Database.execute
+    import host_tools.results.db
+    execute = host_tools.results.db.Database.execute
     def interrupted(self, q, params=()):
         if q.startswith(where):
             os.kill(os.getpid(), signal.SIGINT)
         return execute(self, q, params)
-    host_tools.db.Database.execute = interrupted
+    host_tools.results.db.Database.execute = interrupted
 sys.argv[0] = "scoreboard"
 runpy.run_module("host_tools", run_name="__main__")
 '''
@@ -662,7 +662,7 @@ def test_ctrl_c_during_start_up_or_a_migration(tmp_path):
     url = str(tmp_path / "r.sqlite")
     rc, out, err = interrupted(tmp_path, "import", "export", "--db", url, "--format", "csv")
     assert rc == 130 and (out + err).strip() == "scoreboard: interrupted", out + err
-    from host_tools.db import connect
+    from host_tools.results.db import connect
     db = connect(url)
     db.migrate(upto=3)
     db.execute("INSERT INTO matches (id, game, format, side_a, side_b, status, frames_a, "
@@ -682,7 +682,7 @@ def test_ctrl_c_during_start_up_or_a_migration(tmp_path):
 
 # -- 17. flash removes only what it put there --------------------------------------------
 def test_flash_removes_only_what_it_put_on_the_board(tmp_path):
-    from host_tools.flash import build
+    from host_tools.commands.flash import build
     box = tmp_path / "pico"
     box.mkdir()
     (box / "boot.py").write_text("# the owner's boot.py\n")

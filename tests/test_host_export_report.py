@@ -151,7 +151,7 @@ def test_replay_reads_pulled_files(pulled, tmp_path):
     data = json.loads(out)
     folder = tmp_path / "files"
     folder.mkdir()
-    from host_tools.db import open_db
+    from host_tools.results.db import open_db
     db = open_db(url)
     for m in data:
         (folder / ("%s.sbn" % m["id"])).write_text(db.match(m["id"])["sbn"], encoding="utf-8")

@@ -10,7 +10,7 @@ from support import pgserver
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, pg_server)
 from support.hostfixtures import fill_box
 from support.vdev import VirtualDevice, scoreboard
-from host_tools.db import open_db
+from host_tools.results.db import open_db
 
 
 def env_with(**extra):

@@ -8,7 +8,7 @@ the black, then the colours, is 6 x 8 + 27 = 75 in one break.
 import json
 
 from support.vdev import VirtualDevice, scoreboard
-from host_tools.db import open_db
+from host_tools.results.db import open_db
 
 DRAW = "table,a,b,game,format,clock\n5,Ann <b>,Bob,snooker reds=6,best-of 1,\n"
 FIRST = ["ok", "red", "black", "red", "black"]  # 16 points, the frame goes on

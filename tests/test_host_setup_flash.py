@@ -8,10 +8,10 @@ import time
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import VirtualDevice, scoreboard
-from host_tools import uf2
-from host_tools.flash import build, flash as flash_firmware
-from host_tools.uf2_install import IMAGES
-from host_tools.sync_board import Board, BoardError
+from host_tools.commands import uf2
+from host_tools.commands.flash import build, flash as flash_firmware
+from host_tools.commands.uf2_install import IMAGES
+from host_tools.device.sync_board import Board, BoardError
 from scoreboard.core.notation import Reader
 from scoreboard.journal import Journal
 

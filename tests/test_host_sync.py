@@ -11,7 +11,7 @@ import pytest
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
 from support.vdev import VirtualDevice, journal_match, journal_text, match_lines, scoreboard
-from host_tools.db import open_db
+from host_tools.results.db import open_db
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 
@@ -244,7 +244,7 @@ def test_schema_migrates_from_an_older_version(tmp_path):
     assert [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")] == [
         1, 2, 3, 4]
     conn.close()
-    from host_tools.db import connect
+    from host_tools.results.db import connect
     path2 = tmp_path / "v1.sqlite"
     db = connect(str(path2))
     db.migrate(upto=1)

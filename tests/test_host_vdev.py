@@ -1,4 +1,4 @@
-"""The virtual device (host_tools/vdev.py) as the real mpremote sees it: filesystem
+"""The virtual device (host_tools/device/vdev.py) as the real mpremote sees it: filesystem
 commands on the flash folder, the computer's root out of reach, sizes as on littlefs, the
 firmware running at boot, interrupted by mpremote and started again by a soft reset;
 `scoreboard device --pty` serving it (issue 10, point 1; RUNTIME.md).
@@ -12,7 +12,7 @@ import time
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, match_lines
-from host_tools.sync_board import Board
+from host_tools.device.sync_board import Board
 
 MPREMOTE = REPO / ".venv" / "bin" / "mpremote"
 

@@ -1,6 +1,6 @@
 # ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """The host side speaks it too (issue 18 item 3): `scoreboard report --lang pl|bg|en`
-(the page's fixed texts and dates from host_tools/report_lang.py, one table per
+(the page's fixed texts and dates from host_tools/results/report_lang.py, one table per
 language, a table with a key missing fails), and the CSV export in UTF-8 with a
 byte-order mark, so a spreadsheet opens Polish and Cyrillic names right."""
 
@@ -14,7 +14,7 @@ import pytest
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
 from support.vdev import REPO, scoreboard
-from host_tools import report_lang
+from host_tools.results import report_lang
 
 NAMES = ("Łukasz Wiśniewski", "Иван Петров")
 EVIL = "<b>Zoë</b>"

@@ -1,6 +1,6 @@
 """Every player's name as it is written (issue 18 item 1): the glyphs beyond ASCII, the
 replacement glyph, the ellipsis, the same bytes on CPython, the MicroPython unix port
-and the 32-bit build, and the generated module is what host_tools/glyphgen.py makes of
+and the 32-bit build, and the generated module is what host_tools/gen/glyphgen.py makes of
 the font (when the font is installed: `make deps` installs Debian's xfonts-base)."""
 
 import os
@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from host_tools import glyphgen
+from host_tools.gen import glyphgen
 from support import mpy
 
 from scoreboard.ui import draw, glyphs

@@ -43,7 +43,7 @@ def files(root):
 
 
 def mark(root, mid, stem=None):
-    """The host's mark of a pulled match (host_tools/sync.py): its journal's SHA-256."""
+    """The host's mark of a pulled match (host_tools/results/sync.py): its journal's SHA-256."""
     m = Path(root) / "matches"
     digest = hashlib.sha256((m / ((stem or mid) + ".sbn")).read_bytes()).hexdigest()
     (m / (mid + ".pulled")).write_text("pulled 2026-12-01T10:00:00+00:00 sha256 %s\n"

@@ -2,7 +2,7 @@
 "Budgets": boot time does not grow with the match), and the match it rebuilds is the
 full replay's, byte for byte in the report.
 
-The long match is a best-of-35 from host_tools/matchgen.py, stamped as the app stamps
+The long match is a best-of-35 from host_tools/measure/matchgen.py, stamped as the app stamps
 its lines (`@MS`, ms since the match started).
 """
 
@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from host_tools.matchgen import generate, header
+from host_tools.measure.matchgen import generate, header
 from support import mpy
 from scoreboard.journal import Journal
 

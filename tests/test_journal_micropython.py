@@ -43,7 +43,7 @@ def test_recovery_scenario_is_the_same_under_micropython(tmp_path):
 
 
 def test_a_best_of_35_recovers_alike_and_replays_only_the_last_frame(tmp_path):
-    from host_tools.matchgen import generate, header
+    from host_tools.measure.matchgen import generate, header
 
     match = tmp_path / "best-of-35.sbn"
     match.write_text("\n".join(jp.stamped(generate(header("snooker", 35), seed=35))) + "\n")
@@ -77,7 +77,7 @@ def test_a_power_cut_at_any_flash_operation_loses_no_flushed_event():
 
 
 def test_power_cuts_during_a_best_of_35(tmp_path):
-    from host_tools.matchgen import generate, header
+    from host_tools.measure.matchgen import generate, header
 
     match = tmp_path / "best-of-35.sbn"
     match.write_text("\n".join(jp.stamped(generate(header("snooker", 35), seed=35))) + "\n")

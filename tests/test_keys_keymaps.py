@@ -54,7 +54,7 @@ def test_key_index_and_name_are_row_major():
 
 @pytest.mark.parametrize("family", ["snooker", "pool", "straight"])
 def test_legends_cover_every_key(family):
-    from host_tools import keylegends as legends
+    from host_tools.gen import keylegends as legends
 
     rows = legends.legend(family)
     assert len(rows) == 16
@@ -66,7 +66,7 @@ def test_legends_cover_every_key(family):
 
 @pytest.mark.parametrize("family", ["snooker", "pool", "straight"])
 def test_keypad_md_holds_the_tables_of_the_data(repo_root, family):
-    from host_tools import keylegends as legends
+    from host_tools.gen import keylegends as legends
 
     text = (repo_root / "hardware" / "keypad.md").read_text(encoding="utf-8")
     assert legends.markdown(family) in text

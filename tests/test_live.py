@@ -157,7 +157,7 @@ def _stream(url, last=None, count=3, timeout=10):
 
 def _scores_of(journal):
     """The frame scores the journal passes through, each change once, by the core."""
-    from host_tools.sync import load
+    from host_tools.results.sync import load
 
     seen = []
     for n in range(1, len(journal) + 1):
@@ -191,7 +191,7 @@ def test_two_boxes_followed_from_after_the_start(tmp_path):
             assert t["names"] == names and t["status"] == "live"
             assert t["box"] == "HOST-3F2A0001" and t["id"] == t["stem"]
             # The table's replay is the core's of the box's journal: NOTATION's JSON.
-            from host_tools.sync import load
+            from host_tools.results.sync import load
             from host_tools.mp.replay_json import to_json
 
             assert t["replay"] == json.loads(to_json(load(journal)))
@@ -276,7 +276,7 @@ def test_a_cable_pull_and_a_reset_mid_frame_lose_and_double_nothing(tmp_path):
         assert len(journal()) == 23
         got = live.get("/api/tables/1")
         assert got["lines"] == final[1]["lines"]
-        from host_tools.sync import load
+        from host_tools.results.sync import load
         from host_tools.mp.replay_json import to_json
 
         assert got["replay"] == json.loads(to_json(load(journal())))

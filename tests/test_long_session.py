@@ -10,7 +10,7 @@ Two hours here; the whole eight-hour evening is a slow test (`make bench`).
 import random
 
 import pytest
-from host_tools.app_bench import match_keys
+from host_tools.measure.app_bench import match_keys
 import sqlite3
 
 from scoreboard.keys.keymaps import number_key

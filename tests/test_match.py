@@ -4,7 +4,7 @@ records on flash, and RAM that does not grow with the match."""
 import os
 
 import host_tools  # noqa: F401
-from host_tools.matchgen import generate, header
+from host_tools.measure.matchgen import generate, header
 from host_tools.mp.filestore import FileStore
 from scoreboard.core.records import decode, encode
 from scoreboard.core.replay import replay

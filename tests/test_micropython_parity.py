@@ -52,7 +52,7 @@ KINDS = ("snooker", "snooker-points", "eightball", "nineball", "tenball", "strai
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("seed", [11, 12])
 def test_random_match_is_byte_identical(kind, seed, tmp_path):
-    from host_tools.matchgen import generate, header
+    from host_tools.measure.matchgen import generate, header
 
     target = {"snooker": 5, "snooker-points": 3, "straight": 60}.get(kind, 4)
     head = header(kind, target)

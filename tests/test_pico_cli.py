@@ -11,7 +11,7 @@ import time
 import pytest
 
 from host_tools.pico.emulator import FLASH_BYTES, UF2
-from host_tools.uf2 import RP2350_ARM_S, make_uf2
+from host_tools.commands.uf2 import RP2350_ARM_S, make_uf2
 from support import mpy
 
 SCOREBOARD = mpy.BIN / "scoreboard"

@@ -8,7 +8,7 @@ gives too.
 import os
 
 import pytest
-from host_tools.app_bench import HEADER, match_keys
+from host_tools.measure.app_bench import HEADER, match_keys
 from host_tools.mp.device import Runner
 from scoreboard.core.notation import NotationError, Reader
 from host_tools.mp.replay_json import to_json

@@ -1,6 +1,6 @@
 """Property tests over random *legal* matches (NOTATION.md, RULES.md).
 
-`host_tools.matchgen` proposes likely lines and keeps the first that the engine accepts;
+`host_tools.measure.matchgen` proposes likely lines and keeps the first that the engine accepts;
 hypothesis drives its choices: each example draws a seed for a seeded random chooser
 (fast: one draw per example instead of one per choice) and a few weight multipliers per
 word, so that some matches are full of `undo`, others of fouls, others of plain pots.
@@ -18,8 +18,8 @@ import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from host_tools import matchgen
-from host_tools.matchgen import pick
+from host_tools.measure import matchgen
+from host_tools.measure.matchgen import pick
 from scoreboard.core import notation
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader

@@ -5,7 +5,8 @@ from support import mpy
 
 
 def test_frozen_app_under_qemu_matches_the_unix_port():
-    rc, out = mpy.run_tool([mpy.BIN / "python", "-m", "host_tools.qemu_smoke"], timeout=120)
+    rc, out = mpy.run_tool([mpy.BIN / "python", "-m", "host_tools.measure.qemu_smoke"],
+                           timeout=120)
     assert rc == 0, out
     assert "byte-identical: yes" in out
     size = int(out.split(": ")[1].split(" journal bytes")[0])

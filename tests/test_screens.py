@@ -25,7 +25,9 @@ import sys
 
 import pytest
 
-from host_tools import fontgen, png
+from host_tools.gen import fontgen
+
+from host_tools.gen import png
 from support import mpy
 from support import screens as S
 
@@ -113,7 +115,7 @@ def test_every_state_of_every_scenario_draws_alike(micropython_bin):
 
 
 def test_font_modules_are_generated_from_micropythons_font():
-    """Both font data modules are what host_tools/fontgen.py makes of the C header."""
+    """Both font data modules are what host_tools/gen/fontgen.py makes of the C header."""
     data = fontgen.read_font(fontgen._DEFAULT)
     assert len(data) == 96 * 8
     for rel, purpose in fontgen._OUTPUTS:

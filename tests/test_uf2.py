@@ -1,5 +1,5 @@
 """The Pico image (issue 15): `make uf2` builds a real UF2 with the firmware frozen in,
-and host_tools/uf2.py reads and checks UF2 files.
+and host_tools/commands/uf2.py reads and checks UF2 files.
 
 The built image: every block a UF2 block (magic numbers) for the RP2040 family, 256
 bytes of payload at consecutive flash addresses from 0x10000000, holding exactly the
@@ -14,8 +14,8 @@ import subprocess
 
 import pytest
 
-from host_tools import uf2
-from host_tools.flash import sources
+from host_tools.commands import uf2
+from host_tools.commands.flash import sources
 from support import mpy
 
 PICO_DIR = mpy.REPO / "build" / "pico"
@@ -207,7 +207,8 @@ def test_make_sim_waits_for_no_cross_build():
 
 
 def uf2_cli(*args):
-    proc = subprocess.run([str(mpy.BIN / "python"), "-m", "host_tools.uf2", *map(str, args)],
+    proc = subprocess.run([str(mpy.BIN / "python"), "-m", "host_tools.commands.uf2",
+                           *map(str, args)],
                           cwd=str(mpy.REPO), capture_output=True, timeout=60, check=False)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
@@ -226,7 +227,7 @@ def test_the_check_command_says_what_an_image_covers_or_why_not(tmp_path):
     rc, out, err = uf2_cli(IMAGE, "pico2")
     assert rc == 1 and "is a UF2 for rp2040, not for the Raspberry Pi Pico 2" in err
     rc, _, err = uf2_cli()
-    assert rc == 2 and err.startswith("usage: python -m host_tools.uf2 FILE")
+    assert rc == 2 and err.startswith("usage: python -m host_tools.commands.uf2 FILE")
 
 
 def test_a_missing_toolchain_is_one_line():

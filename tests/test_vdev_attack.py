@@ -16,7 +16,7 @@ import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_text, match_lines
-from host_tools.sync_board import Board
+from host_tools.device.sync_board import Board
 from test_host_vdev import mpremote, wait_for
 
 # Each probe prints `NAME refused ERRNO` or `NAME LEAK ...`: every one must be refused.

@@ -27,11 +27,11 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
 from support.vdev import PYTHON, REPO, VirtualDevice, scoreboard
 from host_tools import cli
-from host_tools import flash as flash_cmd
-from host_tools import setup_cmd
-from host_tools import sync as sync_cmd
-from host_tools.db import open_db
-from host_tools.sync_board import Board
+from host_tools.commands import flash as flash_cmd
+from host_tools.commands import setup_cmd
+from host_tools.results import sync as sync_cmd
+from host_tools.results.db import open_db
+from host_tools.device.sync_board import Board
 from test_host_vdev import wait_for
 
 

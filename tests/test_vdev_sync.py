@@ -20,10 +20,10 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, scoreboard
 from host_tools import cli
-from host_tools import sync as sync_cmd
-from host_tools.db import open_db
-from host_tools.matchgen import generate, header
-from host_tools.sync_board import Board, BoardError
+from host_tools.results import sync as sync_cmd
+from host_tools.results.db import open_db
+from host_tools.measure.matchgen import generate, header
+from host_tools.device.sync_board import Board, BoardError
 
 
 def sync(port, url, *more):

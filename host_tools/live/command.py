@@ -18,7 +18,7 @@ import socket
 import sys
 import threading
 
-from host_tools.db import DbError, add_db_options, url_from
+from host_tools.results.db import DbError, add_db_options, url_from
 from host_tools.messages import fail, say
 
 DEFAULT_HTTP_PORT = 8019

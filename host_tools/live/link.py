@@ -1,7 +1,7 @@
 """One box as `scoreboard live` follows it: a thread that reads its console and keeps its
 Table (table.py) as the box plays.
 
-Connected, it first catches up once through the sync path (host_tools/sync_board.py's
+Connected, it first catches up once through the sync path (host_tools/device/sync_board.py's
 Board: the app stopped by the raw REPL, the journal of the match in play read and
 checked as `scoreboard sync` reads it, then the app started again by a soft reset; the
 box's match time goes on from its last stamp, as after any reset). Then it follows the
@@ -30,8 +30,8 @@ import serial
 
 from host_tools.live.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table, now_ms
-from host_tools.sync import MATCHES, Damaged, check_journal
-from host_tools.sync_board import Board, BoardError
+from host_tools.results.sync import MATCHES, Damaged, check_journal
+from host_tools.device.sync_board import Board, BoardError
 
 RETRY = 0.25  # seconds between two tries at a box that is gone
 HEAL_GAP = 1.0  # at least this long between two catch-ups for the same reason

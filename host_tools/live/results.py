@@ -1,6 +1,6 @@
 """`scoreboard live --db URL`: results without a separate sync, and the live rows.
 
-A finished match is stored by `scoreboard sync`'s own pull (host_tools/sync.py `pull`:
+A finished match is stored by `scoreboard sync`'s own pull (host_tools/results/sync.py `pull`:
 the same checks, the same rows, the `.pulled` mark on the box), run by the link on its
 next catch-up once the box is idle between frames (link.py). One lock: the links share
 one database connection.
@@ -19,8 +19,8 @@ import json
 import queue
 import threading
 
-from host_tools.db import DbError, open_db
-from host_tools.sync import pull, summary
+from host_tools.results.db import DbError, open_db
+from host_tools.results.sync import pull, summary
 
 CHANNEL = "scoreboard_live"
 LIVE_TABLE = """CREATE TABLE IF NOT EXISTS live_tables (

@@ -21,7 +21,7 @@ import json
 import time
 
 import host_tools  # noqa: F401  (the firmware on the path)
-from host_tools.sync import Damaged, load
+from host_tools.results.sync import Damaged, load
 from scoreboard.core.notation import NotationError
 from host_tools.mp.replay_json import to_json
 from scoreboard.core.words import strip_checksum

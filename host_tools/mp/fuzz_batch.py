@@ -1,4 +1,5 @@
-"""Replay many notation files in one MicroPython process, for the fuzzer (host_tools/fuzz.py).
+"""Replay many notation files in one MicroPython process, for the fuzzer
+(host_tools/measure/fuzz.py).
 
     micropython host_tools/mp/fuzz_batch.py LIST [--path DIR]
 

@@ -2,7 +2,7 @@
 
     build/mp32/micropython host_tools/mp/heap_breakdown.py [--flash DIR] < modules
 
-Run by the 32-bit build with the firmware frozen in (`python -m host_tools.app_bench
+Run by the 32-bit build with the firmware frozen in (`python -m host_tools.measure.app_bench
 --breakdown` and `make bench` run it, with the module list from
 `app_bench.import_order()`); the 64-bit port and CPython run it too, where the figures
 include the code. Standard input names the modules one a line, each after the modules

@@ -1,7 +1,7 @@
 """Journal figures: bytes per frame, flash wear on littlefs, recovery after a reset.
 
     .venv/bin/python host_tools/mp/journal_bench.py [--seed N]
-        writes a stamped random best-of-35 (host_tools/matchgen.py), measures it here
+        writes a stamped random best-of-35 (host_tools/measure/matchgen.py), measures it here
         (CPython) and runs this script on the same file under .venv/bin/micropython
         and, when `make deps` has built it, the 32-bit unix port (build/mp32/)
     micropython host_tools/mp/journal_bench.py --match FILE.sbn [--dir DIR]
@@ -234,7 +234,7 @@ def _host_main():
 
     sys.path.insert(0, ROOT)
     sys.path.insert(0, ROOT + "/tests")
-    from host_tools.matchgen import generate, header
+    from host_tools.measure.matchgen import generate, header
 
     seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 35
     with tempfile.TemporaryDirectory() as tmp:

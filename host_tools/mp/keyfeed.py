@@ -2,7 +2,7 @@
 `scoreboard device --pty --keys FILE`.
 
 The vdev's bridge writes the script, as the key runner's commands (`press NAME`,
-`long NAME`, `wait MS`: host_tools/device_cmd.py parse_script), into a pipe that every
+`long NAME`, `wait MS`: host_tools/device/device_cmd.py parse_script), into a pipe that every
 start of the interpreter inherits; `Feed(fd, log).main()` runs the app as main.py does, with one
 more task that takes the commands one at a time and holds the keys on the host board
 for as long as host_tools/mp/device.py does (80 ms, a long press 1 s, 150 ms between

@@ -1,5 +1,5 @@
 """A scripted frame on a RAM littlefs, its journal printed: the same script on the unix port
-and on the Cortex-M3 build under QEMU must print the same bytes (`host_tools.qemu_smoke`).
+and on the Cortex-M3 build under QEMU must print the same bytes (`host_tools.measure.qemu_smoke`).
 
 The flash is a littlefs filesystem on a block device in RAM (the QEMU board has none of
 its own), mounted at /flash; the prepared match and the keys are in the script itself.

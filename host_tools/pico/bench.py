@@ -38,7 +38,7 @@ GAP_MS = 60
 
 def queue_match(pico, frames, clock=True):
     """Queue app_bench's best-of-`frames` (with its shot clock, or without)."""
-    from host_tools.app_bench import HEADER
+    from host_tools.measure.app_bench import HEADER
 
     lines = [line % frames if "%d" in line else line for line in HEADER
              if clock or not line.startswith("clock")]
@@ -48,7 +48,7 @@ def queue_match(pico, frames, clock=True):
 
 def heap_run(image, frames, mpy_route, out):
     """Boot heap and heap after `frames` frames by keys, into out[route]."""
-    from host_tools.app_bench import match_keys
+    from host_tools.measure.app_bench import match_keys
 
     route = "mpy" if mpy_route else "frozen"
     try:
@@ -116,7 +116,7 @@ def refresh_words(text):
 
 
 def uf2_row():
-    from host_tools.uf2 import read_uf2
+    from host_tools.commands.uf2 import read_uf2
 
     blocks = read_uf2(UF2)
     payload = sum(len(p) for _a, p in blocks)

@@ -12,10 +12,10 @@ start), so the keypad, the e-ink panel, the LED chain and the buzzer sit on the 
 firmware drives. Commands go down the harness's stdin, answers and events come up its
 stdout; the USB serial port's bytes take two pipes of their own.
 `attach_pty()` puts that port behind a pseudo-terminal for mpremote and the `scoreboard`
-commands, as host_tools/vdev.py does for the virtual device.
+commands, as host_tools/device/vdev.py does for the virtual device.
 
 `send("press red")` / `send("long ok")` / `send("wait MS")` and `panels()` are the runner
-interface of `scoreboard device` (host_tools/device_cmd.py), so its key-script player
+interface of `scoreboard device` (host_tools/device/device_cmd.py), so its key-script player
 drives the Pico too. Key names are the legend's (keys/keymaps.py); the legend in force
 is followed as `Legend` says.
 """

@@ -59,7 +59,7 @@ def add_parser(sub):
 
 
 def run(args):
-    from host_tools.device_cmd import DeviceError, parse_script
+    from host_tools.device.device_cmd import DeviceError, parse_script
 
     image = args.flash_image or default_image()
     try:
@@ -91,7 +91,7 @@ def run(args):
 
 
 def _session(pico, args, commands, image):
-    from host_tools.device_cmd import play_script, write_pngs
+    from host_tools.device.device_cmd import play_script, write_pngs
 
     if commands:
         pico.boot()

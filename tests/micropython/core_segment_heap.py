@@ -16,7 +16,7 @@ import micropython  # noqa: E402
 
 from scoreboard.core.segment import Segment  # noqa: E402
 
-# A long safety battle: the events of host_tools.bench's long frame, in kind.
+# A long safety battle: the events of host_tools.measure.bench's long frame, in kind.
 EVENTS = []
 for i in range(800):
     ms = 1500 * i

@@ -1,6 +1,6 @@
 """The virtual device for tests, and a box's flash folder filled with journal files.
 
-`VirtualDevice(flash)` starts `python -m host_tools.vdev` (the MicroPython unix port
+`VirtualDevice(flash)` starts `python -m host_tools.device.vdev` (the MicroPython unix port
 behind a pty, the repository's firmware mounted read-only behind the flash) and gives its
 `port` for the real mpremote; `cut_after=N` makes it pull the cable after N bytes from
 the host. `journal_match(...)` writes matches/ID.sbn as the box's journal does: each line
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 import host_tools  # noqa: F401  (the firmware on sys.path)
-from host_tools.matchgen import generate, header
+from host_tools.measure.matchgen import generate, header
 from scoreboard.core.words import with_checksum
 
 REPO = Path(__file__).resolve().parents[2]
@@ -27,7 +27,7 @@ class VirtualDevice:
 
     def __init__(self, flash, firmware=REPO / "firmware", cut_after=None, timeout=10):
         self.flash = Path(flash)
-        cmd = [str(PYTHON), "-m", "host_tools.vdev", "--flash", str(flash)]
+        cmd = [str(PYTHON), "-m", "host_tools.device.vdev", "--flash", str(flash)]
         cmd += ["--bare"] if firmware is None else ["--firmware", str(firmware)]
         if cut_after is not None:
             cmd += ["--cut-after", str(cut_after)]

@@ -1,6 +1,6 @@
 """The frozen app on a Cortex-M3 under QEMU, against the unix port: one scripted frame.
 
-    python -m host_tools.qemu_smoke
+    python -m host_tools.measure.qemu_smoke
 
 Runs `host_tools/mp/smoke.py` (a frame played by keys on a RAM littlefs, its journal
 printed) in the MPS2-AN385 build that `make deps` makes (build/qemu/firmware.elf: the
@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCRIPT = REPO / "host_tools" / "mp" / "smoke.py"
 ELF = REPO / "build" / "qemu" / "firmware.elf"
 MICROPYTHON = Path(sys.executable).parent / "micropython"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from host_tools.messages import fail, say
 from host_tools.paths import firmware_dir, work_dir
-from host_tools.sync_board import Board, BoardError
+from host_tools.device.sync_board import Board, BoardError
 
 FIRMWARE = firmware_dir()  # the checkout's firmware/, or the same files in the wheel
 BUILD = work_dir("flash")  # build/flash/ in a checkout, else the user's cache folder
@@ -186,7 +186,7 @@ def add_parser(sub):
 
 def run(args):
     if args.uf2 is not None:  # the UF2 route: the firmware frozen in, nothing over USB serial
-        from host_tools import uf2_install
+        from host_tools.commands import uf2_install
 
         return uf2_install.run(args.uf2 or None, args.image)
     if args.image is not None:

@@ -7,16 +7,16 @@ breaks, the high breaks, and shot-time statistics when the journal has `@MS` sta
 Every text that comes from a match file (names above all) is HTML-escaped, so a name
 such as `<script>` shows as text. `--lang en|pl|bg` (default en): the page's own texts,
 the core's words for how a frame ended, the games, formats and dates in that language,
-from host_tools/report_lang.py; names are shown as written.
+from host_tools/results/report_lang.py; names are shown as written.
 """
 
 from html import escape
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.db import DbError, add_db_options, open_db, url_from
-from host_tools.export import damaged, report_of
+from host_tools.results.db import DbError, add_db_options, open_db, url_from
+from host_tools.results.export import damaged, report_of
 from host_tools.messages import fail, say
-from host_tools.report_lang import LANGS, TEXTS, date, seconds
+from host_tools.results.report_lang import LANGS, TEXTS, date, seconds
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id

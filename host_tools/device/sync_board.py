@@ -9,7 +9,7 @@ their SHA-256, so a damaged or short answer is asked for again and then refused,
 taken in part. `with Board(port) as board:` hands the box back to its app (a soft reset
 from the friendly REPL: main.py runs again) however the block ends, a Ctrl-C included.
 The sync, setup and flash commands use it; the same code drives a Pico on /dev/ttyACM0
-and the virtual device (host_tools/vdev.py) on /dev/pts/N.
+and the virtual device (host_tools/device/vdev.py) on /dev/pts/N.
 """
 
 import ast

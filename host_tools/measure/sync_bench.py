@@ -1,4 +1,4 @@
-"""Sync figures over the virtual device (`python -m host_tools.sync_bench`).
+"""Sync figures over the virtual device (`python -m host_tools.measure.sync_bench`).
 
 A box holding N finished matches (default 20; snooker best-of-3 with 15 reds, `@MS`
 stamps), behind the virtual device running the real firmware, synced with the real
@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tests"))
 
-from host_tools.db import open_db  # noqa: E402
+from host_tools.results.db import open_db  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
 from support import pgserver  # noqa: E402
 from support.vdev import VirtualDevice, journal_match, match_lines, scoreboard  # noqa: E402

@@ -3,7 +3,7 @@
 Holding BOOTSEL while plugging a Pico in makes its boot ROM show a USB drive, `RPI-RP2`
 (a Pico 2: `RP2350`), with an `INFO_UF2.TXT` whose `Board-ID:` line names the chip. A
 UF2 copied onto it is written to flash block by block and the board restarts into it.
-This finds that drive (or takes its path), checks the image with host_tools/uf2.py (a
+This finds that drive (or takes its path), checks the image with host_tools/commands/uf2.py (a
 UF2, for this chip, all below the flash's filesystem), copies it and flushes it.
 
 Drives are looked for in each mount root and the folders right under it: on Linux
@@ -20,7 +20,9 @@ prepared matches, settings and journal stay where they are across a new image.
 import os
 import sys
 
-from host_tools import paths, uf2
+from host_tools import paths
+
+from host_tools.commands import uf2
 
 IMAGES = paths.image_dirs()[0]  # where the images are looked for first
 ENV_ROOTS = "SCOREBOARD_UF2_ROOTS"

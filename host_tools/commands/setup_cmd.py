@@ -37,7 +37,7 @@ from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.messages import fail, say
-from host_tools.sync_board import Board, BoardError
+from host_tools.device.sync_board import Board, BoardError
 from scoreboard.core.header import LANGS
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id

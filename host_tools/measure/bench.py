@@ -6,7 +6,7 @@ best-of-35, one frame, a nine-ball race-to-11 and a 150-point straight pool game
 64-bit port (the .mpy files) and on the 32-bit build with the firmware frozen in; the
 .mpy size of the firmware and of the core alone; shot-clock drift over a simulated hour
 against a naive clock; the fuzzer's 100,000 mutated files on both interpreters.
-The box (the whole app, host_tools/app_bench.py): key-to-LED latency, journal bytes per
+The box (the whole app, host_tools/measure/app_bench.py): key-to-LED latency, journal bytes per
 frame and the flash life measured on MicroPython's littlefs (host_tools/mp/journal_bench.py),
 recovery after a reset in the first and the last frame of a best-of-35, the smallest heap
 that plays one frame and a best-of-35 by keys (and their ratio, the goal 1.0), the bytes
@@ -17,7 +17,7 @@ Pico (host_tools/pico/bench.py): the UF2 on the emulated RP2040, its heap at boo
 after a best-of-35 by keys (frozen and .mpy), key-to-LED, e-ink refresh and SPI figures.
 
 Timings on this machine move with its load: each is printed with its ratio to a
-reference loop timed in the same run (host_tools/measure.py). `make test` runs small
+reference loop timed in the same run (host_tools/measure/common.py). `make test` runs small
 samples of the sweeps; this runs them in full (about ten minutes).
 """
 
@@ -28,12 +28,15 @@ import tempfile
 import time
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools import app_bench, clock_drift, fuzz, measure
-from host_tools.matchgen import generate, header
+from host_tools.measure import app_bench
+from host_tools.measure import clock_drift
+from host_tools.measure import fuzz
+from host_tools.measure import common as measure
+from host_tools.measure.matchgen import generate, header
 from host_tools.pico import bench as pico_bench
 from scoreboard.core.replay import replay
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.path.join(ROOT, ".venv", "bin")
 MICROPYTHON = os.path.join(BIN, "micropython")
 RUNNER = os.path.join(ROOT, "host_tools", "mp", "replay.py")
@@ -234,7 +237,8 @@ def alloc_rows(tmp):
 
 
 def qemu_rows():
-    p = subprocess.run([sys.executable, "-m", "host_tools.qemu_smoke"], capture_output=True,
+    p = subprocess.run([sys.executable, "-m", "host_tools.measure.qemu_smoke"],
+                       capture_output=True,
                        text=True, check=False, cwd=ROOT)
     lines = p.stdout.strip().splitlines()
     return [("frozen app on a Cortex-M3 under QEMU (192 KB heap): a frame by keys",

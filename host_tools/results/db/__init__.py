@@ -30,7 +30,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from host_tools.db.migrations import LATEST, MIGRATIONS, SCHEMA_VERSION_TABLE
+from host_tools.results.db.migrations import LATEST, MIGRATIONS, SCHEMA_VERSION_TABLE
 
 _MATCH_COLUMNS = ("box", "id", "version", "date", "game", "format", "side_a", "side_b",
                   "status", "winner", "frames_a", "frames_b", "report", "sbn", "sha256",

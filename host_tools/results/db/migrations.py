@@ -4,7 +4,7 @@ The same SQL runs on SQLite and PostgreSQL (TEXT and INTEGER columns, standard
 constraints), so a club can pull every table into one server. Since version 4 a match
 is keyed by the box that made it and its id (`matches`, `frames`), and the versions a
 correction on the box replaced are kept in `match_versions`. A database records the
-versions it has in `schema_version`; `migrate()` (host_tools/db) applies the missing ones,
+versions it has in `schema_version`; `migrate()` (host_tools/results/db) applies the missing ones,
 each in its own transaction. Never edit a released migration: add the next one.
 """
 

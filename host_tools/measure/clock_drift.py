@@ -12,7 +12,8 @@ display does. Two clocks count the same hour:
 
 A clock's error is, summed over its shots, how many ms after the first loop pass at or
 after the true deadline it reported the expiry: the error beyond the loop's granularity,
-which no clock polled by that loop can beat. Run: `python -m host_tools.clock_drift [SEED]`.
+which no clock polled by that loop can beat.
+Run: `python -m host_tools.measure.clock_drift [SEED]`.
 """
 
 import bisect

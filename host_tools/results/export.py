@@ -27,7 +27,7 @@ import io
 import json
 import re
 
-from host_tools.db import DbError, add_db_options, open_db, url_from
+from host_tools.results.db import DbError, add_db_options, open_db, url_from
 from host_tools.messages import fail, shown, write_out
 
 CSV_COLUMNS = ("match_id", "date", "game", "frame", "side_a", "side_b", "score_a", "score_b",

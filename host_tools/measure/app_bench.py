@@ -1,6 +1,6 @@
 """The whole box measured: the app played by keys on the host board under MicroPython.
 
-    python -m host_tools.app_bench [--quick]
+    python -m host_tools.measure.app_bench [--quick]
 
 Prints the figures of issue 7 (and the app rows of `make bench`): key-to-LED latency,
 journal bytes per frame and the flash life they imply, the work and time of a recovery
@@ -21,9 +21,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from host_tools import measure
+from host_tools.measure import common as measure
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 RUNNER = REPO / "host_tools" / "mp" / "device.py"
 BREAKDOWN = REPO / "host_tools" / "mp" / "heap_breakdown.py"
 MP64 = Path(sys.executable).parent / "micropython"

@@ -29,7 +29,7 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
 `cut_after=N` pulls the cable after N bytes from the host (the interpreter is killed and
 the bridge ends): the tests cut transfers with it. Ctrl-C, SIGTERM and SIGHUP stop it
 alike: the interpreter is stopped and the temporary folder removed. `python -m
-host_tools.vdev` runs it.
+host_tools.device.vdev` runs it.
 """
 
 import argparse
@@ -45,7 +45,7 @@ import time
 import tty
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 FIRMWARE = REPO / "firmware"
 HARD_RESET = 99  # the exit status of machine.reset() on the virtual device
 _CHUNK = 4096
@@ -560,7 +560,7 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m host_tools.vdev", description=__doc__.split(
+    p = argparse.ArgumentParser(prog="python -m host_tools.device.vdev", description=__doc__.split(
         "\n")[0])
     p.add_argument("--flash", required=True, help="the folder that is the device's flash")
     p.add_argument("--firmware", default=str(FIRMWARE),

@@ -1,7 +1,7 @@
 """What each key does, short and long, per game family: the text of the printed legends.
 
 Data for people, not for the key loop: a host module, so none of it is on the device.
-The legend drawings (SVG, host_tools/legends.py) take the names from the firmware's
+The legend drawings (SVG, host_tools/gen/legends.py) take the names from the firmware's
 `scoreboard.keys.keymaps.KEYMAPS` and the printed label and the two meanings from `LEGENDS`;
 `hardware/keypad.md` holds the tables that `markdown(family)` writes (a test keeps them
 equal), and the simulator may show them as tool tips.

@@ -23,9 +23,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
+from host_tools.results.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
 from host_tools.messages import fail, say, shown
-from host_tools.sync_board import Board, BoardError, progress_bar
+from host_tools.device.sync_board import Board, BoardError, progress_bar
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json

@@ -19,7 +19,7 @@ it; every failure is a `UF2Error` whose text is one line saying why):
 `PICO` and `PICO2` are the two targets (`Target`: the drive's Board-ID, the family, where
 the flash's filesystem starts, the image's file name under build/pico/).
 
-`python -m host_tools.uf2 FILE [pico|pico2]` checks an image and prints what it covers
+`python -m host_tools.commands.uf2 FILE [pico|pico2]` checks an image and prints what it covers
 (`make uf2` runs it on the Pico 2 image, which the tests do not build); a bad one gets
 one line on stderr and exit 1.
 """
@@ -194,7 +194,7 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     targets = {"pico": PICO, "pico2": PICO2}
     if len(argv) not in (1, 2) or (len(argv) == 2 and argv[1] not in targets):
-        print("usage: python -m host_tools.uf2 FILE [pico|pico2]", file=sys.stderr)
+        print("usage: python -m host_tools.commands.uf2 FILE [pico|pico2]", file=sys.stderr)
         return 2
     target = targets[argv[1] if len(argv) == 2 else "pico"]
     try:

@@ -1,0 +1,10 @@
+"""The device side: talking to a box, or being one.
+
+`sync_board` is the one link to a box over USB (mpremote's transport), handing the box
+back to its app on every exit; `vdev` is the virtual device (the real MicroPython unix
+port behind a pty), `device_cmd` and `terminal` the
+`scoreboard device` command (its sibling `host_tools.pico` is the emulated RP2040 that
+runs the real UF2). May import the firmware,
+`host_tools.mp`, `host_tools.gen` (PNG), `host_tools.live.ports`, `host_tools.messages`
+and `host_tools.paths`; never the results or the measurement.
+"""
