@@ -54,6 +54,7 @@ except KeyboardInterrupt:
     _a.stop()
 gc.collect()
 print("HEAP %d %d" % (gc.mem_alloc(), gc.mem_free()))
+print("FRAMES %d %d" % (_a.match.frames_won() if _a.match else (0, 0)))
 """
 
 
@@ -372,18 +373,23 @@ class Pico:
 
     def app_heap(self, during):
         """Start the app from the REPL, let it boot, run `during()`, stop it with Ctrl-C
-        and return (gc.mem_alloc(), gc.mem_free()) counted with the app still alive."""
+        and return (gc.mem_alloc(), gc.mem_free()) counted with the app still alive
+        (`frames_won` then holds the match's frames won by A and B)."""
         self.repl(HEAP_SCRIPT, wait=False)
         self.boot()
         during()
         mark = len(self.console)
         self.write(b"\x03")
         got = self.expect("\n>>> ", mark)
+        figures = {}
         for line in got.splitlines():
-            if line.startswith("HEAP "):
-                words = line.split()
-                return int(words[1]), int(words[2])
-        raise PicoError("no heap figure: %s" % _last_line(got))
+            words = line.split()
+            if words and words[0] in ("HEAP", "FRAMES") and len(words) == 3:
+                figures[words[0]] = (int(words[1]), int(words[2]))
+        if len(figures) != 2:
+            raise PicoError("no heap figure: %s" % _last_line(got))
+        self.frames_won = figures["FRAMES"]
+        return figures["HEAP"]
 
     def idle(self, quiet_ms=1000, most_ms=30000):
         """Run until every refresh the app wanted is on the glass: BUSY low and no byte
