@@ -54,7 +54,7 @@ except KeyboardInterrupt:
     _a.stop()
 gc.collect()
 print("HEAP %d %d" % (gc.mem_alloc(), gc.mem_free()))
-print("FRAMES %d %d" % (_a.match.frames_won() if _a.match else (0, 0)))
+print("FRAMES %d %d" % tuple(_a.match.frames_won() if _a.match else (0, 0)))
 """
 
 
@@ -487,7 +487,8 @@ class Pico:
 
 
 def _last_line(text):
-    lines = [line for line in text.splitlines() if line.strip()]
+    """The last line with something to say (a prompt has not)."""
+    lines = [line for line in text.splitlines() if line.strip() not in ("", ">>>")]
     return lines[-1] if lines else "nothing on its serial port"
 
 
