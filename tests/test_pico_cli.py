@@ -75,6 +75,21 @@ def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
     assert proc.stderr.read().startswith("emulated ")
 
 
+def test_a_power_cut_in_a_flash_program_ends_the_run_with_one_line(tmp_path):
+    """--cut-at-program N (for tests): the Nth flash program is half written, then the
+    process dies as the power would; the image keeps what reached the flash."""
+    need_uf2()
+    script = tmp_path / "keys.txt"
+    script.write_text("menu\n", encoding="utf-8")
+    image = tmp_path / "box.img"
+    rc, out, err = pico("--flash-image", image, "--keys", script, "--cut-at-program", 2)
+    assert (rc, out) == (1, "")
+    lines = err.splitlines()
+    assert lines[0] == "scoreboard pico: the emulated Pico was cut off (power cut)", err
+    assert lines[1].startswith("emulated "), err
+    assert image.stat().st_size == FLASH_BYTES
+
+
 @pytest.fixture
 def text_file(tmp_path):
     path = tmp_path / "firmware.uf2"
