@@ -122,11 +122,17 @@ def journal_text(lines):
 
 
 def journal_match(flash, match_id, lines):
-    """Write matches/ID.sbn in `flash` as the box's journal would; returns its path."""
+    """Write matches/ID.sbn in `flash` as the box's journal would; returns its path.
+    The file is replaced whole (written aside, then renamed): the virtual device's app
+    may be recovering the match from it at that moment, and a file truncated and written
+    under its feet reads as a damaged journal (a continuation ID.2.sbn the test never
+    meant). On the box only the app writes its journals."""
     folder = Path(flash) / "matches"
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / ("%s.sbn" % match_id)
-    path.write_bytes(journal_text(lines).encode("utf-8"))
+    aside = folder / ".writing"  # short: the longest ids a test tries fill a file name
+    aside.write_bytes(journal_text(lines).encode("utf-8"))
+    os.replace(str(aside), str(path))
     return path
 
 
