@@ -200,12 +200,7 @@ def run(args):
         return 2
     version = local_version()
     try:
-        board = Board(args.port)
-    except BoardError as e:
-        fail("flash", e)
-        return 1
-    try:
-        with board:  # gives the box back to its app however the block ends
+        with Board(args.port) as board:  # gives the box back to its app however it ends
             copied, removed, reported = flash(board, files, version, out=say)
     except BoardError as e:
         fail("flash", e)

@@ -336,12 +336,7 @@ def run(args):
         fail("setup", e)
         return 2
     try:
-        board = Board(args.port)
-    except BoardError as e:
-        fail("setup", e)
-        return 1
-    try:
-        with board:  # gives the box back to its app however the block ends
+        with Board(args.port) as board:  # gives the box back to its app however it ends
             send(board, queued, out=say)
     except (BoardError, SetupError) as e:
         fail("setup", e)

@@ -72,8 +72,22 @@ _ls(%r)
 del _ls
 """
 
+# The SHA-256 of a file on the box, in hex, read in 512-byte pieces (a Pico's RAM): the
+# one definition of a file's hash for the code the host runs there (sync's marks too).
+FILE_SHA256 = """import binascii, hashlib
+def _sha256(p):
+ h = hashlib.sha256()
+ with open(p, 'rb') as f:
+  while 1:
+   b = f.read(512)
+   if not b:
+    break
+   h.update(b)
+ return binascii.hexlify(h.digest()).decode()
+"""
+
 # {path: SHA-256} of every file under some top-level names: `HEXPATH HEXDIGEST` lines.
-_TREE = """import os
+_TREE = FILE_SHA256 + """import os
 def _walk(p):
  try:
   st = os.stat(p)
@@ -83,18 +97,11 @@ def _walk(p):
   for e in os.ilistdir(p):
    _walk(p + b'/' + e[0])
  else:
-  h = hashlib.sha256()
-  with open(p, 'rb') as f:
-   while 1:
-    b = f.read(512)
-    if not b:
-     break
-    h.update(b)
-  _out(binascii.hexlify(p).decode() + ' ' + binascii.hexlify(h.digest()).decode())
+  _out(binascii.hexlify(p).decode() + ' ' + _sha256(p))
 for _p in %r:
  _walk(_p)
 _end()
-del _walk, _p
+del _walk, _p, _sha256
 """
 
 # Streams a file as base64 lines, then its SHA-256, so the host checks what it got.

@@ -25,7 +25,7 @@ from pathlib import Path
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.results.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
 from host_tools.messages import fail, say, shown
-from host_tools.device.sync_board import Board, BoardError, progress_bar
+from host_tools.device.sync_board import FILE_SHA256, Board, BoardError, progress_bar
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
@@ -233,19 +233,11 @@ def board_box(board):
 
 
 # For each marked match: its mark's text and the SHA-256 of the journal file to pull.
-_MARKS = """import hashlib, binascii
-def _h(p):
- h = hashlib.sha256()
+_MARKS = FILE_SHA256 + """def _h(p):
  try:
-  with open(p, 'rb') as f:
-   while 1:
-    b = f.read(512)
-    if not b:
-     break
-    h.update(b)
+  return _sha256(p)
  except OSError:
   return None
- return binascii.hexlify(h.digest()).decode()
 def _m(p):
  try:
   with open(p, 'rb') as f:
@@ -254,7 +246,7 @@ def _m(p):
   return None
 for _i, _s in %r:
  print(repr((_i, _m('matches/' + _i + '.pulled'), _h('matches/' + _s + '.sbn'))))
-del _h, _m
+del _h, _m, _sha256
 """
 
 
