@@ -4,6 +4,7 @@ and bad input (a UF2 that is not one or is for another chip, a flash image of th
 size, a key no legend has): one line on stderr and exit 1 each, nothing booted.
 """
 
+import os
 import signal
 import subprocess
 import time
@@ -13,6 +14,7 @@ import pytest
 from host_tools.pico.emulator import FLASH_BYTES, UF2
 from host_tools.commands.uf2 import RP2350_ARM_S, make_uf2
 from support import mpy
+from support.livebox import Live, score
 
 SCOREBOARD = mpy.BIN / "scoreboard"
 
@@ -73,6 +75,71 @@ def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
         rc = proc.wait(30)
     assert rc == 0
     assert proc.stderr.read().startswith("emulated ")
+
+
+# Waits first (`scoreboard live` connects and catches up meanwhile: the app stopped for
+# a moment, as by a sync), then the set-up on the box alone and three strokes.
+LIVE_KEYS = """@6000
+menu
+ok
+ok
+ok
+ok
+@1500
+red
+@1500
+black
+red
+"""
+
+
+def test_the_pty_with_keys_is_a_table_scoreboard_live_follows_as_it_is_played(tmp_path):
+    """Issue 19 item 5: `scoreboard pico --pty --keys FILE` presses the script in real time
+    (its @MS waits the box's own) while it serves the port, and announces the port, so
+    `scoreboard live --port auto` finds the emulated Pico and shows each stroke as it
+    comes."""
+    need_uf2()
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))  # the announcements seen here
+    script = tmp_path / "keys.txt"
+    script.write_text(LIVE_KEYS, encoding="utf-8")
+    proc = subprocess.Popen([str(SCOREBOARD), "pico", "--pty", "--flash-image",
+                             str(tmp_path / "box.img"), "--keys", str(script)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            cwd=str(mpy.REPO), env=env)
+    live = None
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("port /dev/pts/"), line + proc.stderr.read()
+        port = line.split()[1]
+        assert [p.read_text().strip() for p in (tmp_path / "scoreboard" / "ports").iterdir()
+                ] == [port]
+        live = Live(["auto"], env=env)
+        seen = {}  # the journal's line count -> when live first showed it
+
+        def watch(tables):
+            t = tables.get(1)
+            if t is not None and t["signal"]:
+                seen.setdefault(t["lines"], (time.monotonic(), score(t)))
+            return t is not None and t["lines"] == 11 and score(t) == (9, 0)
+
+        done = live.wait(watch, timeout=90, what="the three strokes")
+        t = done[1]
+        assert t["port"] == port and t["box"].startswith("PICO-"), t
+        assert t["names"] == ["Player A", "Player B"] and t["last"] == "pot red"
+        # The strokes came as they were pressed, not all at once: the red, 1.5 s later
+        # the black (the waits of the script, in real time).
+        assert seen[9][1] == (1, 0) and seen[10][1] == (8, 0), seen
+        assert seen[10][0] - seen[9][0] > 1.2, seen
+        assert proc.stdout.readline() == "played 8 keys\n"
+    finally:
+        if live is not None:
+            err = live.stop()
+            assert "Traceback" not in err, err
+        proc.send_signal(signal.SIGTERM)
+        rc = proc.wait(30)
+    assert rc == 0
+    assert proc.stderr.read().startswith("emulated ")
+    assert not list((tmp_path / "scoreboard" / "ports").iterdir()), "the port withdrawn"
 
 
 def test_a_power_cut_in_a_flash_program_ends_the_run_with_one_line(tmp_path):

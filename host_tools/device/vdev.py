@@ -542,11 +542,13 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     from host_tools.live.ports import announce
 
     try:
-        if on_port is None:
-            print("port %s" % bridge.port, flush=True)
-        else:
-            on_port(bridge.port)
-        with announce(bridge.port):  # `scoreboard live --port auto` finds it
+        # Announced for `scoreboard live --port auto` before the port is told: whoever
+        # sees the port, finds it.
+        with announce(bridge.port):
+            if on_port is None:
+                print("port %s" % bridge.port, flush=True)
+            else:
+                on_port(bridge.port)
             bridge.serve(lambda: bool(signalled) or (stop is not None and stop()))
     except KeyboardInterrupt:
         pass

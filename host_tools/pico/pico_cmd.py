@@ -14,10 +14,12 @@ The keypad, the e-ink panel (SSD1683 on SPI1, BUSY held 3 s for a full refresh a
 0.5 s for a partial one unless told), the LED chain (MAX7219s on SPI0) and the buzzer
 (PWM) sit on the pins of `boards/pico.py`'s wiring table. `--keys FILE` presses the
 keys of a key script (`scoreboard device`'s format: a key name a line, `NAME long`,
-`@MS` waits, `#` comments) on the keypad's matrix, in emulated time; `--png DIR` writes
-both panels as a person sees them after each key and at the end (the same files as
-`scoreboard device --png`). `--pty` prints `port /dev/pts/N` and serves the box's USB
-serial port there for mpremote and `scoreboard setup|sync|flash --port`, until Ctrl-C.
+`@MS` waits, `#` comments) on the keypad's matrix, in emulated time as fast as the
+emulator goes; `--png DIR` writes both panels as a person sees them after each key and
+at the end (the same files as `scoreboard device --png`). `--pty` prints `port
+/dev/pts/N` and serves the box's USB serial port there for mpremote, `scoreboard
+setup|sync|flash --port` and `scoreboard live --port auto`, until Ctrl-C; with
+`--keys` the script is pressed meanwhile, in real time (a table to watch).
 With none of them the box runs (`--seconds S` of emulated time, else until Ctrl-C) and
 what it prints on its serial port is shown. Every run ends with the emulated time
 against the wall time it took.
@@ -26,6 +28,7 @@ against the wall time it took.
 import argparse
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -93,6 +96,8 @@ def run(args):
 def _session(pico, args, commands, image):
     from host_tools.device.device_cmd import play_script, write_pngs
 
+    if args.pty:
+        return _serve(pico, commands, args.png)
     if commands:
         pico.boot()
         pico.idle()  # the start screen up, as a referee waits for it
@@ -100,12 +105,8 @@ def _session(pico, args, commands, image):
         if args.png is not None:  # the end as it settles: a full refresh takes 3 s
             pico.idle()
             write_pngs(pico.panels(), args.png, "")
-        print("played %d keys; flash image: %s" % (sum(c != "wait" for c, _ in commands),
-                                                  image))
-    if args.pty:
-        print("port %s" % pico.attach_pty(), flush=True)
-        _serve(pico)
-    elif not commands:
+        print("played %d keys; flash image: %s" % (_keys(commands), image))
+    else:
         _console(pico, args.seconds)
         if args.png is not None:
             write_pngs(pico.panels(), args.png, "")
@@ -113,13 +114,46 @@ def _session(pico, args, commands, image):
     return 0
 
 
-def _serve(pico):
-    """Run freely (at most at real time) until Ctrl-C or SIGTERM."""
+def _keys(commands):
+    return sum(c != "wait" for c, _ in commands)
+
+
+def _serve(pico, commands, png):
+    """Serve the USB serial port on a pty, the box running on its own at real time, until
+    Ctrl-C or SIGTERM; a key script is pressed meanwhile, in real time (its `@MS` waits
+    are the box's own milliseconds), as a referee would press it: what mpremote or
+    `scoreboard live` reads on the port is the match as it is played. The port is
+    announced for `scoreboard live --port auto` while it is served."""
+    from host_tools.device.device_cmd import play_script
+    from host_tools.live.ports import announce
+
     stopped = []
     signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
-    pico.go()
-    while not stopped and pico.proc.poll() is None:
-        time.sleep(0.2)
+    if commands:
+        pico.boot()  # the box up before the first key, as the referee waits for it
+    port = pico.attach_pty()
+    failed = []
+
+    def press_them():
+        try:
+            play_script(pico, commands, png)
+            print("played %d keys" % _keys(commands), flush=True)
+        except PicoError as e:  # the emulator gone: the loop below ends and says why
+            failed.append(e)
+
+    with announce(port, "pico"):  # before the port is told: whoever sees it, finds it
+        print("port %s" % port, flush=True)
+        pico.go()
+        if commands:
+            # The one thread that sends the harness commands while serving: the keys
+            # are `press` and `run` commands in the box's own time, answered when done.
+            threading.Thread(target=press_them, name="pico-keys", daemon=True).start()
+        while not stopped and not failed and pico.proc.poll() is None:
+            time.sleep(0.2)
+    if failed:
+        raise failed[0]
+    _warnings(pico)
+    return 0
 
 
 def _console(pico, seconds):
