@@ -234,6 +234,13 @@ def test_bad_input_one_line(tmp_path, device):
         text = (out + err).strip()
         assert len(text.splitlines()) == 1 and text.startswith("sync: "), text
         assert "hunter2" not in text
+        assert not (tmp_path / "r.sqlite").exists(), "a sync that reached no box made a file"
+    # A database that was there before is kept as it was, the box not reached.
+    db = open_db(str(tmp_path / "kept.sqlite"))
+    db.close()
+    rc, out, err = scoreboard("sync", "--port", str(tmp_path / "ttyACM9"), "--db",
+                              str(tmp_path / "kept.sqlite"))
+    assert rc == 1 and open_db(str(tmp_path / "kept.sqlite")).counts() == (0, 0)
 
 
 def test_schema_migrates_from_an_older_version(tmp_path):

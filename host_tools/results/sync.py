@@ -339,7 +339,7 @@ def run(args):
     try:
         board = Board(args.port)
     except BoardError as e:
-        db.close()
+        db.close(keep_new=False)  # a wrong port leaves no empty database behind
         fail("sync", e)
         return 1
     try:

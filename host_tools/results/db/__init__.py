@@ -23,6 +23,7 @@ next version: the earlier final one is kept in `match_versions`; a different jou
 under a (box, id) already stored is refused (`Conflict`), never written over.
 """
 
+import contextlib
 import os
 import re
 import sqlite3
@@ -228,12 +229,15 @@ def _sqlite(path, label, create=True):
     parent = Path(path).resolve().parent
     if not parent.is_dir():
         raise DbError("cannot open the database %s: folder %s does not exist" % (label, parent))
+    made = not Path(path).exists()
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as e:
         raise DbError("cannot open the database %s: %s" % (label, _first_line(e))) from None
-    return Database(conn, "sqlite", label, sqlite3.Error)
+    db = Database(conn, "sqlite", label, sqlite3.Error)
+    db.made = Path(path) if made else None
+    return db
 
 
 def _postgres(url):
@@ -267,6 +271,7 @@ class Database:
         self.label = label
         self.errors = errors
         self.url = url
+        self.made = None  # the SQLite file this connection created, if it did
 
     def _sql(self, q):
         return q.replace("?", "%s") if self.dialect == "postgresql" else q
@@ -422,11 +427,17 @@ class Database:
         return (self.rows("SELECT COUNT(*) FROM matches")[0][0],
                 self.rows("SELECT COUNT(*) FROM frames")[0][0])
 
-    def close(self):
+    def close(self, keep_new=True):
+        """`keep_new=False`: a SQLite file this connection created goes too (a sync that
+        never reached a box leaves no empty database behind)."""
         try:
             self.conn.close()
         except Exception:
             pass
+        if not keep_new and self.made is not None:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                with contextlib.suppress(OSError):
+                    os.remove(str(self.made) + suffix)
 
 
 def _now():
