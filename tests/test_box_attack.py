@@ -237,10 +237,12 @@ def test_a_queued_file_with_bom_crlf_and_comments_starts_and_recovers(tmp_path):
 
 # -- 4. ids are checked where they arrive ---------------------------------------------------
 BAD_IDS = [("a/b", "'/' is not allowed"), ("X" * 300, "is 300 characters (at most 40)"),
-           (".hidden", "'.' is not allowed"), ("CLUB-7.2", "continuation")]
+           (".hidden", "'.' is not allowed"), ("CLUB-7.2", "continuation"),
+           ("com1", "a device name on Windows")]  # com1.sbn: no file on the desk's disk
 
 
-@pytest.mark.parametrize("bad, why", BAD_IDS, ids=["slash", "300", "dot", "continuation"])
+@pytest.mark.parametrize("bad, why", BAD_IDS, ids=["slash", "300", "dot", "continuation",
+                                                   "windows"])
 def test_a_queued_id_that_fails_the_check_is_refused_on_the_start_screen(tmp_path, bad, why):
     def prepare(flash):
         device.queue(flash, "bad", [HEADER[0], "id " + bad, *HEADER[1:]])

@@ -155,10 +155,14 @@ def tokenize(text):
 ID_MAX = const(40)  # a match or box id: fits a file name on littlefs, FAT and Windows
 
 
+_DEVICES = ("CON", "PRN", "AUX", "NUL")
+
+
 def check_id(word, what="id"):
     """A match or box id as it may become a file name anywhere (the box's flash, the
     host's disk): 1 to ID_MAX characters of A-Z a-z 0-9 - _ . , starting with a letter or
-    digit and not ending with a dot. Returns it; ValueError says what is wrong."""
+    digit, not ending with a dot and not one of Windows' device names (CON, NUL, COM1...,
+    in any case, with any extension). Returns it; ValueError says what is wrong."""
     if not word:
         raise ValueError("%s is empty" % what)
     if len(word) > ID_MAX:
@@ -171,6 +175,11 @@ def check_id(word, what="id"):
                              % (what, escaped(shown(word, 40)), escaped(ch)))
     if word[-1] == ".":
         raise ValueError("%s '%s' ends with a dot" % (what, escaped(shown(word, 40))))
+    base = word.split(".", 1)[0].upper()
+    if base in _DEVICES or (len(base) == 4 and base[:3] in ("COM", "LPT") and base[3] in
+                            "0123456789"):
+        # CON.sbn, com1.csv...: on the club desk's Windows a device, not a file
+        raise ValueError("%s '%s' is a device name on Windows" % (what, word))
     return word
 
 
