@@ -20,7 +20,9 @@ from support.livebox import MATCH, SCOREBOARD, Cable, KeyBox, Live, score
 
 # Table 1: A pots 1, 8, 9, 15; B 1 and 6; A 1 and 2 (snooker, 6 reds).
 # The host's catch-up stops the app for a moment, as a sync does, and a press in flight
-# then is lost, as on a box: the scripts wait where the host connects.
+# then is lost, as on a box: the tests connect once the box has taken `ok` (begun()),
+# in the wait that follows it (the script's waits are wall time: a catch-up does not
+# shorten them).
 KEYS_1 = """ok
 @4000
 red
@@ -176,7 +178,8 @@ def test_two_boxes_followed_from_after_the_start(tmp_path):
     box2 = KeyBox(tmp_path / "b2", KEYS_2, MATCH_2)
     live = None
     try:
-        time.sleep(1.5)  # both matches have begun: the host catches up from the journals
+        box1.begun()  # both matches have begun: the host catches up from the journals
+        box2.begun()
         live = Live([box1.port, box2.port])
         done = live.wait(lambda t: all(t[n]["lines"] == len(b.journal()) and t[n]["signal"]
                                        and score(t[n]) == s[-1]
@@ -243,6 +246,7 @@ pink
 
 def test_a_cable_pull_and_a_reset_mid_frame_lose_and_double_nothing(tmp_path):
     box = KeyBox(tmp_path / "b", KEYS_LONG)
+    box.begun()
     cable = Cable(box.port, tmp_path / "ttyACM0")
     live = None
     journal = box.journal

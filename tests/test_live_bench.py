@@ -37,6 +37,8 @@ def press_to_paint(tmp_path, boxes, presses):
     live = None
     driver = chrome(tmp_path / "dl")
     try:
+        for b in played:
+            b.begun()
         live = Live([b.port for b in played])
         driver.get(live.url + "table/1/overlay")
         end = time.monotonic() + 60 + presses * 0.5

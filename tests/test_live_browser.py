@@ -65,6 +65,8 @@ def test_the_overlay_and_the_tv_page_show_every_score_in_order(tmp_path, browser
     box2 = KeyBox(tmp_path / "b2", KEYS_2.replace("@4000", "@8000"), MATCH_2)
     live = None
     try:
+        box1.begun()
+        box2.begun()
         live = Live([box1.port, box2.port])
         d = browser
         d.get(live.url + "table/1/overlay?size=l&theme=dark")

@@ -54,6 +54,7 @@ def test_live_results_and_notifications_on_postgresql(tmp_path, pg_server):  # n
     listener = Listener(url)
     live = None
     try:
+        box.begun()
         live = Live([box.port], "--db", url, "--idle", "1")
         done = live.wait(lambda t: t[1]["replay"] is not None and
                          t[1]["replay"]["status"] == "finished", timeout=40,

@@ -334,15 +334,23 @@ class Bridge:
         self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
         self.from_host = 0
         self.starts = 0
-        # A key script (device_cmd.parse_script's commands) for host_tools/mp/keyfeed.py:
-        # written into a pipe every start inherits, played there in real time.
+        # A key script (device_cmd.parse_script's commands) for host_tools/mp/keyfeed.py,
+        # which presses what comes down a pipe every start inherits. The script's clock
+        # is here, on the wall (a referee's waits go on while the box resets or a host
+        # holds it in the raw REPL): each press goes into the pipe when it is due, a wait
+        # only puts off the next (_due_keys). What comes while the app is not running
+        # waits in the pipe and is pressed when it is back.
         self.keys_r = self.keys_w = -1
         self.keys_out = bytearray()
         self.keys_log = keys_log
+        self.keys = list(keys or ())
+        self.keys_at = None  # the wall time (monotonic) the next command is due
         if keys is not None:
+            from host_tools.mp.device import GAP_MS, HOLD_MS, LONG_MS  # the feed's too
+
+            self.key_ms = {"press": HOLD_MS + GAP_MS, "long": LONG_MS + GAP_MS}
             self.keys_r, self.keys_w = os.pipe()
             os.set_blocking(self.keys_w, False)
-            self.keys_out += "".join("%s %s\n" % c for c in keys).encode()
 
     def _start(self, run_main):
         self.starts += 1
@@ -447,11 +455,26 @@ class Bridge:
         else:
             self._start(True)
 
+    def _due_keys(self):
+        """Put the key commands that are due into the pipe; seconds to the next one."""
+        now = time.monotonic()
+        if self.keys_at is None:
+            self.keys_at = now
+        while self.keys and self.keys_at <= now:
+            cmd, arg = self.keys.pop(0)
+            if cmd == "wait":
+                self.keys_at += arg / 1000
+                continue
+            self.keys_out += ("%s %s\n" % (cmd, arg)).encode()
+            self.keys_at += self.key_ms[cmd] / 1000
+        return max(0.0, self.keys_at - now) if self.keys else 0.1
+
     def serve(self, stop=None):
         """Relay until `stop()` is true (checked every 0.1 s) or the cable is cut."""
         self._start(True)
         try:
             while stop is None or not stop():
+                timeout = min(0.1, self._due_keys()) if self.keys else 0.1
                 out = self.proc.stdout
                 stdin = self.proc.stdin
                 readers = []
@@ -462,7 +485,7 @@ class Bridge:
                 writers = ([self.master] if self.to_host else []) + (
                     [stdin] if self.to_dev else []) + (
                     [self.keys_w] if self.keys_out else [])
-                ready, writable, _ = select.select(readers, writers, [], 0.1)
+                ready, writable, _ = select.select(readers, writers, [], timeout)
                 if self.interrupt:
                     self._interrupt()
                 if self.master in writable:

@@ -1,15 +1,17 @@
 """A key script played in real time on the virtual device (run by MicroPython):
 `scoreboard device --pty --keys FILE`.
 
-The vdev's bridge writes the script, as the key runner's commands (`press NAME`,
-`long NAME`, `wait MS`: host_tools/device/device_cmd.py parse_script), into a pipe that every
-start of the interpreter inherits; `Feed(fd, log).main()` runs the app as main.py does, with one
-more task that takes the commands one at a time and holds the keys on the host board
-for as long as host_tools/mp/device.py does (80 ms, a long press 1 s, 150 ms between
-presses), by name on the legend the app shows now. A command taken is gone from the
-pipe: after a reset the next start goes on with the rest (what was being pressed at
-the reset is lost, as a referee's press would be). `log`: a file to which each press
-is appended as `NAME EPOCH_MS` when the key goes down (the latency benchmark's clock).
+The vdev's bridge keeps the script's clock (its `@MS` waits, on the wall: they go on
+while the box resets) and writes each press, as the key runner's commands (`press
+NAME`, `long NAME`: host_tools/device/device_cmd.py parse_script), into a pipe that
+every start of the interpreter inherits when it is due; `Feed(fd, log).main()` runs the
+app as main.py does, with one more task that takes the commands one at a time and holds
+the keys on the host board for as long as host_tools/mp/device.py does (80 ms, a long
+press 1 s, 150 ms between presses), by name on the legend the app shows now. A command
+taken is gone from the pipe: after a reset the next start goes on with the rest (what
+was being pressed at the reset is lost, as a referee's press would be; what came while
+the app was down is pressed when it is back). `log`: a file to which each press is
+appended as `NAME EPOCH_MS` when the key goes down (the latency benchmark's clock).
 """
 
 HOLD_MS = 80  # host_tools/mp/device.py's
@@ -65,9 +67,6 @@ class Feed:
                 return  # the bridge closed the pipe
             words = line.decode().split()
             if len(words) != 2:
-                continue
-            if words[0] == "wait":
-                await asyncio.sleep_ms(int(words[1]))
                 continue
             i = key_index(app.family, words[1])
             if i < 0:

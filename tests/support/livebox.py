@@ -97,6 +97,16 @@ class KeyBox:
         """A power cut: the interpreter dies mid-whatever; the bridge boots it again."""
         os.kill(self.interpreter(), signal.SIGKILL)
 
+    def begun(self, timeout=20):
+        """Wait until the match has begun (its first `frame` line is on the flash). The
+        scripts press `ok` first: a host that connects before it is taken stops the app
+        for its catch-up (as a sync does), and a press in that moment is lost, as on a
+        box; so a test lets the box take it, then connects in the wait that follows."""
+        end = time.monotonic() + timeout
+        while not any(" frame " in ln for ln in self.journal()):
+            assert time.monotonic() < end, "the match never began: %s" % self.journal()
+            time.sleep(0.05)
+
     def journal(self):
         """The lines of the box's one match journal, as on its flash."""
         files = sorted((self.flash / "matches").glob("*.sbn"))
