@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from support.livebox import KeyBox, Live
+from support.livebox import KeyBox, Live, score
 from support.mpy import REPO
 from support.simpage import chrome, quit_chrome
 from test_live import KEYS_1, KEYS_2, MATCH_2, SCORES_1, SCORES_2
@@ -74,10 +74,13 @@ def test_the_overlay_and_the_tv_page_show_every_score_in_order(tmp_path, browser
         d.switch_to.new_window("tab")
         d.get(live.url + "tables")
         tv = d.current_window_handle
+        # The last score of each (table 2's "pot red" is also the last word at (4, 6): a
+        # box that lags must not pass for one that has finished).
         done = live.wait(lambda t: all(t[n]["lines"] == len(b.journal()) and
-                                       t[n]["last"] == last
-                                       for n, b, last in ((1, box1, "pot yellow"),
-                                                          (2, box2, "pot red"))),
+                                       t[n]["last"] == last and score(t[n]) == scores[-1]
+                                       for n, b, last, scores in (
+                                           (1, box1, "pot yellow", SCORES_1),
+                                           (2, box2, "pot red", SCORES_2))),
                          timeout=40, what="both matches")
         painted = ("return [1, 2].every(n => Live.log.some(e => e.table === n && "
                    "e.lines === %d + (n - 1) * %d)) && Live.log"

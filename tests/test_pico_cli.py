@@ -127,9 +127,10 @@ def test_the_pty_with_keys_is_a_table_scoreboard_live_follows_as_it_is_played(tm
         assert t["port"] == port and t["box"].startswith("PICO-"), t
         assert t["names"] == ["Player A", "Player B"] and t["last"] == "pot red"
         # The strokes came as they were pressed, not all at once: the red, 1.5 s later
-        # the black (the waits of the script, in real time).
+        # the black (the waits of the script, in real time; an emulator that fell behind
+        # on a busy machine catches up with the wall clock, so a gap may come shorter).
         assert seen[9][1] == (1, 0) and seen[10][1] == (8, 0), seen
-        assert seen[10][0] - seen[9][0] > 1.2, seen
+        assert seen[10][0] - seen[9][0] > 0.5 and seen[11][0] - seen[8][0] > 1.5, seen
         assert proc.stdout.readline() == "played 8 keys\n"
     finally:
         if live is not None:

@@ -338,8 +338,10 @@ class Bridge:
         # which presses what comes down a pipe every start inherits. The script's clock
         # is here, on the wall (a referee's waits go on while the box resets or a host
         # holds it in the raw REPL): each press goes into the pipe when it is due, a wait
-        # only puts off the next (_due_keys). What comes while the app is not running
-        # waits in the pipe and is pressed when it is back.
+        # only puts off the next (_due_keys). The clock starts when the app first reads
+        # the pipe (it takes the `start` put there first: the box is up, as a referee
+        # waits for it); what comes while the app is not running waits in the pipe and
+        # is pressed when it is back.
         self.keys_r = self.keys_w = -1
         self.keys_out = bytearray()
         self.keys_log = keys_log
@@ -351,6 +353,7 @@ class Bridge:
             self.key_ms = {"press": HOLD_MS + GAP_MS, "long": LONG_MS + GAP_MS}
             self.keys_r, self.keys_w = os.pipe()
             os.set_blocking(self.keys_w, False)
+            self.keys_out += b"start 0\n"
 
     def _start(self, run_main):
         self.starts += 1
@@ -459,6 +462,8 @@ class Bridge:
         """Put the key commands that are due into the pipe; seconds to the next one."""
         now = time.monotonic()
         if self.keys_at is None:
+            if self.keys_out or _unread(self.keys_r):
+                return 0.02  # the app is not reading keys yet
             self.keys_at = now
         while self.keys and self.keys_at <= now:
             cmd, arg = self.keys.pop(0)
@@ -534,6 +539,16 @@ class Bridge:
                 pass
         self.keys_r = self.keys_w = -1
         shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def _unread(fd):
+    """How many bytes wait in the pipe whose read end is `fd`."""
+    import fcntl
+    import termios
+
+    buf = bytearray(4)
+    fcntl.ioctl(fd, termios.FIONREAD, buf)
+    return int.from_bytes(buf, sys.byteorder)
 
 
 def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):

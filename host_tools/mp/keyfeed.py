@@ -4,7 +4,8 @@
 The vdev's bridge keeps the script's clock (its `@MS` waits, on the wall: they go on
 while the box resets) and writes each press, as the key runner's commands (`press
 NAME`, `long NAME`: host_tools/device/device_cmd.py parse_script), into a pipe that
-every start of the interpreter inherits when it is due; `Feed(fd, log).main()` runs the
+every start of the interpreter inherits when it is due (its clock starts when the app
+takes the `start` the bridge puts there first); `Feed(fd, log).main()` runs the
 app as main.py does, with one more task that takes the commands one at a time and holds
 the keys on the host board for as long as host_tools/mp/device.py does (80 ms, a long
 press 1 s, 150 ms between presses), by name on the legend the app shows now. A command
@@ -66,7 +67,7 @@ class Feed:
             if not line:
                 return  # the bridge closed the pipe
             words = line.decode().split()
-            if len(words) != 2:
+            if len(words) != 2 or words[0] == "start":  # `start`: the bridge's hello
                 continue
             i = key_index(app.family, words[1])
             if i < 0:
