@@ -175,7 +175,7 @@ $(TYPINGS_STAMP): requirements-typings.txt | $(BIN)/python
 # pytest exits 5 when it collects no test: that must never pass as green.
 # The long sweeps (every byte of every power cut, ...) are marked slow: `make bench` runs them.
 test: deps
-	@$(BIN)/pytest -q -m "not slow"; rc=$$?; \
+	@$(BIN)/pytest -q -n auto --dist loadfile -m "not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
