@@ -16,6 +16,20 @@ from scoreboard.keys import keymaps
 _BALL = ("pot it (a colour not on, with a free ball on, is the free ball: `pot free`); "
          "in a foul entry: the ball concerned sets the value, pressed again it went down")
 
+# The keys that say the same on more than one legend.
+_UNDO = ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
+                  "back; to a question: no"), "")
+_MENU = ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
+                  "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item")
+_WARN = ("WARN", "`warn` the striker, on two fouls", "")
+_CLOCK = (("GO", "`go`: the shot clock starts", ""),
+          ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
+          ("EXTEND", "`extend`: the striker's extension", ""))
+_CONCEDE = ("CONCEDE", ("who concedes the match (the striker under the cursor; the other "
+                        "side is refused: only the striker concedes), `ok`, then `ok` to "
+                        "the question"), "")
+_END_VISIT = ("END", "`end`: the visit ends without a foul", "")
+
 LEGENDS = {
     "snooker": (
         ("RED", "`pot red`; in a foul entry: a red went down",
@@ -38,10 +52,8 @@ LEGENDS = {
         ("REPLACE", "after a foul with a miss: `replace`, balls back, offender again", ""),
         ("END", "`end`: the visit ends without score; before frame 1: switch the breaker",
          ""),
-        ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
-         "back; to a question: no"), ""),
-        ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
-         "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item"),
+        _UNDO,
+        _MENU,
         ("OK", ("end an entry, choose in a menu, yes to a question; before frame 1: "
          "`frame A` (or B); frame over: `frame` (the panel says who breaks); tie on the "
          "black: who plays first; shot clock on: `go` or `hit`"), "shot clock on: `extend`"),
@@ -53,21 +65,15 @@ LEGENDS = {
          "back), `ok`"), ""),
         ("FOUL", "`foul`: ball in hand for the other side (after TIME: `foul time`)",
          "`foul time`"),
-        ("END", "`end`: the visit ends without a foul", ""),
+        _END_VISIT,
         ("PUSH", "`push`: push out, the shot after the break (nine- and ten-ball)", ""),
         ("PASS", "`pass`: after a push out, the shot passed back", ""),
-        ("WARN", "`warn` the striker, on two fouls", ""),
-        ("GO", "`go`: the shot clock starts", ""),
-        ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
-        ("EXTEND", "`extend`: the striker's extension", ""),
+        _WARN,
+        *_CLOCK,
         ("SIDE", "before the first rack: switch the breaker", ""),
-        ("CONCEDE", ("who concedes the match (the striker under the cursor; the other "
-         "side is refused: only the striker concedes), `ok`, then `ok` to the question"),
-         ""),
-        ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
-         "back; to a question: no"), ""),
-        ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
-         "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item"),
+        _CONCEDE,
+        _UNDO,
+        _MENU,
         ("OK", ("end an entry, choose in a menu, yes to a question; before rack 1: "
          "`frame A` (or B); rack over: `frame` (the panel says who breaks); shot clock on: "
          "`go` or `hit`"), "shot clock on: `extend`; in a number entry: cancel"),
@@ -76,24 +82,18 @@ LEGENDS = {
         ("BALL", "`score 1`", "`score N`: then a number key"),
         ("SCORE", "`score N`: then the number key, 1 to 15", ""),
         ("FOUL", "`foul`: minus 1 (after TIME: `foul time`)", "`foul time`"),
-        ("END", "`end`: the visit ends without a foul", ""),
+        _END_VISIT,
         ("AGAIN", "after an opening-break foul: `again`, the offender breaks again", ""),
         ("BREAK", "`foul break`: an opening-break foul, minus 2 (after TIME: with `time`)",
          "`foul break time`"),
         ("RERACK", ("`rerack`: 14 balls re-racked (refused with 15 on the table: the board "
          "re-racks 14 itself when one is left)"), "`rerack 15`"),
-        ("WARN", "`warn` the striker, on two fouls", ""),
-        ("GO", "`go`: the shot clock starts", ""),
-        ("HIT", "`hit`: the cue ball struck, the shot clock stops", ""),
-        ("EXTEND", "`extend`: the striker's extension", ""),
+        _WARN,
+        *_CLOCK,
         ("SIDE", "before the game: switch the breaker", ""),
-        ("CONCEDE", ("who concedes the match (the striker under the cursor; the other "
-         "side is refused: only the striker concedes), `ok`, then `ok` to the question"),
-         ""),
-        ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
-         "back; to a question: no"), ""),
-        ("MENU", ("the menu of the rarer words (before the first frame: called, shot "
-         "clock, forfeit, abandon); in a menu: next item"), "in a menu: previous item"),
+        _CONCEDE,
+        _UNDO,
+        _MENU,
         ("OK", ("end an entry, choose in a menu, yes to a question; before the game: "
          "`frame A` (or B); shot clock on: `go` or `hit`"),
          "shot clock on: `extend`; in a number entry: cancel"),
