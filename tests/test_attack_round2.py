@@ -23,21 +23,8 @@ import os
 import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
-from support.vdev import journal_match, match_lines, scoreboard
-from host_tools.results.db import open_db
+from support.vdev import journal_match, match_lines, scoreboard, stored_ids, sync
 from test_box_attack import HEADER, HOST_BOX, _finished, _mark, both, tagged
-
-
-def sync(port, url, *more):
-    return scoreboard("sync", "--port", port, "--db", url, *more)
-
-
-def stored_ids(url):
-    db = open_db(url)
-    try:
-        return sorted(m["id"] for m in db.matches())
-    finally:
-        db.close()
 
 
 # -- a hostile box ------------------------------------------------------------------------

@@ -32,14 +32,10 @@ from support import mpy, pgserver
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
 from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, journal_text,
-                          match_lines, scoreboard)
+                          match_lines, scoreboard, sync)
 from host_tools.results.db import open_db
 
 CONTROLS = ("\x1b", "\x07", "\x9b", "\x85", "\x7f")
-
-
-def sync(port, url, *more, env=None):
-    return scoreboard("sync", "--port", port, "--db", url, *more, env=env)
 
 
 def last(out):

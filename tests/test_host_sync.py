@@ -10,7 +10,8 @@ import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
-from support.vdev import VirtualDevice, journal_match, journal_text, match_lines, scoreboard
+from support.vdev import (VirtualDevice, journal_match, journal_text, match_lines,
+                          scoreboard, sync)
 from host_tools.results.db import open_db
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
@@ -30,10 +31,6 @@ def expected_frames(flash, ids):
         with open(flash / "matches" / ("%s.sbn" % match_id), encoding="utf-8") as f:
             total += len(list(replay(f, journal=True).frames()))
     return total
-
-
-def sync(port, url, *more):
-    return scoreboard("sync", "--port", port, "--db", url, *more)
 
 
 def test_pulls_marks_and_second_sync_adds_nothing(flash, device, db_url):

@@ -18,24 +18,13 @@ import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
-from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, scoreboard
+from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, scoreboard,
+                          stored_ids, sync)
 from host_tools import cli
 from host_tools.results import sync as sync_cmd
 from host_tools.results.db import open_db
 from host_tools.measure.matchgen import generate, header
 from host_tools.device.sync_board import Board, BoardError
-
-
-def sync(port, url, *more):
-    return scoreboard("sync", "--port", port, "--db", url, *more)
-
-
-def stored_ids(url):
-    db = open_db(url)
-    try:
-        return sorted(m["id"] for m in db.matches())
-    finally:
-        db.close()
 
 
 # -- syncs that do not fail at random ---------------------------------------------------

@@ -144,6 +144,22 @@ def scoreboard(*args, timeout=120, env=None):
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
+def sync(port, url, *more, env=None):
+    """`scoreboard sync --port PORT --db URL MORE...`; returns (returncode, stdout, stderr)."""
+    return scoreboard("sync", "--port", port, "--db", url, *more, env=env)
+
+
+def stored_ids(url):
+    """The ids of the matches in the results database at `url`, sorted."""
+    from host_tools.results.db import open_db
+
+    db = open_db(url)
+    try:
+        return sorted(m["id"] for m in db.matches())
+    finally:
+        db.close()
+
+
 if __name__ == "__main__":  # a quick look: python tests/support/vdev.py FLASH
     with VirtualDevice(sys.argv[1]) as dev:
         print(dev.port)
