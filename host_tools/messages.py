@@ -21,6 +21,11 @@ def shown(text):
     return escaped(str(text))
 
 
+def one_of(words):
+    """`en, pl or bg`: the choices an option takes, for a message."""
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else words[0]
+
+
 def encoded(text, stream):
     """`text` as `stream` can write it: `?` for what its encoding cannot show."""
     encoding = getattr(stream, "encoding", None) or "utf-8"

@@ -36,7 +36,7 @@ from datetime import datetime
 from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.messages import fail, say
+from host_tools.messages import fail, one_of, say
 from host_tools.device.sync_board import Board, BoardError
 from scoreboard.core.header import LANGS
 from scoreboard.core.notation import NotationError, Reader
@@ -324,8 +324,7 @@ def run(args):
         fail("setup", "--date %s: use YYYY-MM-DDTHH:MM" % args.date)
         return 2
     if args.lang is not None and args.lang not in LANGS:
-        fail("setup", "--lang %s: the box speaks %s" % (
-            args.lang, ", ".join(LANGS[:-1]) + " or " + LANGS[-1]))
+        fail("setup", "--lang %s: the box speaks %s" % (args.lang, one_of(LANGS)))
         return 2
     if not re.fullmatch(r"[A-Za-z0-9_-]+", args.prefix):
         fail("setup", "--prefix: letters, digits, - and _ only")

@@ -15,7 +15,7 @@ from html import escape
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.results.db import DbError, add_db_options, open_db, url_from
 from host_tools.results.export import damaged, report_of
-from host_tools.messages import fail, say
+from host_tools.messages import fail, one_of, say
 from host_tools.results.report_lang import LANGS, TEXTS, date, seconds
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
@@ -206,8 +206,7 @@ def page_of(db, match, lang="en"):
 
 def run(args):
     if args.lang not in LANGS:
-        fail("report", "--lang %s: the page speaks %s" % (
-            args.lang, ", ".join(LANGS[:-1]) + " or " + LANGS[-1]))
+        fail("report", "--lang %s: the page speaks %s" % (args.lang, one_of(LANGS)))
         return 2
     try:
         db = open_db(url_from(args.db, args.db_file), create=False)
