@@ -103,11 +103,7 @@ class Device:
 
     def panels(self):
         """{"E": (w, h, bytes), "L": (32, 16, bytes)} as the firmware drew them."""
-        out = {}
-        for line in self.send("show"):
-            tag, w, h, data = line.split()
-            out[tag] = (int(w), int(h), bytes.fromhex(data))
-        return out
+        return panels_of(self.send("show"))
 
     def on_error_screen(self):
         """Whether the app stopped on its error screen (`status`: `M <screen> ...`)."""
@@ -122,6 +118,16 @@ class Device:
                 self.proc.wait(timeout=10)
             except (BrokenPipeError, subprocess.TimeoutExpired):
                 self.proc.kill()
+
+
+def panels_of(lines):
+    """A `show` answer (`E W H HEX` and `L 32 16 HEX`, the runner's and the emulated
+    Pico's alike) as {"E": (w, h, bytes), "L": (32, 16, bytes)}."""
+    out = {}
+    for line in lines:
+        tag, w, h, data = line.split()
+        out[tag] = (int(w), int(h), bytes.fromhex(data))
+    return out
 
 
 def write_pngs(panels, folder, tag):

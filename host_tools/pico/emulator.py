@@ -31,6 +31,8 @@ import threading
 import time
 from pathlib import Path
 
+from host_tools.device.device_cmd import panels_of
+
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "harness.mjs"
 UF2 = REPO / "build" / "pico" / "scoreboard-pico.uf2"
@@ -301,11 +303,7 @@ class Pico:
 
     def panels(self):
         """{"E": (w, h, bytes), "L": (32, 16, bytes)}: both panels as a person sees them."""
-        out = {}
-        for line in self.command("show"):
-            tag, w, h, data = line.split()
-            out[tag] = (int(w), int(h), bytes.fromhex(data))
-        return out
+        return panels_of(self.command("show"))
 
     def stats(self):
         words = self.command("stats")[0].split()[1:]
