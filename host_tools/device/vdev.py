@@ -459,7 +459,10 @@ class Bridge:
             self._start(True)
 
     def _due_keys(self):
-        """Put the key commands that are due into the pipe; seconds to the next one."""
+        """Put the key commands that are due into the pipe; seconds to the next one (at
+        most 0.1: the loop's own pace)."""
+        if not self.keys:
+            return 0.1
         now = time.monotonic()
         if self.keys_at is None:
             if self.keys_out or _unread(self.keys_r):
@@ -472,14 +475,14 @@ class Bridge:
                 continue
             self.keys_out += ("%s %s\n" % (cmd, arg)).encode()
             self.keys_at += self.key_ms[cmd] / 1000
-        return max(0.0, self.keys_at - now) if self.keys else 0.1
+        return min(0.1, max(0.0, self.keys_at - now)) if self.keys else 0.1
 
     def serve(self, stop=None):
         """Relay until `stop()` is true (checked every 0.1 s) or the cable is cut."""
         self._start(True)
         try:
             while stop is None or not stop():
-                timeout = min(0.1, self._due_keys()) if self.keys else 0.1
+                timeout = self._due_keys()
                 out = self.proc.stdout
                 stdin = self.proc.stdin
                 readers = []

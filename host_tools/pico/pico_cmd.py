@@ -32,6 +32,7 @@ import threading
 import time
 from pathlib import Path
 
+from host_tools.device.device_cmd import DeviceError, parse_script, play_script, write_pngs
 from host_tools.pico.emulator import BUSY, UF2, Pico, PicoError
 
 
@@ -62,8 +63,6 @@ def add_parser(sub):
 
 
 def run(args):
-    from host_tools.device.device_cmd import DeviceError, parse_script
-
     image = args.flash_image or default_image()
     try:
         if args.keys is not None and not args.keys.is_file():
@@ -94,8 +93,6 @@ def run(args):
 
 
 def _session(pico, args, commands, image):
-    from host_tools.device.device_cmd import play_script, write_pngs
-
     if args.pty:
         return _serve(pico, commands, args.png)
     if commands:
@@ -124,7 +121,6 @@ def _serve(pico, commands, png):
     are the box's own milliseconds), as a referee would press it: what mpremote or
     `scoreboard live` reads on the port is the match as it is played. The port is
     announced for `scoreboard live --port auto` while it is served."""
-    from host_tools.device.device_cmd import play_script
     from host_tools.live.ports import announce
 
     stopped = []
