@@ -229,15 +229,13 @@ def _sqlite(path, label, create=True):
     parent = Path(path).resolve().parent
     if not parent.is_dir():
         raise DbError("cannot open the database %s: folder %s does not exist" % (label, parent))
-    made = not Path(path).exists()
+    made = None if Path(path).exists() else Path(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=10)
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as e:
         raise DbError("cannot open the database %s: %s" % (label, _first_line(e))) from None
-    db = Database(conn, "sqlite", label, sqlite3.Error)
-    db.made = Path(path) if made else None
-    return db
+    return Database(conn, "sqlite", label, sqlite3.Error, made=made)
 
 
 def _postgres(url):
@@ -265,13 +263,13 @@ def extends(old, new):
 class Database:
     """One connection; every query is parameterised, in the same SQL on both engines."""
 
-    def __init__(self, conn, dialect, label, errors, url=None):
+    def __init__(self, conn, dialect, label, errors, url=None, made=None):
         self.conn = conn
         self.dialect = dialect
         self.label = label
         self.errors = errors
         self.url = url
-        self.made = None  # the SQLite file this connection created, if it did
+        self.made = made  # the SQLite file this connection created, if it did
 
     def _sql(self, q):
         return q.replace("?", "%s") if self.dialect == "postgresql" else q
