@@ -48,7 +48,7 @@ def every_board(tmp_path):
 
 # The contract's members that are methods, with how many arguments each takes.
 METHODS = {"eink_show": 2, "eink_show_now": 2, "led_show": 0, "led_level": 1, "keys": 0,
-           "tone": 2, "quiet": 0, "unique_id": 0, "ticks_ms": 0, "errno": 1,
+           "feed_keys": 2, "tone": 2, "quiet": 0, "unique_id": 0, "ticks_ms": 0, "errno": 1,
            "free_bytes": 0, "sync": 0}
 
 

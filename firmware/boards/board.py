@@ -33,6 +33,11 @@ board has all of them (tests/test_boards.py walks every board through this list)
                           budget for each picture: boards/ledpower.py)
     keys()                the raw key bitmap, bit row * 4 + col set = key down (row 0
                           the top row, col 0 the left column); allocation free
+    feed_keys(keys, now)  every pass: hand the key changes since the last pass to
+                          `keys` (a keys.debounce.Debouncer); allocation free. Here:
+                          the bitmap keys() reads now (`keys.update`); the Pico boards
+                          hand over what their PIO scan queued meanwhile, debounced
+                          already (`keys.take`), so a tap during a flash stall counts
     tone(freq_hz, volume_pct), quiet()
                           start a tone (freq 0 = silence), stop it; allocation free
     unique_id()           bytes: the chip's unique id (the box id's last four bytes)
@@ -43,17 +48,18 @@ board has all of them (tests/test_boards.py walks every board through this list)
     sync()                called after each journal flush: whatever the filesystem needs
                           for the line to be on flash
 
-This class gives the defaults a board on a real filesystem shares: `errno` (the
-OSError's own number), `free_bytes` (statvfs: scoreboard.files.fs_free), `sync`
-(scoreboard.files.fs_sync: os.sync on MicroPython where there is one) and
-`eink_show_now`. Everything else each board defines; nothing here touches hardware.
+This class gives the defaults a board on a real filesystem shares: `feed_keys` (the
+scan of keys()), `errno` (the OSError's own number), `free_bytes` (statvfs:
+scoreboard.files.fs_free), `sync` (scoreboard.files.fs_sync: os.sync on MicroPython
+where there is one) and `eink_show_now`. Everything else each board defines; nothing
+here touches hardware.
 """
 
 from scoreboard.files import fs_free, fs_sync
 
 # The contract's members, in the order above: what the app may use of a board.
 MEMBERS = ("name", "echo", "flash", "eink_size", "led", "eink_show", "eink_show_now", "led_show",
-           "led_level", "keys", "tone", "quiet", "unique_id", "ticks_ms", "errno",
+           "led_level", "keys", "feed_keys", "tone", "quiet", "unique_id", "ticks_ms", "errno",
            "free_bytes", "sync")
 
 
@@ -78,6 +84,11 @@ class Board:
             return
         raise RuntimeError("the %s board's panel waits: run the app with App.run()"
                            % self.name)
+
+    def feed_keys(self, keys, now):
+        """The key changes to the debouncer: the bitmap read now (a board whose keys
+        come from elsewhere overrides this)."""
+        keys.update(self.keys(), now)
 
     def errno(self, e):
         """The errno of an OSError: its own number, else its first argument."""

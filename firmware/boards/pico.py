@@ -43,6 +43,7 @@ from boards import board as _board
 from boards import ledpower as _ledpower
 from drivers import buzzer as _buzzer
 from drivers import keypad as _keypad
+from drivers import pio_keypad as _pio_keypad
 from drivers import max7219 as _max7219
 from drivers import ssd1683 as _ssd1683
 
@@ -89,7 +90,7 @@ def pin_of(part, signal, pins=PINS):
 class Board(_board.Board):
     """What the app sees (boards/board.py's contract). Built by build()."""
 
-    def __init__(self, machine, time, framebuf, pins=PINS, name=NAME):
+    def __init__(self, machine, time, framebuf, pins=PINS, name=NAME, rp2=None):
         from scoreboard.echo import Echo
 
         self.name = name
@@ -99,6 +100,8 @@ class Board(_board.Board):
         self._machine = machine
         self._time = time
         Pin = machine.Pin
+        # the keypad first: from here on a press is queued for the app's first pass
+        self.make_keypad(machine, rp2)
         self.make_display(machine, framebuf)
         # LED chain on SPI0
         spi0 = machine.SPI(
@@ -116,17 +119,27 @@ class Board(_board.Board):
             spi0, Pin(self.gp("led", "CS"), Pin.OUT, value=1),
             order=_max7219.ORDER_FC16, rotation=0, intensity=0,
         )
-        # keypad
-        rows = [Pin(self.gp("keypad", "ROW%d" % i), Pin.OPEN_DRAIN, value=1)
-                for i in (1, 2, 3, 4)]
-        cols = [Pin(self.gp("keypad", "COL%d" % i), Pin.IN, Pin.PULL_UP) for i in (1, 2, 3, 4)]
-        self.keypad = _keypad.Keypad(rows, cols)
         # buzzer
         self.buzzer = _buzzer.Buzzer(machine.PWM(Pin(self.gp("buzzer", "+"))))
 
     def gp(self, part, signal):
         """The GPIO of `signal` of `part` on this board."""
         return pin_of(part, signal, self.pins)
+
+    def make_keypad(self, machine, rp2):
+        """The 4x4 matrix: scanned by a PIO state machine when the port has one
+        (drivers/pio_keypad.py: it scans on while the CPU waits for the flash), else by
+        the CPU in each pass (drivers/keypad.py: fake pins in the tests)."""
+        Pin = machine.Pin
+        rows = [self.gp("keypad", "ROW%d" % i) for i in (1, 2, 3, 4)]
+        cols = [self.gp("keypad", "COL%d" % i) for i in (1, 2, 3, 4)]
+        if rp2 is not None:
+            self.keypad = _pio_keypad.PioKeypad(rp2, Pin, rows, cols,
+                                                mem32=getattr(machine, "mem32", None))
+            self.feed_keys = self.keypad.feed
+        else:
+            self.keypad = _keypad.Keypad([Pin(gp, Pin.OPEN_DRAIN, value=1) for gp in rows],
+                                         [Pin(gp, Pin.IN, Pin.PULL_UP) for gp in cols])
 
     def make_display(self, machine, framebuf):
         """The e-ink panel on SPI1, drawn in bands of ssd1683.BAND_ROWS rows (a variant
@@ -199,12 +212,15 @@ class Board(_board.Board):
 
 
 def build(machine=None, time=None, framebuf=None):
-    """Make the hardware and return the board. The arguments are for tests (fakes);
-    on the device call build() and the real modules are imported here."""
+    """Make the hardware and return the board. The arguments are for tests (fakes,
+    whose keypad the CPU scans); on the device call build() and the real modules are
+    imported here, `rp2` (the PIO) with them."""
+    rp2 = None
     if machine is None:
         import machine
+        import rp2
     if time is None:
         import time
     if framebuf is None:
         import framebuf
-    return Board(machine, time, framebuf)
+    return Board(machine, time, framebuf, rp2=rp2)

@@ -89,11 +89,14 @@ class Board(_pico.Board):
 
 
 def build(machine=None, time=None, framebuf=None):
-    """Make the hardware and return the board (arguments: fakes for tests)."""
+    """Make the hardware and return the board (arguments: fakes for tests; on the
+    device the keypad is the PIO's, as on the reference board)."""
+    rp2 = None
     if machine is None:
         import machine
+        import rp2
     if time is None:
         import time
     if framebuf is None:
         import framebuf
-    return Board(machine, time, framebuf, PINS, NAME)
+    return Board(machine, time, framebuf, PINS, NAME, rp2=rp2)

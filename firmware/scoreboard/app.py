@@ -1,7 +1,7 @@
 """The app: the box's loop, wiring the board, the keys, the rules core, the screens and
 the journal together.
 
-    keys() -> Debouncer -> (start / set-up lists | Grammar) -> Match.apply -> Journal
+    feed_keys -> Debouncer -> (start / set-up lists | Grammar) -> Match.apply -> Journal
                                                                    |
                               LED (every pass that changed it) <---+---> e-ink (policy)
 
@@ -162,7 +162,7 @@ class App:
         """Read the keys; act on every debounced press. Allocates nothing without one."""
         self.passes += 1
         keys = self.keys
-        keys.update(self.board.keys(), now)
+        self.board.feed_keys(keys, now)
         ev = keys.get()
         while ev >= 0:
             kind = ev >> 8

@@ -19,7 +19,9 @@ Events, each an int `kind << 8 | key`:
 - REPEAT (3): every `repeat_ms` after the LONG while the key is still held.
 
 Debouncing: a key's new level is accepted once the raw bit has stayed at it for
-`debounce_ms` (every bounce restarts the wait); shorter glitches are ignored. Keys are
+`debounce_ms` (every bounce restarts the wait); shorter glitches are ignored. A source
+that debounces by itself (the Pico's PIO scan, drivers/pio_keypad.py) hands its changes
+to `take(state, now_ms)` instead: accepted at once, timed for long presses the same way. Keys are
 independent: several may be held at once. Times are compared only with
 `scoreboard.core.ticks.ticks_diff` (period 2**30), so a press held across the ticks
 wrap behaves like any other. `now_ms` must be within the ticks period (`ticks.wrap`).
@@ -122,23 +124,44 @@ class Debouncer:
         if self.stable:
             self._held(now_ms)
 
+    def take(self, state, now_ms):
+        """Feed a key bitmap that is debounced already (the Pico's PIO scan): each
+        changed key's new level is accepted at once, a release giving its PRESS, and
+        the held keys are timed for LONG and REPEAT as by `update`. Changes queued
+        while the CPU was stalled come in one after another with the same `now_ms`: a
+        tap held through the stall still counts, as a short press."""
+        state &= self._all
+        self.raw = state
+        changed = state ^ self.stable
+        if changed:
+            for k in range(self.count):
+                if changed >> k & 1:
+                    self._since[k] = now_ms
+                    self._flip(k, now_ms)
+        if self.stable:
+            self._held(now_ms)
+
     def _settle(self, now_ms):
         pending = self._pending
         for k in range(self.count):
             if not pending >> k & 1:
                 continue
-            if ticks_diff(now_ms, self._since[k]) < self.debounce_ms:
-                continue
-            bit = 1 << k
-            self.stable ^= bit
-            self._pending ^= bit
-            if self.stable & bit:  # pressed
-                self._at[k] = now_ms
-                self._flags[k] = _HELD
-            else:  # released
-                if self._flags[k] == _HELD:
-                    self._put(PRESS, k)
-                self._flags[k] = 0
+            if ticks_diff(now_ms, self._since[k]) >= self.debounce_ms:
+                self._flip(k, now_ms)
+
+    def _flip(self, k, now_ms):
+        """Key k's new level is accepted: a press starts its timing, a release of a
+        short press gives PRESS."""
+        bit = 1 << k
+        self.stable ^= bit
+        self._pending &= ~bit
+        if self.stable & bit:  # pressed
+            self._at[k] = now_ms
+            self._flags[k] = _HELD
+        else:  # released
+            if self._flags[k] == _HELD:
+                self._put(PRESS, k)
+            self._flags[k] = 0
 
     def _held(self, now_ms):
         stable = self.stable
