@@ -6,6 +6,8 @@
 // CONFIG_JSON: {uf2, bootrom, flash (the 2 MB image file), pins: {eink: {DIN, CLK, CS,
 // DC, RST, BUSY}, led: {DIN, CLK, CS}, rows: [4 GPIOs], cols: [4], buzzer}, busy:
 // {full_ms, partial_ms, reset_ms}, cut_at (a power cut in the Nth flash program, 0: none),
+// flash_timing (typical, worst or none: the flash chip's erase and program times,
+// flash.mjs), chatter_ms (each key's contacts bounce this long on press and release),
 // usb_in / usb_out (the fds of two pipes: the
 // bytes to the USB serial port and from it)}. The pins are the board's wiring table
 // (boards/pico.py PINS), read by the Python side; each SPI is the one its DIN pin
@@ -14,7 +16,8 @@
 //
 // Time is the emulator's: the core runs at 125 MHz of emulated time, an idle core
 // (WFE/WFI) skips to its next alarm, each SPI byte takes its 8 bit times at the
-// programmed baud rate, each flash erase or program the flash chip's time. The clock
+// programmed baud rate, each flash erase or program the flash chip's time (the CPU
+// stalled; the timers, SPI and the PIO, stepped here in emulated time, go on). The clock
 // runs only while a command needs it (or after `go`):
 //
 //     run MS                 run MS milliseconds of emulated time
@@ -89,6 +92,7 @@ try {
   rp2040.loadBootrom(patchedBootrom(cfg.bootrom));
   image = new FlashFile(cfg.flash, rp2040.flash, {
     cutAt: cfg.cut_at || 0,
+    timing: cfg.flash_timing || 'typical',
     onCut: (offset, done, of) => say(`! cut ${offset} ${done} ${of}`),
   });
   image.load(writes);
@@ -118,6 +122,82 @@ rp2040.onBreak = (code) => {
   }
   core.PC = core.LR & ~1;
 };
+
+// -- the PIO, stepped in emulated time ---------------------------------------------------
+// rp2040js runs its PIO blocks on a setTimeout loop of its own, outside emulated time,
+// one instruction a step whatever the clock divider and the delays, with 4-deep FIFOs
+// and no FJOIN. Here each enabled state machine executes its next instruction when its
+// time comes on the emulated clock: every instruction takes (1 + delay) cycles of
+// SMx_CLKDIV system cycles, so a state machine keeps its pace while the CPU is stalled
+// on the flash (the stall advances the clock through these alarms), as on the chip.
+// A SHIFTCTRL write that changes FJOIN makes the FIFOs anew, as the chip flushes them:
+// 8 deep on the joined side, none on the other.
+const SHIFTCTRL = 0x0d0 - 0x0c8; // a state machine's registers from its CLKDIV
+const FJOIN_RX = 1 << 31;
+const FJOIN_TX = 1 << 30;
+const pioStats = { steps: 0 };
+function divNs(sm) {
+  const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
+  return div * NS_PER_CYCLE;
+}
+function emulatePio(pio) {
+  const alarm = clock.createAlarm(() => stepPio());
+  let armed = false;
+  function stepPio() {
+    armed = false;
+    const t = clock.nanos;
+    let next = Infinity;
+    for (const sm of pio.machines) {
+      if (!sm.enabled) {
+        sm.running = false;
+        continue;
+      }
+      if (!sm.running) {
+        sm.running = true;
+        sm.nextNs = t;
+      }
+      while (sm.nextNs <= t) {
+        const before = sm.cycles;
+        sm.step();
+        pioStats.steps += 1;
+        sm.nextNs += Math.max(1, sm.cycles - before) * divNs(sm);
+      }
+      next = Math.min(next, sm.nextNs);
+    }
+    pio.checkChangedPins();
+    if (next < Infinity) {
+      armed = true;
+      alarm.schedule(next - t);
+    }
+  }
+  // CTRL calls run() when the first state machine is enabled; one enabled later joins
+  // at the next alarm (stepPio starts each one's clock when it finds it enabled)
+  pio.run = () => {
+    if (!armed) {
+      armed = true;
+      alarm.schedule(0);
+    }
+  };
+  for (const sm of pio.machines) {
+    sm.nextNs = 0;
+    sm.running = false;
+    sm.join = 0;
+    const write = sm.writeUint32.bind(sm);
+    sm.writeUint32 = (offset, value) => {
+      write(offset, value);
+      if (offset !== SHIFTCTRL) return;
+      const join = value & (FJOIN_RX | FJOIN_TX);
+      if (join === sm.join) return;
+      sm.join = join;
+      const FIFO = sm.rxFIFO.constructor;
+      sm.rxFIFO = new FIFO(join & FJOIN_RX ? 8 : join ? 0 : 4);
+      sm.txFIFO = new FIFO(join & FJOIN_TX ? 8 : join ? 0 : 4);
+      sm.updateDMARx();
+      sm.updateDMATx();
+    };
+  }
+}
+rp2040.pio.forEach(emulatePio);
 
 // -- SPI: each byte to its part, 8 bit times later the next -----------------------------
 function spiOf(gp) {
@@ -176,7 +256,10 @@ rp2040.gpio[P.led.CS].addListener(() => {
   loadLevel = v;
 });
 
-const keypad = new Keypad(rp2040.gpio, P.rows, P.cols, now);
+const keypad = new Keypad(rp2040.gpio, P.rows, P.cols, now, {
+  after,
+  chatterNs: (cfg.chatter_ms || 0) * 1e6,
+});
 const buzzer = new Buzzer(rp2040, P.buzzer, { now, after, event });
 
 // -- USB CDC: the serial port, with a host that only sends when the device asks --------
@@ -299,10 +382,14 @@ function stats() {
     led_levels: chain.levels().join(','),
     led_warnings: chain.warnings + (chain.decoding() ? 1 : 0),
     key_scans: keypad.scans,
+    key_bounces: keypad.bounces,
     scan_gap_us: Math.round(keypad.longestGap / 1e3),
     tones: buzzer.changes,
     flash_erases: image.erases,
     flash_programs: image.programs,
+    flash_busy_us: Math.round(image.busyNs / 1e3),
+    flash_longest_us: Math.round(image.longestNs / 1e3),
+    pio_steps: pioStats.steps,
     usb: usbUp ? 1 : 0,
   };
   return 'S ' + Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ');

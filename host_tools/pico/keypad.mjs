@@ -7,14 +7,24 @@
 // firmware drives low (an open-drain row is driven only when low). A column without
 // its pull-up enabled floats on a real board; here it reads low, so the firmware's scan
 // sees every key of it down: a missing Pin.PULL_UP shows at once.
+//
+// Contacts bounce: with `chatterNs` (the harness's chatter_ms), a key's contact opens
+// and closes again at pseudo-random moments (a fixed seed: runs repeat) for that long
+// after each press and each release, and settles in the new state at its end.
 import { GPIOPinState } from 'rp2040js';
 
+const BOUNCES = 6; // contact changes within one bounce (even: it ends where it should)
+
 export class Keypad {
-  constructor(gpio, rows, cols, now = () => 0) {
+  constructor(gpio, rows, cols, now = () => 0, { after = null, chatterNs = 0 } = {}) {
     this.rows = rows.map((n) => gpio[n]);
     this.cols = cols.map((n) => gpio[n]);
-    this.held = 0;
+    this.held = 0; // the contacts closed now
     this.now = now;
+    this.after = after;
+    this.chatterNs = chatterNs;
+    this.seed = 12345;
+    this.bounces = 0; // contact changes made by bouncing
     // The scans, timed by the first row going low: how often the firmware looks, and
     // the longest it went without looking (a press shorter than that can be lost).
     this.scans = 0;
@@ -35,11 +45,34 @@ export class Keypad {
   down(key) {
     this.held |= 1 << key;
     this.update();
+    this.bounce(key);
   }
 
   up(key) {
     this.held &= ~(1 << key);
     this.update();
+    this.bounce(key);
+  }
+
+  random() {
+    this.seed = (this.seed * 1103515245 + 12345) & 0x7fffffff;
+    return this.seed / 0x80000000;
+  }
+
+  /** The contact of `key` flips BOUNCES times within chatterNs of now. */
+  bounce(key) {
+    if (!this.chatterNs || !this.after) return;
+    const times = Array.from({ length: BOUNCES }, () => this.random() * this.chatterNs).sort(
+      (a, b) => a - b,
+    );
+    times[BOUNCES - 1] = this.chatterNs;
+    for (const t of times) {
+      this.after(t, () => {
+        this.held ^= 1 << key;
+        this.bounces += 1;
+        this.update();
+      });
+    }
   }
 
   update() {
