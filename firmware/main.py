@@ -4,11 +4,14 @@ The board is named by `board.txt` on the flash when it exists (for a variant, e.
 `pico2_oled`), else it follows from the port: `pico` on an RP2040/RP2350, `host` on a
 computer (the unix port: the virtual device). mpremote connecting interrupts the app
 (KeyboardInterrupt): it stops cleanly, every journal line already flushed, and a soft
-reset runs this file again, which recovers the match where it was.
+reset runs this file again, which recovers the match where it was. Out of memory
+while the app runs, it shows its error screen and says so on the console (App.fail);
+before it runs, this file says so.
 """
 
 import sys
 
+_ENOMEM = 12
 _DEFAULT = {"rp2": "pico", "linux": "host", "darwin": "host", "webassembly": "sim"}
 
 
@@ -24,18 +27,32 @@ def board_name():
 
 
 def main():
-    import asyncio
+    import micropython
 
-    from scoreboard.app import App
-
-    name = board_name()
-    module = __import__("boards." + name, None, None, ("build",))
-    app = App(module.build())
+    # Room for an exception's traceback when the heap is full (the app's own report
+    # of a MemoryError is scoreboard.app's OUT_OF_MEMORY). The rp2 port has the call;
+    # the unix port (the virtual device) builds without it.
+    if sys.platform == "rp2":
+        micropython.alloc_emergency_exception_buf(100)
+    app = None
     try:
+        import asyncio
+
+        from scoreboard.app import App
+
+        name = board_name()
+        module = __import__("boards." + name, None, None, ("build",))
+        app = App(module.build())
         asyncio.run(app.run())
     except KeyboardInterrupt:
-        app.stop()
+        if app is not None:
+            app.stop()
         print("scoreboard: stopped")
+    except (MemoryError, OSError) as e:  # before the app ran: no error screen yet
+        if isinstance(e, OSError) and e.errno != _ENOMEM:  # littlefs's buffers say ENOMEM
+            raise
+        print("scoreboard: out of memory while starting (%s): the matches are kept "
+              "on the flash" % e)
 
 
 if __name__ == "__main__":

@@ -28,9 +28,12 @@ Registers: X holds the previous sample, OSR the state pushed last, Y the new sam
 and then the pause's counter. Nothing of the CPU's is needed between samples.
 
 The FIFO is joined (8 words): a tap is two words (press, release), so 4 taps fit in a
-stall, a 400 ms erase at 8 presses a second. A push to a full FIFO is dropped; the
-state machine's FDEBUG.RXSTALL flag records that, and `feed` counts it in the
-debouncer's `dropped`, which the app shows on the panel (a press may be lost).
+stall, a 400 ms erase at 8 presses a second. A push to a full FIFO waits (`push
+block`): the scan stops until the CPU drains the FIFO, then samples on, so the words
+stay in order and the last one is always the keys as they are; a change made while it
+waited is missed. The state machine's FDEBUG.RXSTALL flag records that wait, and `feed`
+counts it in the debouncer's `dropped`, which the app shows on the panel (a press may
+be lost: check the score).
 
 Debouncing in the PIO rather than in keys/debounce.py: the CPU sees a change only when
 it drains the FIFO, perhaps 400 ms late, so it cannot time the bounces; the state
@@ -91,7 +94,7 @@ def _program(rp2, width):
         label("report")
         mov(osr, y)
         mov(isr, y)
-        push(noblock)
+        push(block)  # a full FIFO stalls the scan, nothing is pushed out of order
         jmp("moved")
 
     return scan
@@ -100,7 +103,8 @@ def _program(rp2, width):
 class PioKeypad:
     """The matrix on rows `rows` (consecutive GPIOs, top row first) and columns `cols`
     (left first, spanning at most 8 GPIOs), scanned by state machine `sm_id` (0-3 on
-    PIO0, 4-7 on PIO1)."""
+    PIO0, 4-7 on PIO1). The keypad owns that PIO block: building it removes every
+    program loaded there."""
 
     def __init__(self, rp2, Pin, rows, cols, sm_id=0, mem32=None):
         rows = tuple(rows)
@@ -121,6 +125,10 @@ class PioKeypad:
             Pin(gp, Pin.IN, Pin.PULL_UP)
         self.program = _program(rp2, self.width)
         self.freq = _CYCLES * 1_000_000 // SAMPLE_US
+        # The keypad owns its PIO block: a board built again (the app started again
+        # from the REPL) finds the last build's program there, and two would not fit.
+        rp2.StateMachine(sm_id).active(0)
+        rp2.PIO(sm_id >> 2).remove_program()
         self.sm = rp2.StateMachine(sm_id, self.program, freq=self.freq,
                                    set_base=Pin(rows[0]), in_base=Pin(base))
         self._mem32 = mem32
@@ -155,7 +163,7 @@ class PioKeypad:
             self.state = self.decode(sm.get())
             keys.take(self.state, now_ms)
         mem32 = self._mem32
-        if mem32 is not None and mem32[self._fdebug] & self._stall:
+        if mem32 is not None and mem32[self._fdebug] & self._stall:  # it waited
             mem32[self._fdebug] = self._stall  # write 1 to clear
             self.lost += 1
             keys.dropped += 1

@@ -47,6 +47,9 @@ SCAN_MS = const(10)  # the pass period: a key reaches the LED within one
 QUIET_MS = const(400)  # e-ink: wait this long after the last change before refreshing
 LATEST_MS = const(2000)  # ... but never keep a change off the panel longer than this
 FULL_EVERY = const(10)  # a full refresh after this many partial ones (ghosting)
+RESERVE = const(1024)  # heap set aside at the start, let go for the out-of-memory report
+OUT_OF_MEMORY = ("scoreboard: out of memory (%s; %d bytes free after a collection): "
+                 "the match is kept on the flash and recovered at the next start")
 _FAMILY_DEFAULT = "snooker"
 OVERTIME = "match time over 6.2 days: only abandon, forfeit, suspend"
 _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past MAX_MS
@@ -59,7 +62,9 @@ class App:
                                errno_of=board.errno, free=board.free_bytes,
                                sync=board.sync)
         self.journal.echo = board.echo  # its lines on the console too (or None)
+        self._reserve = bytearray(RESERVE)  # for the report of a MemoryError (fail)
         self.keys = Debouncer()
+        self._dropped = 0  # the debouncer's count of presses it could not keep, as shown
         self.settings = load_settings(self.journal.files)
         lang.use(lang_of(self.settings))  # every text the box shows, in the club's language
         self.buzzer = Sounds(board, volume_of(self.settings))
@@ -169,6 +174,11 @@ class App:
             if kind == PRESS or kind == LONG:
                 self.key(self.names[ev & 0xFF], kind == LONG, now)
             ev = keys.get()
+        if keys.dropped != self._dropped:  # a press the keys could not keep: say so
+            self._dropped = keys.dropped
+            self.screen.notice = lang.t("a.keys_lost")
+            self.buzzer.play("refuse")
+            self._dirty(now)
 
     def key(self, name, long, now):
         """One key press by name (the debouncer's, or a test's)."""
@@ -381,7 +391,16 @@ class App:
 
     def fail(self, e):
         """The one handler of unexpected exceptions: the error screen, and the app stops
-        taking keys. The journal is intact: every line was flushed when written."""
+        taking keys. The journal is intact: every line was flushed when written, and
+        the next start recovers the match from it. Out of memory, the heap set aside
+        at the start is let go first, so that the report itself has room, and one line
+        goes to the console too (a box on a desk's USB cable says why it stopped)."""
+        if isinstance(e, MemoryError):
+            self._reserve = None
+            import gc
+
+            gc.collect()
+            print(OUT_OF_MEMORY % (e, gc.mem_free()))
         self.show_error("%s: %s" % (type(e).__name__, e))
         self.stopped = True
         self.buzzer.quiet()
@@ -409,7 +428,10 @@ class App:
         import asyncio
 
         board = self.board
-        self.boot(board.ticks_ms())
+        try:
+            self.boot(board.ticks_ms())
+        except Exception as e:  # out of memory in the recovery...: the error screen
+            self.fail(e)
 
         def on_error(loop, context):
             self.fail(context.get("exception") or RuntimeError(context.get("message")))

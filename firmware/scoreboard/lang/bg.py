@@ -62,6 +62,7 @@ TEXTS = (
     "=the shot clock is already off", "лимитът на времето вече е изключен",
     "=the side at the table commits a foul, not a penalty", "играещият прави фаул, не наказание",
     "a.journal", "ДНЕВНИК: %s",
+    "a.keys_lost", "ТВЪРДЕ БЪРЗО: натискане може да е изгубено, провери резултата",
     "a.language", "ЕЗИК: %s",
     "a.overtime", "мачът е над 6,2 дни: само прекъсни, без игра, спри",
     "a.sound", "ЗВУК: %s",

@@ -63,6 +63,7 @@ TEXTS = (
     "=the side at the table commits a foul, not a penalty",
     "the side at the table commits a foul, not a penalty",
     "a.journal", "JOURNAL: %s",
+    "a.keys_lost", "KEYS TOO FAST: a press may be lost, check the score",
     "a.language", "LANGUAGE: %s",
     "a.overtime", "match time over 6.2 days: only abandon, forfeit, suspend",
     "a.sound", "SOUND: %s",

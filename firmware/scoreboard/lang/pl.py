@@ -60,6 +60,7 @@ TEXTS = (
     "=the side at the table commits a foul, not a penalty",
     "strona przy stole popełnia faul, nie karę",
     "a.journal", "DZIENNIK: %s",
+    "a.keys_lost", "ZA SZYBKO: naciśnięcie mogło zginąć, sprawdź wynik",
     "a.language", "JĘZYK: %s",
     "a.overtime", "czas meczu ponad 6,2 dnia: tylko przerwij, walkower, wstrzymaj",
     "a.sound", "DŹWIĘK: %s",
