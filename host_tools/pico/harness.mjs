@@ -33,7 +33,9 @@
 //                            bytes, BUSY, the SPI clocks, LED loads, tones, flash erases
 //                            and programs) and the emulated and wall clocks
 //     tones                  `tone US HZ DUTY` lines: the buzzer's last changes
-//     gap                    start timing the longest gap between key scans afresh
+//     gap                    start timing the gaps between key scans afresh
+//     gaps                   `G COUNT MEDIAN P99 MAX`: those gaps (us) since `gap`
+//     chatter MS             the keys' contacts bounce MS ms from now on (0: clean)
 //     cut N                  the power fails in the Nth flash program from now
 //     quit                   close the flash image and exit
 //
@@ -451,6 +453,12 @@ async function command(words) {
       return [stats()];
     case 'gap':
       keypad.longestGap = 0;
+      keypad.gaps.length = 0;
+      return [];
+    case 'gaps':
+      return [keypad.gapFigures()];
+    case 'chatter':
+      keypad.chatterNs = ms(a);
       return [];
     case 'cut':
       image.cutAt = image.programs + Number(a);

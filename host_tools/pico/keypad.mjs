@@ -30,16 +30,27 @@ export class Keypad {
     this.scans = 0;
     this.lastScan = -1;
     this.longestGap = 0; // ns, since the start or the harness's `gap` command
+    this.gaps = []; // every gap since then (ns)
     const update = () => this.update();
     for (const pin of [...this.rows, ...this.cols]) pin.addListener(update);
     this.rows[0].addListener((state) => {
       if (state !== GPIOPinState.Low) return;
       const t = this.now();
-      if (this.lastScan >= 0) this.longestGap = Math.max(this.longestGap, t - this.lastScan);
+      if (this.lastScan >= 0) {
+        this.longestGap = Math.max(this.longestGap, t - this.lastScan);
+        if (this.gaps.length < 1e6) this.gaps.push(t - this.lastScan);
+      }
       this.lastScan = t;
       this.scans += 1;
     });
     this.update();
+  }
+
+  /** `G COUNT MEDIAN P99 MAX` of the gaps since `gap`, in microseconds. */
+  gapFigures() {
+    const g = Float64Array.from(this.gaps).sort();
+    const at = (q) => (g.length ? Math.round(g[Math.min(g.length - 1, Math.floor(q * g.length))] / 1e3) : 0);
+    return `G ${g.length} ${at(0.5)} ${at(0.99)} ${g.length ? Math.round(g[g.length - 1] / 1e3) : 0}`;
   }
 
   down(key) {
