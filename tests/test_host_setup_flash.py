@@ -9,7 +9,7 @@ import time
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
-from host_tools.commands.flash import build, flash as flash_firmware
+from host_tools.commands.flash import HEAP_KB, build, flash as flash_firmware, heap_warning
 from host_tools.commands.uf2_install import IMAGES
 from host_tools.device.sync_board import Board, BoardError
 from scoreboard.core.notation import Reader
@@ -88,6 +88,7 @@ def test_flash_copies_then_only_what_changed(tmp_path):
     with VirtualDevice(box, firmware=None) as dev:  # MicroPython alone, as from the UF2
         rc, out, err = scoreboard("flash", "--port", dev.port)
         assert rc == 0, err
+        assert err.splitlines()[-1:] == [heap_warning()]  # issue 23 item B
         files = build()
         last = out.strip().splitlines()[-1]
         assert last.startswith("flash: %d of %d files copied, 0 removed" % (
@@ -112,6 +113,21 @@ def test_flash_copies_then_only_what_changed(tmp_path):
             files["scoreboard/ui/led.mpy"])]
         assert lines[-1].startswith("flash: 1 of %d files copied, 0 removed" % len(files))
         assert (box / "matches" / "KEEP-0001.sbn").exists()
+
+
+def test_the_mpy_route_warns_of_its_heap_and_names_the_uf2_route():
+    """Issue 23 item B: the .mpy route's warning (stderr, after a flash; the help too)
+    gives the heap both routes cost a Pico, from `make bench`, and names the UF2 route."""
+    assert HEAP_KB == {"frozen UF2": 29, ".mpy route": 111}
+    assert heap_warning() == (
+        "flash: the .mpy route costs a Pico about 111 KB of heap for the app's modules, "
+        "against 29 KB frozen in the UF2 (make bench): for a club's box use "
+        "`scoreboard flash --uf2`")
+    rc, out, err = scoreboard("flash", "--help")
+    assert rc == 0, err
+    text = " ".join(out.split())
+    assert "about 111 KB of a Pico's against 29 KB frozen in the UF2 (make bench)" in text
+    assert "for a club's box use `scoreboard flash --uf2`" in text
 
 
 def test_flash_checks_the_reported_version(tmp_path):

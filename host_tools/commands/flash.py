@@ -14,6 +14,12 @@ before the copies (what is there and what comes) and again at the end (what is t
 so a cut at any point leaves no file of the firmware unlisted. Then the board is
 soft-reset, asked for `scoreboard.__version__` (or, when the firmware declares none, for
 its files' hashes again), and the app is started.
+
+It is the development route: MicroPython loads a module imported from a `.mpy` file into
+the heap, where a module frozen in the UF2 stays in flash, so the app's modules cost a
+Pico's heap several times what they cost frozen (HEAP_KB, from `make bench`). Every run
+that flashed says so on stderr and names `scoreboard flash --uf2`, the route for a
+club's box.
 """
 
 import hashlib
@@ -34,6 +40,12 @@ _MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and 
 # Files of firmware/ that are for the build, not the board: the manifest of what
 # `make uf2` freezes (a MicroPython build script, never imported).
 BUILD_FILES = ("manifest.py",)
+# The heap the app costs a Pico by route (KB in use, gc.mem_alloc() after a collection,
+# the app alive): the figures `make bench` measures on the emulated Pico, as issue 23
+# quotes them (host_tools/pico/bench.py, its rows 'heap in use (gc.mem_alloc; ...),
+# frozen UF2 / .mpy route'). Measured, not derived: re-read them there when the
+# firmware grows (tests/test_host_setup_flash.py checks the warning carries them).
+HEAP_KB = {"frozen UF2": 29, ".mpy route": 111}
 
 
 class FlashError(Exception):
@@ -173,8 +185,22 @@ def flash(board, files, version=None, out=print):
     return copy, stale, reported
 
 
+def heap_warning():
+    """The line every .mpy flash ends with: what the route costs, and the club's route."""
+    return ("flash: the .mpy route costs a Pico about %d KB of heap for the app's modules, "
+            "against %d KB frozen in the UF2 (make bench): for a club's box use "
+            "`scoreboard flash --uf2`" % (HEAP_KB[".mpy route"], HEAP_KB["frozen UF2"]))
+
+
 def add_parser(sub):
-    p = sub.add_parser("flash", help="compile the firmware and copy what changed to a board")
+    p = sub.add_parser(
+        "flash", help="compile the firmware and copy what changed to a board",
+        description="Compile the firmware to .mpy files and copy what changed to a board "
+                    "that runs MicroPython: the development route. Its modules are "
+                    "loaded into the heap, about %d KB of a Pico's against %d KB frozen "
+                    "in the UF2 (make bench); for a club's box use `scoreboard flash "
+                    "--uf2`, which puts the UF2 (the firmware frozen in) on a board in "
+                    "BOOTSEL mode." % (HEAP_KB[".mpy route"], HEAP_KB["frozen UF2"]))
     p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
     p.add_argument("--uf2", nargs="?", const="", metavar="DRIVE",
                    help="instead: copy the Pico image (make uf2) onto the board's RPI-RP2 "
@@ -209,4 +235,5 @@ def run(args):
     say("flash: %d of %d files copied, %d removed (%d bytes of firmware); version %s" % (
         len(copied), len(files), len(removed), size,
         reported if reported is not None else "not declared (files checked by SHA-256)"))
+    say(heap_warning(), sys.stderr)
     return 0

@@ -1,7 +1,8 @@
 """The interactive virtual device: the keyboard as the keypad, both panels in the terminal.
 
 The keyboard's block `1234 / qwer / asdf / zxcv` stands for the keypad's four rows
-(Shift for a long press); the legend of the game in play is printed beside it. The
+(Shift for a long press; a key typed is a short press held `--hold` ms, then `--gap` ms
+released); the legend of the game in play is printed beside it. The
 e-ink panel is drawn at a quarter of its size with half-block characters, the LED panel
 at full size in red. Time runs as on the box: the firmware is stepped in real time.
 Ctrl-C stops the app cleanly.
@@ -61,9 +62,10 @@ def draw(panels, legend):
     sys.stdout.flush()
 
 
-def interactive(device, png_dir=None):
+def interactive(device, png_dir=None, hold=None, gap=None):
     """Play the device from this terminal (stdin must be one: device_cmd checks) until
-    Ctrl-C; whether the app had stopped on its error screen by then."""
+    Ctrl-C; whether the app had stopped on its error screen by then. `hold`, `gap`: a
+    short press's ms held and released after (None: the runner's own)."""
     from scoreboard.keys.keymaps import keymap
 
     fd = sys.stdin.fileno()
@@ -84,7 +86,13 @@ def interactive(device, png_dir=None):
                 i = _SHIFTED.find(ch) if ch in _SHIFTED else KEYBOARD.find(ch.lower())
                 if i >= 0:
                     family = device.send("family")[0].strip()
-                    device.send("%s %s" % ("long" if long else "press", keymap(family)[i]))
+                    name = keymap(family)[i]
+                    if long:
+                        device.send("long %s" % name)
+                    elif hold is None or gap is None:
+                        device.send("press %s" % name)
+                    else:
+                        device.send("press %s %d %d" % (name, hold, gap))
             family = device.send("family")[0].strip()
             draw(device.panels(), keymap(family))
         failed = device.on_error_screen()

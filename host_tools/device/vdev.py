@@ -313,7 +313,7 @@ class Bridge:
     """
 
     def __init__(self, flash_dir, firmware=None, micropython=None, heapsize=None,
-                 cut_after=None, log=None, keys=None, keys_log=None):
+                 cut_after=None, log=None, keys=None, keys_log=None, hold=None, gap=None):
         self.flash = Path(flash_dir)
         self.firmware = firmware
         self.micropython = str(micropython or Path(sys.executable).parent / "micropython")
@@ -350,7 +350,9 @@ class Bridge:
         if keys is not None:
             from host_tools.mp.device import GAP_MS, HOLD_MS, LONG_MS  # the feed's too
 
-            self.key_ms = {"press": HOLD_MS + GAP_MS, "long": LONG_MS + GAP_MS}
+            # A short press: `press NAME HOLD GAP` (its line's hold, else `hold`).
+            self.hold, self.gap = hold or HOLD_MS, gap or GAP_MS
+            self.long_ms = LONG_MS + GAP_MS
             self.keys_r, self.keys_w = os.pipe()
             os.set_blocking(self.keys_w, False)
             self.keys_out += b"start 0\n"
@@ -469,12 +471,18 @@ class Bridge:
                 return 0.02  # the app is not reading keys yet
             self.keys_at = now
         while self.keys and self.keys_at <= now:
-            cmd, arg = self.keys.pop(0)
+            step = self.keys.pop(0)
+            cmd, arg = step
             if cmd == "wait":
                 self.keys_at += arg / 1000
                 continue
-            self.keys_out += ("%s %s\n" % (cmd, arg)).encode()
-            self.keys_at += self.key_ms[cmd] / 1000
+            if cmd == "press":
+                hold = getattr(step, "hold", None) or self.hold
+                self.keys_out += ("press %s %d %d\n" % (arg, hold, self.gap)).encode()
+                self.keys_at += (hold + self.gap) / 1000
+            else:
+                self.keys_out += ("%s %s\n" % (cmd, arg)).encode()
+                self.keys_at += self.long_ms / 1000
         return min(0.1, max(0.0, self.keys_at - now)) if self.keys else 0.1
 
     def serve(self, stop=None):
@@ -564,8 +572,10 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     filled). `on_port(name)` gets the pty's name (default: print `port /dev/pts/N`). A
     list given as `counted` gets the number of bytes that came from the host. `keys`:
     key-runner commands played in real time (host_tools/mp/keyfeed.py), each press
-    appended to `keys_log` when given. While it serves, the port is announced for
-    `scoreboard live --port auto` (host_tools/live/ports.py).
+    appended to `keys_log` when given; `hold`, `gap`: a short press's ms held and
+    released after (default the runner's, 80 and 150), unless its line says `hold=MS`.
+    While it serves, the port is announced for `scoreboard live --port auto`
+    (host_tools/live/ports.py).
     """
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
     counted = kw.pop("counted", None)

@@ -7,7 +7,8 @@
 Time is virtual: the app is stepped every 10 ms of it, so a whole match plays in a
 moment and the shot clock runs exactly. Commands, one a line on standard input:
 
-    press NAME     a short press of key NAME (held 80 ms, then 150 ms released)
+    press NAME [HOLD [GAP]]   a short press of key NAME: held HOLD ms (default 80),
+                   then GAP ms released (default 150)
     long NAME      a long press (held 1 s)
     down NAME / up NAME   hold / release a key (the interactive terminal)
     wait MS        let MS milliseconds pass
@@ -131,7 +132,10 @@ class Runner:
         cmd = words[0]
         arg = words[1] if len(words) > 1 else ""
         if cmd == "press":
-            self.press(arg, HOLD_MS)
+            if len(words) > 4:
+                raise ValueError("press NAME [HOLD [GAP]]: too many words")
+            hold = _ms(words, 2, HOLD_MS)
+            self.press(arg, hold, _ms(words, 3, GAP_MS))
         elif cmd == "long":
             self.press(arg, LONG_MS)
         elif cmd == "down":
@@ -173,6 +177,15 @@ class Runner:
                                         b.led_frames, b.tone_count))
         else:
             raise ValueError("unknown command '%s'" % cmd)
+
+
+def _ms(words, i, default):
+    """words[i] as a positive number of ms (`default` when there is none)."""
+    if len(words) <= i:
+        return default
+    if not (words[i].isdigit() and int(words[i]) > 0):
+        raise ValueError("'%s' is not a positive number of milliseconds" % words[i])
+    return int(words[i])
 
 
 def _hex(buf):

@@ -2,13 +2,14 @@
 `scoreboard device --pty --keys FILE`.
 
 The vdev's bridge keeps the script's clock (its `@MS` waits, on the wall: they go on
-while the box resets) and writes each press, as the key runner's commands (`press
-NAME`, `long NAME`: host_tools/device/device_cmd.py parse_script), into a pipe that
+while the box resets) and writes each press, as the key runner's commands (`press NAME
+HOLD GAP`, `long NAME`: host_tools/device/device_cmd.py parse_script), into a pipe that
 every start of the interpreter inherits when it is due (its clock starts when the app
 takes the `start` the bridge puts there first); `Feed(fd, log).main()` runs the
 app as main.py does, with one more task that takes the commands one at a time and holds
-the keys on the host board for as long as host_tools/mp/device.py does (80 ms, a long
-press 1 s, 150 ms between presses), by name on the legend the app shows now. A command
+the keys on the host board for as long as host_tools/mp/device.py does (a short press
+HOLD ms, then GAP ms released, 80 and 150 when not given; a long press 1 s, then 150
+ms), by name on the legend the app shows now. A command
 taken is gone from the pipe: after a reset the next start goes on with the rest (what
 was being pressed at the reset is lost, as a referee's press would be; what came while
 the app was down is pressed when it is back). `log`: a file to which each press is
@@ -67,7 +68,7 @@ class Feed:
             if not line:
                 return  # the bridge closed the pipe
             words = line.decode().split()
-            if len(words) != 2 or words[0] == "start":  # `start`: the bridge's hello
+            if len(words) not in (2, 4) or words[0] == "start":  # `start`: the bridge's hello
                 continue
             i = key_index(app.family, words[1])
             if i < 0:
@@ -76,13 +77,19 @@ class Feed:
             board.raw |= 1 << i
             self._stamp(words[1])
             self.pressed += 1
-            await asyncio.sleep_ms(LONG_MS if words[0] == "long" else HOLD_MS)
+            long = words[0] == "long"
+            await asyncio.sleep_ms(LONG_MS if long else _ms(words, 2, HOLD_MS))
             board.raw &= ~(1 << i)
-            await asyncio.sleep_ms(GAP_MS)
+            await asyncio.sleep_ms(GAP_MS if long else _ms(words, 3, GAP_MS))
 
     def main(self):
         """main.py's main() on the host board, with the key feed as one more task."""
         main(self)
+
+
+def _ms(words, i, default):
+    """words[i] as ms (the bridge writes whole positive numbers), else `default`."""
+    return int(words[i]) if len(words) > i and words[i].isdigit() else default
 
 
 def main(feed):
