@@ -43,6 +43,10 @@ FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
 # (Waveshare 4.2" V2: a full refresh 3 to 4 s, a partial one 0.3 to 0.5 s) and stated in
 # every report; the SW reset's wait is the datasheet's "a few ms".
 BUSY = {"full_ms": 3000, "partial_ms": 500, "reset_ms": 5}
+# The flash chip's erase and program times the harness stalls the CPU for
+# (host_tools/pico/flash.mjs has the W25Q16JV's figures): the datasheet's typical ones
+# (the default), its maxima, or none.
+FLASH_TIMINGS = ("typical", "worst", "none")
 _ANSWER_S = 600  # no command waits longer in wall time (a best-of-35 is played in steps)
 # The app as main.py starts it, but from the REPL and kept referenced after Ctrl-C, so
 # that the heap is counted with it alive (app_heap).
@@ -137,17 +141,22 @@ class Legend:
 class Pico:
     """One emulated Pico on `flash_image` (created on first use). `cut_at=N` cuts the
     power in the Nth flash program (half of its bytes written); `names`: the key names
-    a script will press (see Legend). The clock runs only in `run()` and the commands
-    that take time, or after `go()` (in real time at most, for mpremote and people)."""
+    a script will press (see Legend); `flash_timing`: one of FLASH_TIMINGS;
+    `chatter_ms`: the keys' contacts bounce that long on press and on release. The
+    clock runs only in `run()` and the commands that take time, or after `go()` (in
+    real time at most, for mpremote and people)."""
 
     def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, names=(),
-                 node=None, timeout=60):
+                 node=None, timeout=60, flash_timing="typical", chatter_ms=0):
         uf2 = Path(uf2)
         if not uf2.is_file():
             raise PicoError("no UF2 at %s: run `make uf2`" % _shown(uf2))
         if not BOOTROM.is_file():
             raise PicoError("no RP2040 boot ROM at %s" % BOOTROM)
         check_flash_image(flash_image)
+        if flash_timing not in FLASH_TIMINGS:
+            raise PicoError("flash timing %s: one of %s" % (flash_timing,
+                                                            ", ".join(FLASH_TIMINGS)))
         node = node or shutil.which("node")
         if node is None:
             raise PicoError("no Node.js (`node`) on the PATH: run `make deps`")
@@ -159,7 +168,8 @@ class Pico:
         self._from_dev, from_dev_w = os.pipe()
         config = {"uf2": str(uf2), "bootrom": str(BOOTROM), "flash": str(self.flash_image),
                   "pins": board_pins(), "busy": dict(BUSY, **(busy or {})),
-                  "cut_at": int(cut_at),
+                  "cut_at": int(cut_at), "flash_timing": flash_timing,
+                  "chatter_ms": chatter_ms,
                   "usb_in": to_dev_r, "usb_out": from_dev_w}
         self.proc = subprocess.Popen(
             [node, str(HARNESS), json.dumps(config)], cwd=str(REPO),
@@ -404,14 +414,27 @@ class Pico:
             last = st["eink_bytes"]
 
     def send(self, text):
-        """The `scoreboard device` runner interface: press NAME, long NAME, wait MS."""
+        """The `scoreboard device` runner interface (host_tools/mp/device.py's commands):
+        `press NAME [HOLD [GAP]]` (a short press held HOLD ms, then GAP ms released:
+        default 80 and 150, `--hold`/`--gap` and a script line's `hold=MS`), `long NAME`
+        (held 1 s, then 150 ms) and `wait MS`. PicoError for anything else."""
         from host_tools.mp.device import GAP_MS, HOLD_MS, LONG_MS
 
-        cmd, _, arg = text.partition(" ")
-        if cmd == "wait":
-            self.run(int(arg))
-        elif cmd in ("press", "long"):
-            self.press(self.legend.key(arg), LONG_MS if cmd == "long" else HOLD_MS, GAP_MS)
+        def ms(word, least=1):
+            if not (word.isdigit() and int(word) >= least):
+                raise PicoError("'%s': '%s' is not a positive number of milliseconds"
+                                % (text, word))
+            return int(word)
+
+        words = text.split()
+        cmd = words[0] if words else ""
+        if cmd == "wait" and len(words) == 2:
+            self.run(ms(words[1], 0))
+        elif cmd == "press" and 2 <= len(words) <= 4:
+            hold, gap = [ms(w) for w in words[2:]] + [HOLD_MS, GAP_MS][len(words) - 2:]
+            self.press(self.legend.key(words[1]), hold, gap)
+        elif cmd == "long" and len(words) == 2:
+            self.press(self.legend.key(words[1]), LONG_MS, GAP_MS)
         else:
             raise PicoError("unknown command '%s'" % text)
         return []

@@ -2,6 +2,8 @@
 
     scoreboard pico [--uf2 FILE] [--flash-image FILE] [--keys FILE] [--png DIR] [--pty]
                     [--seconds S] [--busy-full-ms MS] [--busy-partial-ms MS]
+                    [--flash-timing typical|worst|none]
+                    [--hold MS] [--gap MS]
 
 The UF2 (default build/pico/scoreboard-pico.uf2, from `make uf2`) boots on rp2040js
 behind the RP2040's boot ROM; `--flash-image` is the Pico's whole 2 MB flash (default:
@@ -14,12 +16,14 @@ The keypad, the e-ink panel (SSD1683 on SPI1, BUSY held 3 s for a full refresh a
 0.5 s for a partial one unless told), the LED chain (MAX7219s on SPI0) and the buzzer
 (PWM) sit on the pins of `boards/pico.py`'s wiring table. `--keys FILE` presses the
 keys of a key script (`scoreboard device`'s format: a key name a line, `NAME long`,
-`@MS` waits, `#` comments) on the keypad's matrix, in emulated time as fast as the
-emulator goes; `--png DIR` writes both panels as a person sees them after each key and
-at the end (the same files as `scoreboard device --png`). `--pty` prints `port
-/dev/pts/N` and serves the box's USB serial port there for mpremote, `scoreboard
-setup|sync|flash --port` and `scoreboard live --port auto`, until Ctrl-C; with
-`--keys` the script is pressed meanwhile, in real time (a table to watch).
+`NAME hold=MS`, `@MS` waits, `#` comments) on the keypad's matrix, in emulated time as
+fast as the emulator goes, every short press held `--hold MS` (80) and followed by
+`--gap MS` (150) with the keys released, as on `scoreboard device`; `--png DIR`
+writes both panels as a person sees them after each key and at the end (the same files
+as `scoreboard device --png`). `--pty` prints `port /dev/pts/N` and serves the box's
+USB serial port there for mpremote, `scoreboard setup|sync|flash --port` and
+`scoreboard live --port auto`, until Ctrl-C; with `--keys` the script is pressed
+meanwhile, in real time (a table to watch).
 With none of them the box runs (`--seconds S` of emulated time, else until Ctrl-C) and
 what it prints on its serial port is shown. Every run ends with the emulated time
 against the wall time it took.
@@ -33,7 +37,8 @@ import time
 from pathlib import Path
 
 from host_tools.device.device_cmd import DeviceError, parse_script, play_script, write_pngs
-from host_tools.pico.emulator import BUSY, UF2, Pico, PicoError
+from host_tools.device.device_cmd import add_press_options
+from host_tools.pico.emulator import BUSY, FLASH_TIMINGS, UF2, Pico, PicoError
 
 
 def default_image():
@@ -57,6 +62,12 @@ def add_parser(sub):
                    help="e-ink BUSY time of a full refresh (default %(default)s)")
     p.add_argument("--busy-partial-ms", type=int, default=BUSY["partial_ms"],
                    help="e-ink BUSY time of a partial refresh (default %(default)s)")
+    add_press_options(p)  # --hold MS, --gap MS: a short press of the key script
+    p.add_argument("--flash-timing", choices=FLASH_TIMINGS, default="typical",
+                   help="the flash chip's erase and program times, during which the CPU "
+                   "is stalled and the PIO, timers and USB run on: the W25Q16JV "
+                   "datasheet's typical ones (45 ms a sector erase, 0.4 ms a page; the "
+                   "default), its maxima (400 ms, 3 ms) or none")
     p.add_argument("--cut-at-program", type=int, default=0, metavar="N",
                    help=argparse.SUPPRESS)  # tests: the power fails in the Nth program
     p.set_defaults(run=run)
@@ -73,7 +84,8 @@ def run(args):
         image.parent.mkdir(parents=True, exist_ok=True)
         pico = Pico(image, args.uf2,
                     busy={"full_ms": args.busy_full_ms, "partial_ms": args.busy_partial_ms},
-                    cut_at=args.cut_at_program, names=[a for c, a in commands if c != "wait"])
+                    cut_at=args.cut_at_program, names=[a for c, a in commands if c != "wait"],
+                    flash_timing=args.flash_timing)
     except (PicoError, DeviceError) as e:
         print("scoreboard pico: %s" % e, file=sys.stderr)
         return 1
@@ -94,11 +106,11 @@ def run(args):
 
 def _session(pico, args, commands, image):
     if args.pty:
-        return _serve(pico, commands, args.png)
+        return _serve(pico, commands, args.png, (args.hold, args.gap))
     if commands:
         pico.boot()
         pico.idle()  # the start screen up, as a referee waits for it
-        play_script(pico, commands, args.png)
+        play_script(pico, commands, args.png, args.hold, args.gap)
         if args.png is not None:  # the end as it settles: a full refresh takes 3 s
             pico.idle()
             write_pngs(pico.panels(), args.png, "")
@@ -115,7 +127,7 @@ def _keys(commands):
     return sum(c != "wait" for c, _ in commands)
 
 
-def _serve(pico, commands, png):
+def _serve(pico, commands, png, press=()):
     """Serve the USB serial port on a pty, the box running on its own at real time, until
     Ctrl-C or SIGTERM; a key script is pressed meanwhile, in real time (its `@MS` waits
     are the box's own milliseconds), as a referee would press it: what mpremote or
@@ -132,7 +144,7 @@ def _serve(pico, commands, png):
 
     def press_them():
         try:
-            play_script(pico, commands, png)
+            play_script(pico, commands, png, *press)  # press: (hold, gap)
             print("played %d keys" % _keys(commands), flush=True)
         except PicoError as e:  # the emulator gone: the loop below ends and says why
             failed.append(e)
