@@ -85,6 +85,10 @@ class Board:
         raise RuntimeError("the %s board's panel waits: run the app with App.run()"
                            % self.name)
 
+    def keys(self):
+        """The raw key bitmap (each board reads its own keypad)."""
+        raise NotImplementedError
+
     def feed_keys(self, keys, now):
         """The key changes to the debouncer: the bitmap read now (a board whose keys
         come from elsewhere overrides this)."""

@@ -1,5 +1,6 @@
 # ruff: noqa: F821  (the PIO assembler's names, set(), in_(), pins, x, ... come from rp2.asm_pio)
-# pyright: reportUndefinedVariable=false
+# The PIO program's set() is the assembler's, not the builtin set:
+# pyright: reportUndefinedVariable=false, reportCallIssue=false, reportIndexIssue=false
 """Driver for the 4x4 keypad matrix scanned by an RP2040/RP2350 PIO state machine.
 
 Why a PIO: MicroPython's rp2 port erases and programs the flash with interrupts off and
@@ -43,7 +44,7 @@ machine samples on its own clock. The changes are then handed over with
 Use (boards/pico.py builds it; `rp2` is the port's module):
 
     pad = PioKeypad(rp2, machine.Pin, rows=(16, 17, 18, 19), cols=(20, 21, 22, 26))
-    pad.feed(debouncer, now_ms)    # every pass: the changes since the last one
+    pad.feed(debouncer, now)       # every pass: the changes since the last one
 """
 
 from micropython import const
@@ -154,20 +155,20 @@ class PioKeypad:
             shift -= width
         return bits
 
-    def feed(self, keys, now_ms):
+    def feed(self, keys, now):
         """Hand every change queued since the last call to `keys` (a Debouncer, by
         `take`), then the state as it stands (for the long-press timing). Allocates
         nothing: the words are small ints, the bitmaps too."""
         sm = self.sm
         while sm.rx_fifo():
             self.state = self.decode(sm.get())
-            keys.take(self.state, now_ms)
+            keys.take(self.state, now)
         mem32 = self._mem32
         if mem32 is not None and mem32[self._fdebug] & self._stall:  # it waited
             mem32[self._fdebug] = self._stall  # write 1 to clear
             self.lost += 1
             keys.dropped += 1
-        keys.take(self.state, now_ms)
+        keys.take(self.state, now)
 
     def scan(self):
         """The debounced key bitmap as the FIFO last told it (changes still queued are

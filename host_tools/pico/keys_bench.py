@@ -125,8 +125,10 @@ def pio_cost(folder, uf2=UF2):
     with Pico(Path(folder) / "cost.img", uf2) as pico:
         pico.boot()
         out = pico.repl(PIO_COST)
-        words = next(line for line in out.splitlines() if line.startswith("PIO ")).split()
-        return int(words[1]), int(words[2])
+        for line in out.splitlines():
+            if line.startswith("PIO "):
+                return int(line.split()[1]), int(line.split()[2])
+        raise PicoError("no PIO keypad in this firmware: %s" % out.strip().splitlines()[-2:])
 
 
 def rows(holds=HOLDS, uf2=UF2):
