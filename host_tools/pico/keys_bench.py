@@ -91,10 +91,10 @@ def first_key(folder, uf2=UF2):
         pico.boot()
         pico.idle()
         queue(pico, HEADER)
-        pico.repl("import machine\nmachine.soft_reset()\n", wait=False)
-        start = pico.emulated_us
-        scans = pico.stats()["key_scans"]
-        while pico.stats()["key_scans"] == scans:
+    # power on again: a soft reset would leave the last app's PIO scanning until it runs
+    with Pico(image, uf2, names=["ok"]) as pico:
+        start = pico.emulated_us = 0
+        while pico.stats()["key_scans"] == 0:
             pico.run(2)
             if pico.emulated_us - start > 10_000_000:
                 raise PicoError("the keypad was not scanned in 10 s after the reset")
