@@ -11,7 +11,6 @@ before it runs, this file says so.
 
 import sys
 
-_ENOMEM = 12
 _DEFAULT = {"rp2": "pico", "linux": "host", "darwin": "host", "webassembly": "sim"}
 
 
@@ -49,7 +48,9 @@ def main():
             app.stop()
         print("scoreboard: stopped")
     except (MemoryError, OSError) as e:  # before the app ran: no error screen yet
-        if isinstance(e, OSError) and e.errno != _ENOMEM:  # littlefs's buffers say ENOMEM
+        import errno
+
+        if isinstance(e, OSError) and e.errno != errno.ENOMEM:  # littlefs's buffers
             raise
         print("scoreboard: out of memory while starting (%s): the matches are kept "
               "on the flash" % e)

@@ -23,7 +23,7 @@ import pytest
 from host_tools.pico import keys_bench
 from host_tools.pico.emulator import UF2, Pico
 from host_tools.pico.keys_bench import FRAME_KEYS as KEYS
-from host_tools.pico.keys_bench import HEADER, queue
+from host_tools.pico.keys_bench import HEADER
 
 SAMPLE_US = 8000  # drivers/pio_keypad.py SAMPLE_US
 
@@ -45,7 +45,8 @@ def frame(tmp_path_factory):
     with Pico(image, names=KEYS, chatter_ms=5) as pico:
         pico.boot()
         pico.idle()
-        queue(pico, HEADER)
+        pico.queue(HEADER)
+        pico.restart()
         before = pico.stats()
         pico.command("gap")
         for key in KEYS:
@@ -171,7 +172,8 @@ def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp
     with Pico(queued, names=keys) as pico:
         pico.boot()
         pico.idle()
-        queue(pico, HEADER)
+        pico.queue(HEADER)
+        pico.restart()
         alive, _free = pico.app_heap(lambda: pico.run(300))
     for margin in OOM_MARGINS:
         image = tmp_path / ("oom-%d.img" % margin)
@@ -180,8 +182,7 @@ def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp
             pico.boot()
             text = BALLAST % (alive + margin)
             pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % text)
-            pico.repl("import machine\nmachine.soft_reset()\n", wait=False)
-            pico.boot()
+            pico.restart()
             mark = len(pico.console)
             for key in keys:
                 pico.send("press " + key)
@@ -196,10 +197,8 @@ def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp
             played = journal_lines(pico)
             expected = ["frame A"] + ["pot red", "pot black"] * 6
             assert played == expected[:len(played)], played
-            pico.repl("import os\nos.remove('boot.py')\nimport machine\n"
-                      "machine.soft_reset()\n", wait=False)
-            pico.boot()
-            pico.idle()
+            pico.repl("import os\nos.remove('boot.py')\n")
+            pico.restart()
             assert journal_lines(pico) == played, "the next start recovers the journal"
             return
     pytest.fail("no ballast of %s KB over %d B made the app run out of memory"

@@ -134,8 +134,7 @@ class Board(_board.Board):
         rows = [self.gp("keypad", "ROW%d" % i) for i in (1, 2, 3, 4)]
         cols = [self.gp("keypad", "COL%d" % i) for i in (1, 2, 3, 4)]
         if rp2 is not None:
-            self.keypad = _pio_keypad.PioKeypad(rp2, Pin, rows, cols,
-                                                mem32=getattr(machine, "mem32", None))
+            self.keypad = _pio_keypad.PioKeypad(rp2, Pin, rows, cols, mem32=machine.mem32)
             self.feed_keys = self.keypad.feed
         else:
             self.keypad = _keypad.Keypad([Pin(gp, Pin.OPEN_DRAIN, value=1) for gp in rows],

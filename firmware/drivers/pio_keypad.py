@@ -19,11 +19,11 @@ SAMPLE_US:
   consecutive GPIOs from the first column (GP20..GP26 on the reference board: W = 7, of
   which bits 0, 1, 2 and 6 are the columns); the four rows fill 4 * W bits of the ISR;
 - debounce: the sample is accepted when it equals the sample before it (two samples
-  SAMPLE_US apart agree) and is pushed when it differs from the state pushed last
-  (`push noblock`). A contact bounces for a few ms (5 ms in the tests' matrix model);
-  two samples 8 ms apart cannot both fall inside one bounce, so each real edge gives
-  exactly one change, and a glitch shorter than a sample period gives none. A tap is
-  seen when it holds the contact for two samples: 2 * SAMPLE_US + the bounce, 21 ms.
+  SAMPLE_US apart agree) and is pushed when it differs from the state pushed last. A
+  contact bounces for a few ms (5 ms in the tests' matrix model); two samples 8 ms
+  apart cannot both fall inside one bounce, so each real edge gives exactly one
+  change, and a glitch shorter than a sample period gives none. A tap is seen when it
+  holds the contact for two samples: 2 * SAMPLE_US + the bounce, 21 ms.
 
 Registers: X holds the previous sample, OSR the state pushed last, Y the new sample
 and then the pause's counter. Nothing of the CPU's is needed between samples.
@@ -136,7 +136,6 @@ class PioKeypad:
         self._fdebug = (_PIO1_BASE if sm_id >= 4 else _PIO0_BASE) + _FDEBUG
         self._stall = _RXSTALL << (sm_id & 3)
         self.state = 0  # the debounced key bitmap last taken from the FIFO
-        self.lost = 0  # how many times the FIFO was full (a change dropped)
         self.sm.active(1)
 
     def decode(self, word):
@@ -166,7 +165,6 @@ class PioKeypad:
         mem32 = self._mem32
         if mem32 is not None and mem32[self._fdebug] & self._stall:  # it waited
             mem32[self._fdebug] = self._stall  # write 1 to clear
-            self.lost += 1
             keys.dropped += 1
         keys.take(self.state, now)
 

@@ -379,6 +379,18 @@ class Pico:
             return ""
         return self.expect("\n>>> ", mark)
 
+    def queue(self, lines):
+        """Queue a prepared match (its notation lines) as `queue/m.sbn`, from the REPL
+        (the app stops; `restart` starts it again with the match on its start screen)."""
+        text = "".join(line + "\n" for line in lines)
+        self.repl("f = open('queue/m.sbn', 'w')\nf.write(%r)\nf.close()\n" % text)
+
+    def restart(self):
+        """A soft reset from the REPL: main.py runs again; until its picture is up."""
+        self.repl("import machine\nmachine.soft_reset()\n", wait=False)
+        self.boot()
+        self.idle()
+
     def app_heap(self, during):
         """Start the app from the REPL, let it boot, run `during()`, stop it with Ctrl-C
         and return (gc.mem_alloc(), gc.mem_free()) counted with the app still alive

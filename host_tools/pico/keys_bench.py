@@ -25,6 +25,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from host_tools.pico.bench import print_rows
 from host_tools.pico.emulator import UF2, Pico, PicoError
 
 HEADER = ["sbn 1", "game snooker reds=6", "match best-of 1", 'side A "Ann"', 'side B "Bob"']
@@ -34,15 +35,6 @@ FRAME_KEYS = ["ok", "red", "black", "end", "red", "pink", "red", "black", "red",
 PERIOD_MS = 125  # 8 presses a second
 CHATTER_MS = 5
 HOLDS = (30, 25, 20, 15)
-
-
-def queue(pico, lines):
-    """Queue a prepared match and start main.py again with it."""
-    text = "".join(line + "\n" for line in lines)
-    pico.repl("f = open('queue/m.sbn', 'w')\nf.write(%r)\nf.close()\n" % text)
-    pico.repl("import machine\nmachine.soft_reset()\n", wait=False)
-    pico.boot()
-    pico.idle()
 
 
 def journal_lines(pico):
@@ -59,7 +51,8 @@ def play_frame(image, hold, timing, uf2=UF2):
               chatter_ms=CHATTER_MS) as pico:
         pico.boot()
         pico.idle()
-        queue(pico, HEADER)
+        pico.queue(HEADER)
+        pico.restart()
         pico.command("gap")
         stalls = []
         for key in FRAME_KEYS:
@@ -90,7 +83,8 @@ def first_key(folder, uf2=UF2):
     with Pico(image, uf2, names=["ok"]) as pico:
         pico.boot()
         pico.idle()
-        queue(pico, HEADER)
+        pico.queue(HEADER)
+        pico.restart()
     # power on again: a soft reset would leave the last app's PIO scanning until it runs
     with Pico(image, uf2, names=["ok"]) as pico:
         start = pico.emulated_us = 0
@@ -189,10 +183,7 @@ def main(argv=None):
     p.add_argument("--holds", default=",".join(str(h) for h in HOLDS),
                    help="the taps' holds to try, longest first (ms)")
     args = p.parse_args(argv)
-    table = rows(tuple(int(h) for h in args.holds.split(",")), args.uf2)
-    width = max(len(r[0]) for r in table)
-    for name, value in table:
-        print("%-*s  %s" % (width, name, value))
+    print_rows(rows(tuple(int(h) for h in args.holds.split(",")), args.uf2))
     return 0
 
 

@@ -21,8 +21,8 @@ Events, each an int `kind << 8 | key`:
 Debouncing: a key's new level is accepted once the raw bit has stayed at it for
 `debounce_ms` (every bounce restarts the wait); shorter glitches are ignored. A source
 that debounces by itself (the Pico's PIO scan, drivers/pio_keypad.py) hands its changes
-to `take(state, now_ms)` instead: accepted at once, timed for long presses the same way. Keys are
-independent: several may be held at once. Times are compared only with
+to `take(state, now_ms)` instead: accepted at once, timed for long presses the same
+way. Keys are independent: several may be held at once. Times are compared only with
 `scoreboard.core.ticks.ticks_diff` (period 2**30), so a press held across the ticks
 wrap behaves like any other. `now_ms` must be within the ticks period (`ticks.wrap`).
 
@@ -136,7 +136,6 @@ class Debouncer:
         if changed:
             for k in range(self.count):
                 if changed >> k & 1:
-                    self._since[k] = now_ms
                     self._flip(k, now_ms)
         if self.stable:
             self._held(now_ms)
