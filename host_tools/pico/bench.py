@@ -1,6 +1,6 @@
 """The true Pico figures for `make bench`: the real UF2 on the emulated RP2040 (125 MHz).
 
-    python -m host_tools.pico.bench [--frames N]
+    python -m host_tools.pico.bench [--frames N] [--long] [--heap-only]
 
 - heap in use (`gc.mem_alloc()` after a collection, `gc.mem_free()` beside it) with the
   app alive, at boot and after a best-of-35 played by keys on the keypad: the frozen UF2
@@ -14,6 +14,9 @@
 - an e-ink partial refresh: emulated microseconds of the firmware's work (painting and
   sending the bands) beside the BUSY time the harness holds (0.5 s), and the SPI bytes
   of a partial and of a full refresh;
+- the smallest heap the whole app plays a best-of-3 in (with `--long` a best-of-35 too)
+  by keys, with no press lost, beside the 32-bit build's for the same match
+  (host_tools/pico/heap.py: a ballast in boot.py leaves N bytes free);
 - the UF2's size and what it writes against the Pico's 2 MB (and the 640 KB below the
   littlefs partition), and the emulated-to-real time ratio of the whole run.
 
@@ -29,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from host_tools.pico.emulator import FLASH_BYTES, REPO, UF2, Pico, PicoError
@@ -132,11 +136,41 @@ def uf2_row():
                 UF2.stat().st_size, payload, (end + 1023) // 1024, 100 * end / FLASH_BYTES))
 
 
-def rows(frames=35):
-    """The table rows (name, value) of the emulated Pico."""
+def heap_rows(long=False):
+    """The smallest heap on the emulated Pico (host_tools/pico/heap.py: a ballast in
+    boot.py, the app started by the frozen main.py, a best-of-3 by keys, and with `long`
+    a best-of-35) beside the 32-bit build's figure for the same match and keys."""
+    from host_tools.measure import app_bench
+    from host_tools.pico import heap
+
+    out = []
+    for frames in (3, 35) if long else (3,):
+        t0 = time.monotonic()
+        with tempfile.TemporaryDirectory() as root:
+            mp32 = app_bench.smallest_heap(app_bench.MP32, root,
+                                           app_bench.match_keys(frames), frames)
+        free, runs = heap.smallest(frames, heap.GUESS_KB[frames] * 1024)
+        name = ("smallest heap, whole app by keys on the emulated Pico, best-of-%d: free "
+                "after the boot.py ballast / heap (with the port's boot objects) / 32-bit "
+                "frozen build (-X heapsize), ratio" % frames)
+        if free is None:
+            out.append((name, "FAILED: %s" % "; ".join(
+                "%d KB %s" % (f // 1024, r.describe()) for f, r in sorted(runs.items()))))
+            continue
+        r = runs[free]
+        below = runs.get(free - 2048)
+        out.append((name, "%d KB / %.1f KB / %d KB, %.2f (%s at %d KB free; %d runs, %.0f s)"
+                    % (free // 1024, r.heap / 1024, mp32 // 1024, r.heap / mp32,
+                       below.describe() if below else "not run", free // 1024 - 2,
+                       len(runs), time.monotonic() - t0)))
+    return out
+
+
+def rows(frames=35, heap_long=False):
+    """The table rows (name, value) of the emulated Pico; `heap_long`: the smallest
+    heap of a best-of-35 too (about 35 minutes more), not only of a best-of-3."""
     if not UF2.is_file():
         return [("emulated Pico", "no UF2: run `make uf2`")]
-    import time
 
     t0 = time.monotonic()
     out = [uf2_row()]
@@ -208,6 +242,7 @@ def rows(frames=35):
                 "%.0f s / %.0f s = %.2f (this part took %.0f s)" % (
                     emulated / 1e6, wall / 1000, emulated / 1e3 / wall,
                     time.monotonic() - t0)))
+    out += heap_rows(heap_long)
     return out
 
 
@@ -215,8 +250,11 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m host_tools.pico.bench",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--frames", type=int, default=35, help="best-of-N by keys (default 35)")
+    p.add_argument("--long", action="store_true",
+                   help="the smallest heap of a best-of-35 too (not only of a best-of-3)")
+    p.add_argument("--heap-only", action="store_true", help="only the smallest-heap rows")
     args = p.parse_args(argv)
-    table = rows(args.frames)
+    table = heap_rows(args.long) if args.heap_only else rows(args.frames, args.long)
     width = max(len(r[0]) for r in table)
     for name, value in table:
         print("%-*s  %s" % (width, name, value))
