@@ -1,12 +1,12 @@
 """The smallest heap the whole app plays a match in, on the emulated Pico.
 
-    python -m host_tools.pico.heap [--frames N] [--lo KB] [--hi KB] [--step KB]
+    python -m host_tools.pico.heap [--frames N] [--guess KB] [--step KB] [--free KB] [--uf2 PATH]
 
 The real UF2 on rp2040js (host_tools/pico/emulator.py). A `boot.py` on the flash makes
 a ballast (one bytearray, kept in the REPL's globals, which boot.py and main.py share)
 that leaves only `free` bytes of the heap free; the frozen main.py then starts the app
 as at power-on, the best-of-N of host_tools/measure/app_bench.py (`match_keys`) is
-played on the keypad (the `scoreboard device` presses: 80 ms held, 150 ms apart), and
+played on the keypad (each key held HOLD_MS, then released GAP_MS: see there), and
 the match passes when the journal holds, stroke for stroke, what the same keys give on
 the 32-bit build (no press lost, the frames won right) and the app did not stop on its
 error screen. The heap a run had is `free` plus what was in use when the ballast was
@@ -17,7 +17,8 @@ made (the port's own boot objects): that is the figure beside the 32-bit build's
 while it passes, up while it fails. MicroPython's heap fragments and a press is lost
 when a key scan comes too late, so passing is not quite monotonic in the size
 (measure.smallest_heap says the same of the 32-bit figure); each size is run once.
-A best-of-3 run is about 40 s of emulated time, two to three minutes of wall time here.
+A best-of-3 run is about 80 s of emulated time, three to four minutes of wall time here
+(a failing one less: it stops early); a best-of-35 about half an hour or more.
 """
 
 import argparse
@@ -31,8 +32,20 @@ from pathlib import Path
 from host_tools.pico.emulator import UF2, Pico, PicoError
 
 # Where the search starts (KB free after the ballast), by best-of-N: the last figures
-# measured, so that a run of `make bench` takes two runs when nothing has changed.
-GUESS_KB = {3: 72, 35: 80}
+# measured (the best-of-35's not yet: a guess), so that `make bench` takes two runs when
+# nothing has changed. A best-of-3 plays with 64 KB free and stops in its second frame
+# with 60 KB free.
+GUESS_KB = {3: 64, 35: 68}
+# How long each key is held and then released. `scoreboard device` presses are 80 ms and
+# 150 ms, but the app's key scan (App.scan every SCAN_MS) stops while the flash erases a
+# sector (45 ms, interrupts off), while the collector runs and while a band is painted:
+# such stalls back to back lose an 80 ms press at any heap size on the emulated Pico (one
+# to three of a best-of-3's 162, with 180 KB free as with 72 KB: the longest gap between
+# two scans is 130 ms with a large heap, 250 ms with a tight one). Held 250 ms and
+# released 200 ms, a press outlasts them, so a run fails on the heap alone: what does
+# not fit, or a collector that runs so often that it stalls the scan for longer.
+HOLD_MS = 250
+GAP_MS = 200
 
 # boot.py: the ballast. `_ballast` lives in the REPL's globals (main.py runs in them too),
 # so it stays until the REPL deletes it. A bytearray of n bytes takes n rounded up to the
@@ -140,8 +153,9 @@ class Result:
         return "%d of %d journal lines missing" % (self.lost(), len(self.expected))
 
 
-def play(base, free, frames, keys, want, tmp, uf2=UF2):
-    """Play `keys` on a copy of `base` with `free` bytes left by the ballast: a Result."""
+def play(base, free, frames, keys, want, tmp, uf2=UF2, hold_ms=HOLD_MS, gap_ms=GAP_MS):
+    """Play `keys` on a copy of `base` with `free` bytes left by the ballast, each held
+    `hold_ms` then released for `gap_ms`: a Result."""
     result = Result(free)
     result.expected = want
     image = Path(tmp) / ("run-%d.img" % free)
@@ -156,7 +170,7 @@ def play(base, free, frames, keys, want, tmp, uf2=UF2):
             got = re.search(r"BALLAST (\d+) (\d+) (\d+)", pico.console_text())
             result.ballast, result.boot_alloc = int(got.group(1)), int(got.group(2))
             for k in keys:
-                pico.send("press " + k)
+                pico.press(pico.legend.key(k), hold_ms, gap_ms)
             pico.idle()
             got = pico.repl(READ_JOURNAL)
             result.written = notation(line[2:] for line in got.replace("\r", "").split("\n")
