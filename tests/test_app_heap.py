@@ -96,9 +96,10 @@ def test_a_game_loads_only_its_own_rules(tmp_path):
 # frozen main.py starts the app, app_bench's best-of-3 is played on the keypad, and the
 # journal must hold every press's line (the frames won right). A run is three to four
 # minutes of wall time here: marked slow (`make bench` searches the figure itself).
-# Measured: plays with 64 KB free (a 68 KB heap with the port's boot objects), stops in
-# the second frame with 60 KB free; the 32-bit build plays it in 39 KB.
-PICO_FREE_KB = 64
+# Measured: with 64 KB free (a 68 KB heap with the port's boot objects) it played in two
+# runs and lost one press of 162 in two others, with 60 KB free it stops in the second
+# frame; the 32-bit build plays it in 39 KB. The bound keeps a margin above that edge.
+PICO_FREE_KB = 72
 # The live heap (gc.mem_alloc() after a collection, the app alive) after its first
 # frame: measured 48.5 KB.
 PICO_LIVE_KB = 52

@@ -33,8 +33,8 @@ from host_tools.pico.emulator import UF2, Pico, PicoError
 
 # Where the search starts (KB free after the ballast), by best-of-N: the last figures
 # measured (the best-of-35's not yet: a guess), so that `make bench` takes two runs when
-# nothing has changed. A best-of-3 plays with 64 KB free and stops in its second frame
-# with 60 KB free.
+# nothing has changed. A best-of-3 plays with 64 KB free in some runs and loses one press
+# in others (the edge), and stops in its second frame with 60 KB free.
 GUESS_KB = {3: 64, 35: 68}
 # How long each key is held and then released. `scoreboard device` presses are 80 ms and
 # 150 ms, but the app's key scan (App.scan every SCAN_MS) stops while the flash erases a
