@@ -20,7 +20,7 @@ import shutil
 
 import pytest
 
-from host_tools.pico import keys_bench
+from host_tools.pico import heap, keys_bench
 from host_tools.pico.emulator import UF2, Pico
 from host_tools.pico.keys_bench import FRAME_KEYS as KEYS
 from host_tools.pico.keys_bench import HEADER
@@ -157,12 +157,6 @@ def test_a_full_fifo_waits_and_is_counted(pad):
 
 # -- out of memory -------------------------------------------------------------------------
 
-BALLAST = """import gc
-gc.collect()
-_ballast = bytearray(gc.mem_free() - %d)
-"""
-
-
 def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp_path):
     """The ballast leaves a little more than the app holds on its start screen; the
     margin goes down until the match runs out of memory while it is played."""
@@ -180,7 +174,7 @@ def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp
         shutil.copyfile(queued, image)
         with Pico(image, names=keys) as pico:
             pico.boot()
-            text = BALLAST % (alive + margin)
+            text = heap.BOOT_PY % (alive + margin)
             pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % text)
             pico.restart()
             mark = len(pico.console)

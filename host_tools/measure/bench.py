@@ -14,9 +14,11 @@ allocated in the clock tick, the key scan and the LED refresh (goal 0), and the 
 on a Cortex-M3 under QEMU. The club's worst day: 100,000 mashed keys with resets, power
 cuts at every byte of a best-of-3, an eight-hour session with cable pulls. The true
 Pico (host_tools/pico/bench.py): the UF2 on the emulated RP2040, its heap at boot and
-after a best-of-35 by keys (frozen and .mpy), key-to-LED, e-ink refresh and SPI figures;
-its keypad (host_tools/pico/keys_bench.py): the shortest tap never lost under typical
-and worst-case flash times, the CPU's stalls, the PIO's scan gaps, reset to first key.
+after a best-of-35 by keys (frozen and .mpy), key-to-LED, e-ink refresh and SPI figures,
+and the smallest heap it plays a best-of-3 in (`--long`: a best-of-35 too) beside the
+32-bit build's; its keypad (host_tools/pico/keys_bench.py): the shortest tap never lost
+under typical and worst-case flash times, the CPU's stalls, the PIO's scan gaps, reset
+to first key.
 
 Timings on this machine move with its load: each is printed with its ratio to a
 reference loop timed in the same run (host_tools/measure/common.py). `make test` runs small
@@ -36,6 +38,7 @@ from host_tools.measure import fuzz
 from host_tools.measure import common as measure
 from host_tools.measure.matchgen import generate, header
 from host_tools.pico import bench as pico_bench
+from host_tools.pico import heap as pico_heap
 from host_tools.pico import keys_bench
 from scoreboard.core.replay import replay
 
@@ -335,6 +338,8 @@ def main():
     rows += slow_test_rows()
     rows += live_rows()
     rows += pico_bench.rows()  # the UF2 on the emulated RP2040 (host_tools/pico/bench.py)
+    # its smallest heap for a best-of-3 (--long: a best-of-35 too) beside the 32-bit's
+    rows += pico_heap.rows("--long" in sys.argv[1:])
     rows += keys_bench.rows()  # its keypad: taps, stalls, scan gaps (pico/keys_bench.py)
     rows.append(("(this bench took)", "%.0f s" % (time.perf_counter() - t)))
     width = max(len(r[0]) for r in rows)

@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 from host_tools.pico.emulator import FLASH_BYTES, REPO, UF2, Pico, PicoError
@@ -127,10 +128,10 @@ def uf2_row():
 
 
 def rows(frames=35):
-    """The table rows (name, value) of the emulated Pico."""
+    """The table rows (name, value) of the emulated Pico, but for the smallest heap
+    (host_tools/pico/heap.py's rows: minutes of runs of their own)."""
     if not UF2.is_file():
         return [("emulated Pico", "no UF2: run `make uf2`")]
-    import time
 
     t0 = time.monotonic()
     out = [uf2_row()]

@@ -11,7 +11,7 @@
   longer than its field is cut at a character with an ellipsis (`fit`). On a band of
   the e-ink panel (drivers/ssd1683.py's Band: a canvas with `top` and `rows`, drawn once
   per band) scaled text that falls wholly in another band is skipped: the same pixels,
-  without its glyph loops.
+  without its glyph loops; `rows_on` lets a screen skip a whole part the same way.
 - Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
   crisp on the 32x16 LED panel and readable across a room on the e-ink panel. They are
   drawn from integers by arithmetic alone: no string, no allocation (the LED's clock
@@ -85,6 +85,17 @@ def _band(canvas):
         _SEEN[0] = canvas
         _SEEN[1] = hasattr(canvas, "top")
     return _SEEN[1]
+
+
+def rows_on(canvas, y0, y1):
+    """Whether any of the panel rows y0..y1-1 is on `canvas`: always on a whole canvas,
+    on a band only its own rows. A screen asks this before it works out the texts of a
+    part that falls wholly in other bands (framebuf would clip all of it): the same
+    pixels, without the strings made for them in every band."""
+    if not _band(canvas):
+        return True
+    top = canvas.top
+    return y0 < top + canvas.rows and y1 > top
 
 
 def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):

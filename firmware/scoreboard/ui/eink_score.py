@@ -131,8 +131,9 @@ def _footer(canvas, screen, match):
 
 
 def _columns(canvas, match, fig):
-    for side in (0, 1):
-        _header(canvas, match, fig, side)
+    if draw.rows_on(canvas, 0, _NAME_H):
+        for side in (0, 1):
+            _header(canvas, match, fig, side)
     canvas.vline(_COL - 1, 0, _LINE_Y, 1)
     canvas.vline(_COL, 0, _LINE_Y, 1)
     canvas.hline(0, _LINE_Y, _W, 1)
@@ -142,27 +143,35 @@ def _snooker(canvas, screen, match, fig):
     r = model.last_record(match)
     score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
     won = match.frames_won()
+    row1 = draw.rows_on(canvas, _ROW1_Y - 2, _ROW1_Y + 20)
+    row2 = draw.rows_on(canvas, _ROW2_Y, _ROW2_Y + 17)
     for side in (0, 1):
         x = side * _COL + 10
         _big(canvas, side, score[side])
-        _label_value(canvas, x, _ROW1_Y, t("s.frames"), "%d" % won[side], 84)
-        if fig is not None and fig.striker == side:  # the break, inverted: up to 155
+        if row1:
+            _label_value(canvas, x, _ROW1_Y, t("s.frames"), "%d" % won[side], 84)
+        if row1 and fig is not None and fig.striker == side:  # the break, inverted
             canvas.fill_rect(x + 88, _ROW1_Y - 2, 96, 22, 1)
             nx = draw.text(canvas, t("s.break"), x + 92, _ROW1_Y + 1, 1, 2, 0)
             draw.text(canvas, "%d" % fig.brk, nx + 4, _ROW1_Y + 1, 2, 2, 0, 7)
-        _breaks_row(canvas, match, side, t("s.breaks"))
+        if row2:
+            _breaks_row(canvas, match, side, t("s.breaks"))
     extra = []
+    cells = draw.rows_on(canvas, _CELLS_Y, _CELLS_Y + 34)
     if fig is None:
         extra.append(t("s.frame_over") if r is not None else t("s.first_frame"))
-        _cell(canvas, 0, t("s.ball_on"), "-")
+        if cells:
+            _cell(canvas, 0, t("s.ball_on"), "-")
         return extra
-    _cell(canvas, 0, t("s.ball_on"), upper_word(fig.ball_on) if fig.ball_on else "-")
+    if cells:
+        _cell(canvas, 0, t("s.ball_on"), upper_word(fig.ball_on) if fig.ball_on else "-")
     if fig.free_ball:
         extra.append(t("s.free_ball"))
-    _cell(canvas, 1, t("s.reds"), "%d" % fig.reds)
-    _cell(canvas, 2, t("s.remaining"), "%d" % fig.remaining)
-    k = fig.snookers_required
-    _cell(canvas, 3, t("s.snookers"), "-" if k is None else "%d" % k)
+    if cells:
+        _cell(canvas, 1, t("s.reds"), "%d" % fig.reds)
+        _cell(canvas, 2, t("s.remaining"), "%d" % fig.remaining)
+        k = fig.snookers_required
+        _cell(canvas, 3, t("s.snookers"), "-" if k is None else "%d" % k)
     if fig.respotted_black and "respot" not in fig.prompts:
         extra.append(t("s.respotted"))
     return extra
@@ -245,6 +254,11 @@ def draw_score(canvas, screen):
         extra = _straight(canvas, screen, match, fig)
     if match.finished():
         extra = [t("e.match_over")]
-    _prompts(canvas, match, fig, extra)
-    _entry(canvas, screen)
-    _footer(canvas, screen, match)
+    # Each part below only where its rows are: on a band of the panel the others would
+    # be clipped whole (draw.rows_on).
+    if draw.rows_on(canvas, _PROMPT_Y, _PROMPT_Y + 2 * _PROMPT_H + 1):
+        _prompts(canvas, match, fig, extra)
+    if draw.rows_on(canvas, _ENTRY_Y - 2, _ENTRY_Y + 20):
+        _entry(canvas, screen)
+    if draw.rows_on(canvas, _FOOT_Y - 2, _FOOT_Y + 10):
+        _footer(canvas, screen, match)
