@@ -161,10 +161,8 @@ def play(base, free, frames, keys, want, tmp, uf2=UF2, hold_ms=HOLD_MS, gap_ms=G
     try:
         with Pico(image, uf2=uf2) as pico:
             pico.boot()
-            pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n"
-                      "import machine\nmachine.soft_reset()\n" % (BOOT_PY % free), wait=False)
-            pico.boot()  # main.py: the app, its queued match on the start screen
-            pico.idle()
+            pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % (BOOT_PY % free))
+            pico.restart()  # main.py: the app, its queued match on the start screen
             got = re.search(r"BALLAST (\d+) (\d+) (\d+)", pico.console_text())
             result.ballast, result.boot_alloc = int(got.group(1)), int(got.group(2))
             for k in keys:
