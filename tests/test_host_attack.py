@@ -36,6 +36,7 @@ from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, journal_te
 from host_tools.results.db import open_db
 
 CONTROLS = ("\x1b", "\x07", "\x9b", "\x85", "\x7f")
+VDEV_BOX = "HOST-3F2A0001"  # the box id the virtual device's app says (boards/host.py)
 
 
 def last(out):
@@ -148,8 +149,9 @@ def test_two_boxes_one_id_are_stored_side_by_side(tmp_path, db_url):
 
 
 def test_a_different_match_under_a_used_id_is_refused_not_written_over(tmp_path):
-    """Older firmware writes no `box` word and the virtual device has no unique_id(): the
-    two boxes cannot be told apart, so the second match is refused with its reason."""
+    """Older firmware writes no `box` word, and two virtual devices report the same box
+    id (their stand-in unique_id): the two boxes cannot be told apart, so the second
+    match is refused with its reason."""
     url = str(tmp_path / "r.sqlite")
     mid = "DESK-2612011000-1-01"
     first, second = tmp_path / "box1", tmp_path / "box2"
@@ -157,14 +159,16 @@ def test_a_different_match_under_a_used_id_is_refused_not_written_over(tmp_path)
     journal_match(second, mid, match_lines(mid, seed=22, names=("Cy", "Di")))
     with VirtualDevice(first) as dev:
         assert sync(dev.port, url)[0] == 0
-    kept = dict(stored(url)[("", mid)])
+    (key,) = stored(url)
+    assert key[1] == mid
+    kept = dict(stored(url)[key])
     with VirtualDevice(second) as dev:
         rc, out, err = sync(dev.port, url)
     assert rc == 1 and last(out) == "sync: pulled 0, skipped 0, refused 1"
     assert ("refused matches/%s.sbn: a different match %s is stored already (not a "
             "continuation of its journal); the file stays on the box" % (mid, mid)) in err
     assert not (second / "matches" / (mid + ".pulled")).exists()
-    assert stored(url) == {("", mid): kept}
+    assert stored(url) == {key: kept}
 
 
 class _BoardRunningCode:
@@ -198,11 +202,11 @@ class _BoardRunningCode:
 def test_a_journal_without_a_box_word_takes_the_boards_id():
     """Older firmware writes no `box`: the board is asked, and names itself as the box
     does in the headers it writes now (scoreboard.files.box_id)."""
-    from host_tools.results.sync import board_box
+    from host_tools.device.sync_board import Board
     from scoreboard.files import box_id
     uid = b"\xe6\x60\x38\xb7\x3f\x2a\x9c\x01"
-    assert board_box(_BoardRunningCode(uid)) == box_id(uid, "pico") == "PICO-3F2A9C01"
-    assert board_box(_BoardRunningCode(uid, "pico2_oled")) == box_id(uid, "pico2_oled")
+    assert Board.box_id(_BoardRunningCode(uid)) == box_id(uid, "pico") == "PICO-3F2A9C01"
+    assert Board.box_id(_BoardRunningCode(uid, "pico2_oled")) == box_id(uid, "pico2_oled")
 
 
 def test_the_same_match_again_is_the_same_never_doubled(flash, device, tmp_path):
@@ -228,7 +232,9 @@ def test_the_same_match_again_is_the_same_never_doubled(flash, device, tmp_path)
     for _ in range(2):
         rc, out, err = sync(device.port, url, "--all")
         assert rc == 0, out + err
-    assert sorted(stored(url)) == [("", i) for i in ids]
+    # the old row keeps its box ('': unknown then); the new ones name the box that said
+    # so on its request channel (the virtual device's stand-in id)
+    assert sorted(stored(url)) == [("", ids[0])] + [(VDEV_BOX, i) for i in ids[1:]]
     assert history(url) == []
     rows = sqlite3.connect(url).execute(
         "SELECT box, match_id, seq FROM frames WHERE match_id = ?", (ids[0],)).fetchall()
@@ -290,7 +296,7 @@ def test_sync_checks_ids_and_writes_only_inside_files(flash, device, tmp_path):
     assert outside == [], outside
     assert not list(tmp_path.rglob("X.sbn")) and not os.path.exists("/tmp/ABS.sbn")
     assert sorted(p.name for p in out_dir.iterdir()) == [good + ".sbn"]
-    assert set(stored(url)) == {("", good)}
+    assert set(stored(url)) == {(VDEV_BOX, good)}
     assert not list((flash / "matches").glob("EVIL-*.pulled"))
 
 

@@ -32,6 +32,7 @@ from scoreboard.core.notation import parse_event
 from scoreboard.core.ticks import ticks_add, ticks_diff
 from scoreboard.core.timekeeper import MAX_MS, MatchTime
 from scoreboard.journal import Journal, JournalError, box_id
+from scoreboard.channel import Channel, console_input
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import keymap
@@ -91,6 +92,11 @@ class App:
         self._eink_next = None  # the refresh handed to it (full or not) until it is done
         self._overtime = False  # match time is past MAX_MS
         self.stopped = False
+        # The desk's requests on the console (scoreboard/channel.py), where there is one.
+        self.channel = None
+        inp = console_input() if board.echo is not None else None
+        if inp is not None:
+            self.channel = Channel(self, inp, board.echo.out)
 
     # -- start-up --------------------------------------------------------------------
     def boot(self, now=None):
@@ -155,6 +161,8 @@ class App:
             self.led_pass(now)
             self.eink_pass(now)
             self.buzzer.update(now)
+            if self.channel is not None:
+                self.channel.poll(now)
         except Exception as e:
             self.fail(e)
             if self._eink_wake is None:  # stepped: the error screen goes up now (run(): later)
@@ -225,6 +233,24 @@ class App:
         self.grammar.first_breaker = 0 if breaker == "A" else 1  # if `first` is no frame
         self._enter(first, now)
         self._dirty(now, full=True)
+
+    def state(self):
+        """What the box is showing, for the desk (the channel's `hello`): start, setup
+        (the set-up lists or the words before a queued match), match, over, error."""
+        if self.screen.kind == "error":
+            return "error"
+        if self.menu is not None:
+            return "setup" if self.menu.setting_up or self.menu.pre is not None else "start"
+        return "over" if self.match.finished() else "match"
+
+    def queue_changed(self, now):
+        """The desk queued a match: the start screen lists it at once (not while the
+        referee is in the set-up lists: they keep their place)."""
+        if self.menu is not None and self.state() == "start":
+            self.menu.refresh()
+            self._legend(self.menu.family())
+            self._update_screen()
+            self._dirty(now)
 
     def set_volume(self, percent):
         """The buzzer's volume (0: mute), kept on flash; a beep at the new volume."""

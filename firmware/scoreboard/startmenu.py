@@ -137,6 +137,10 @@ class StartMenu:
                 else:  # its game, not its Header: six of those would cost 2 KB of heap
                     self.window.append((n, text, header.game, text))
 
+    def refresh(self):
+        """Read the queue again (the desk queued a match), the cursor where it was."""
+        self._place(self.name, False)
+
     def _current(self):
         """The window's entry under the cursor, or None."""
         i = self.index - self.first

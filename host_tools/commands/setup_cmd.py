@@ -37,7 +37,8 @@ from pathlib import Path
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.messages import fail, one_of, say
-from host_tools.device.sync_board import Board, BoardError
+from host_tools.device.connect import open_box
+from host_tools.device.sync_board import BoardError
 from scoreboard.core.header import LANGS
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id
@@ -263,11 +264,6 @@ def prepare(path, prefix="DESK", when=None, lang=None):
     return from_sbn(text, prefix, when, Path(path).name, lang)
 
 
-def _free_bytes(board):
-    """Free bytes on the box's flash (as the journal counts them)."""
-    return board.eval("(lambda s: (s[1] or s[0]) * s[4])(__import__('os').statvfs('/'))")
-
-
 def check_room(board, queued):
     """SetupError unless the box's queue takes `queued` (QUEUE_MAX at most, those there
     included; a name already queued is replaced) and its flash has room for them."""
@@ -281,7 +277,7 @@ def check_room(board, queued):
                              len(have), len(new), total, QUEUE_MAX))
     need = sum(-(-len(("\n".join(lines) + "\n").encode()) // BLOCK) * BLOCK
                for _, lines in new)
-    free = _free_bytes(board)
+    free = board.free()
     if need > free:
         raise SetupError("the box's flash has %d KB free; %d queued header%s %s %d KB "
                          "(sync the box, or queue fewer)" % (
@@ -292,15 +288,10 @@ def check_room(board, queued):
 def send(board, queued, out=print):
     """Write each header to queue/NAME.sbn on the box (NAME.new, then a rename), once
     the box's queue and flash have room for all of them."""
-    board.mkdir(QUEUE)
     check_room(board, queued)
     for name, lines in queued:
-        data = ("\n".join(lines) + "\n").encode("utf-8")
-        final = "%s/%s.sbn" % (QUEUE, name)
-        board.write("%s/%s.new" % (QUEUE, name), data,
-                    then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)" % (
-                        final, "%s/%s.new" % (QUEUE, name), final))
-        out("queued %s: %s" % (final, " ".join(lines[1].split()[1:])))
+        board.queue(name, ("\n".join(lines) + "\n").encode("utf-8"))
+        out("queued %s/%s.sbn: %s" % (QUEUE, name, " ".join(lines[1].split()[1:])))
 
 
 def add_parser(sub):
@@ -335,7 +326,7 @@ def run(args):
         fail("setup", e)
         return 2
     try:
-        with Board(args.port) as board:  # gives the box back to its app however it ends
+        with open_box(args.port) as board:  # a Board gives the box back to its app
             send(board, queued, out=say)
     except (BoardError, SetupError) as e:
         fail("setup", e)

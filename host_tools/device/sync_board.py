@@ -29,9 +29,10 @@ from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.device.port_errors import holders, missing, named, why
 from scoreboard.core.words import escaped
 
-_GONE = "the board stopped answering (cable pulled?)"
+GONE = _GONE = "the board stopped answering (cable pulled?)"
 # Seconds without a byte from the board: it is gone. The port's own read timeout
 # (pyserial's), never select(): a serial port on Windows has no file descriptor for it.
 _TIMEOUT = 10
@@ -118,6 +119,39 @@ print('#' + binascii.hexlify(_h.digest()).decode())
 del _h, _f, _b
 """
 
+# The board's id as the box writes it into a header (`box ID`: its board's name, a
+# dash, the hex of the last four bytes of machine.unique_id()), for journals written
+# before the box word; '' when the board has no unique_id (the virtual device).
+_BOX = """try:
+ import machine, binascii
+ _u = machine.unique_id()
+ try:
+  import main as _m
+  _n = _m.board_name()
+ except Exception:
+  _n = 'pico'
+ print(repr('%s-%s' % (_n.upper(), binascii.hexlify(bytes(_u[-4:])).decode().upper())))
+except Exception:
+ print(repr(''))
+"""
+
+# For each marked match: its mark's text and the SHA-256 of the journal file to pull.
+_MARKS = FILE_SHA256 + """def _h(p):
+ try:
+  return _sha256(p)
+ except OSError:
+  return None
+def _m(p):
+ try:
+  with open(p, 'rb') as f:
+   return f.read(200)
+ except OSError:
+  return None
+for _i, _s in %r:
+ print(repr((_i, _m('matches/' + _i + '.pulled'), _h('matches/' + _s + '.sbn'))))
+del _h, _m, _sha256
+"""
+
 _WRITE_OPEN = "_f = open(%r, 'wb')\n_w = _f.write"
 _WRITE_END = "_f.close()\nimport os\n%s\ndel _f, _w"
 
@@ -156,13 +190,16 @@ class Board:
         self.warn = warn or (lambda text: print(text, file=sys.stderr))
         self.port = find_port(port)
         if self.port.startswith("/dev/") and not os.path.exists(self.port):
-            raise BoardError("no port %s: is the box plugged in? (`mpremote connect list` "
-                             "shows the ports)" % self.port)
+            raise BoardError(missing(self.port))
         try:
             with contextlib.redirect_stdout(io.StringIO()):
                 self.t = SerialTransport(self.port, baudrate=115200, timeout=_TIMEOUT)
         except (TransportError, serial.SerialException, OSError) as e:
-            raise BoardError("cannot open %s: %s" % (self.port, _first_line(e))) from None
+            cause = getattr(e, "__cause__", None) or getattr(e, "__context__", None) or e
+            kind = why(self.port, cause)
+            if kind == "busy":
+                kind = "%s is busy: %s" % (self.port, named(holders(self.port)))
+            raise BoardError(kind) from None
         self._prompt = False  # the raw REPL's ">" already read (by our last exec)
         # The app is interrupted from here on: until the raw REPL has answered, what the
         # board is doing is not known, and handing it back starts with a Ctrl-C.
@@ -351,6 +388,53 @@ class Board:
             raw, digest = line.split(" ")
             out[bytes.fromhex(raw).decode("utf-8", "backslashreplace")] = digest
         return out
+
+    # -- what sync, setup and live do with a box (device/channel.py's ChannelBox has the
+    # same methods over the request channel) -------------------------------------------
+    channel_used = False
+
+    def box_id(self):
+        """The board's id as the box writes it into a header, '' without a unique_id."""
+        try:
+            return ast.literal_eval(self.exec(_BOX).decode().strip().splitlines()[-1])
+        except (ValueError, SyntaxError, IndexError):
+            return ""
+
+    def marks(self, stems):
+        """The ids (of `stems`: id -> stem of the journal to pull) whose mark carries the
+        SHA-256 of that journal as it is now: pulled, and not changed since."""
+        if not stems:
+            return set()
+        found = set()
+        for line in self.exec(_MARKS % (sorted(stems.items()),)).decode(
+                "utf-8", "replace").splitlines():
+            try:
+                mid, mark, digest = ast.literal_eval(line)
+            except (ValueError, SyntaxError, TypeError):
+                continue
+            # The mark's bytes: one that is not UTF-8 (no mark sync wrote) simply does
+            # not match, where reading it as text on the board stopped the sync.
+            words = (mark or b"").decode("utf-8", "replace").split()
+            if digest and len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
+                found.add(mid)
+        return found
+
+    def mark(self, mid, digest, when):
+        """matches/ID.pulled: `pulled WHEN sha256 DIGEST`."""
+        self.write("matches/%s.pulled" % mid, ("pulled %s sha256 %s\n" % (
+            when, digest)).encode())
+
+    def free(self):
+        """Free bytes on the box's flash (as the journal counts them)."""
+        return self.eval("(lambda s: (s[1] or s[0]) * s[4])(__import__('os').statvfs('/'))")
+
+    def queue(self, name, data):
+        """queue/NAME.sbn: NAME.new, then a rename."""
+        self.mkdir("queue")
+        final = "queue/%s.sbn" % name
+        self.write("queue/%s.new" % name, data,
+                   then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)" % (
+                       final, "queue/%s.new" % name, final))
 
     def soft_reset(self):
         """Soft reset into the raw REPL again (a fresh heap, the app not started)."""

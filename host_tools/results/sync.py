@@ -14,7 +14,6 @@ current one was left on the box (abandoned there): it is final, pulled and marke
 match's continuations (ID.N.sbn, written by the box's recovery) the highest N is taken.
 """
 
-import ast
 import contextlib
 import hashlib
 import os
@@ -25,7 +24,8 @@ from pathlib import Path
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.results.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
 from host_tools.messages import fail, say, shown
-from host_tools.device.sync_board import FILE_SHA256, Board, BoardError, progress_bar
+from host_tools.device.connect import open_box
+from host_tools.device.sync_board import BoardError, progress_bar
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
@@ -144,7 +144,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
                 latest[mid] = (n, stem, size)
     marked = {n[:-7] for n, is_dir, _ in entries if not is_dir and n.endswith(".pulled")}
     current = board.current()
-    up_to_date = unchanged(board, {mid: latest[mid][1] for mid in latest if mid in marked})
+    up_to_date = board.marks({mid: latest[mid][1] for mid in latest if mid in marked})
     todo = [mid for mid in sorted(latest) if again or mid not in up_to_date]
     sizes = {mid: latest[mid][2] for mid in todo}
     counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0}
@@ -167,7 +167,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
             box = header_ids(match.header, mid)
             if box is None:
                 if "box" not in boxes:
-                    boxes["box"] = board_box(board)
+                    boxes["box"] = _box_of(board)
                 box = boxes["box"]
             rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
             rec["box"] = box
@@ -185,8 +185,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
             write_copy(files, mid, rec["sbn"])
         if rec["status"] in FINAL:
             if mid not in up_to_date:
-                board.write("%s/%s.pulled" % (MATCHES, mid), ("pulled %s sha256 %s\n" % (
-                    rec["pulled_at"], hashlib.sha256(data).hexdigest())).encode())
+                board.mark(mid, hashlib.sha256(data).hexdigest(), rec["pulled_at"])
             same = stored == "same" and mid in marked
             counts["skipped" if same else "pulled"] += 1
         else:
@@ -194,6 +193,15 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
     if bar is not None:
         bar(total, final=True)
     return counts
+
+
+def _box_of(board):
+    """The box id of a journal that names none (older firmware): the board's."""
+    try:
+        box = board.box_id()
+        return check_id(box, "box") if box else ""
+    except ValueError:
+        return ""
 
 
 def header_ids(header, mid):
@@ -204,70 +212,6 @@ def header_ids(header, mid):
         if header.id != mid:
             raise ValueError("its id %s is not its file's name %s" % (header.id, mid))
     return getattr(header, "box", None)
-
-
-# The board's id as the box writes it into a header (`box ID`: its board's name, a
-# dash, the hex of the last four bytes of machine.unique_id()), for journals written
-# before the box word; '' when the board has no unique_id (the virtual device).
-_BOX = """try:
- import machine, binascii
- _u = machine.unique_id()
- try:
-  import main as _m
-  _n = _m.board_name()
- except Exception:
-  _n = 'pico'
- print(repr('%s-%s' % (_n.upper(), binascii.hexlify(bytes(_u[-4:])).decode().upper())))
-except Exception:
- print(repr(''))
-"""
-
-
-def board_box(board):
-    """The box id of a journal that names none: the board's, asked over the REPL."""
-    try:
-        box = ast.literal_eval(board.exec(_BOX).decode().strip().splitlines()[-1])
-        return check_id(box, "box") if box else ""
-    except (ValueError, SyntaxError, IndexError, TypeError):
-        return ""
-
-
-# For each marked match: its mark's text and the SHA-256 of the journal file to pull.
-_MARKS = FILE_SHA256 + """def _h(p):
- try:
-  return _sha256(p)
- except OSError:
-  return None
-def _m(p):
- try:
-  with open(p, 'rb') as f:
-   return f.read(200)
- except OSError:
-  return None
-for _i, _s in %r:
- print(repr((_i, _m('matches/' + _i + '.pulled'), _h('matches/' + _s + '.sbn'))))
-del _h, _m, _sha256
-"""
-
-
-def unchanged(board, stems):
-    """The ids (of `stems`: id -> stem of the journal to pull) whose mark carries the
-    SHA-256 of that journal as it is now: pulled, and not changed since."""
-    if not stems:
-        return set()
-    found = set()
-    for line in board.exec(_MARKS % (sorted(stems.items()),)).decode(
-            "utf-8", "replace").splitlines():
-        try:
-            mid, mark, digest = ast.literal_eval(line)
-        except (ValueError, SyntaxError, TypeError):
-            continue
-        # The mark's bytes: one that is not UTF-8 (no mark sync wrote) simply does not
-        # match, where reading it as text on the board stopped the sync for every match.
-        words = (mark or b"").decode("utf-8", "replace").split()
-        if digest and len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
-            found.add(mid)
-    return found
 
 
 class SyncError(Exception):
@@ -337,13 +281,13 @@ def run(args):
         fail("sync", e)
         return 2
     try:
-        board = Board(args.port)
+        board = open_box(args.port)
     except BoardError as e:
         db.close(keep_new=False)  # a wrong port leaves no empty database behind
         fail("sync", e)
         return 1
     try:
-        with board:  # gives the box back to its app however the block ends
+        with board:  # the raw REPL's Board gives the box back to its app however it ends
             counts = pull(board, db, files, args.progress, again=args.all)
     except (BoardError, DbError, SyncError) as e:
         fail("sync", "%s; what was stored is kept and marked, run sync again" % e)

@@ -1,0 +1,454 @@
+"""The request channel: the desk's requests, read from the USB console while the app
+plays, so that `scoreboard sync`, `setup` and `live` never stop the app (and never lose a
+press made meanwhile).
+
+Protocol 1. A request is one line from the host; every answer line goes back on the
+console beside the echo's `SB> ` frames (scoreboard/echo.py), framed the same way:
+
+    SB? SEQ VERB ARG... *CRC32    a request (SEQ: the host's number for it)
+    SB! SEQ - DATA... *CRC32      a piece of the answer: more follow
+    SB! SEQ ok WORDS... *CRC32    the answer's end, and what it says
+    SB! SEQ err WORDS... *CRC32   refused, the reason in words
+
+CRC32 is the journal's checksum (scoreboard.core.words.crc, 8 hex digits) of the text
+between the prefix and ` *`. A request whose checksum fails is answered `err checksum`;
+one that cannot be read at all is not answered (the host asks again). A new request
+ends the one being answered (a host that gave up and asks afresh).
+
+    hello                    ok sb 1 box BOXID fw VERSION state STATE current STEM free N
+                             (STATE: start, setup, match, over, error; STEM: what the
+                             `current` file names, the match in play; `-`: none)
+    ls DIR                   `- HEXNAME KIND SIZE` for each entry of matches/ or queue/
+                             (KIND 16384 for a folder), then `ok COUNT`
+    sha PATH                 ok HEX: the SHA-256 of a file on the box
+    read PATH LINE           `- BASE64` pieces of the file from the start of its line
+                             LINE (1: the whole file), then `ok BYTES SHA256` of what was
+                             sent: a journal read from line N (live's catch-up) or whole
+    put NAME OFFSET BASE64   a piece of queue/NAME.part at OFFSET (0: a new file); ok SIZE
+    queue NAME SHA256        queue/NAME.part, when it has that SHA-256 and the core reads
+                             it as a header the box can start (as `setup` checks it),
+                             becomes queue/NAME.sbn; the start screen lists it at once
+    mark ID SHA256 TIME      matches/ID.pulled (`pulled TIME sha256 HEX`), written only
+                             when ID's journal (its last continuation) has that SHA-256
+    prune BYTES              pulled matches deleted (scoreboard.space) until BYTES are
+                             free; ok FREE
+    settings                 `- KEY VALUE` for each setting, then ok
+
+PATH is `matches/NAME`, `queue/NAME` or one of the box's own top-level files: nothing
+else on the flash is reached.
+
+Pace: every pass (`poll`) reads what the console holds, up to IN_MAX bytes, and sends at
+most one piece of an answer (PIECE bytes of a file, or a slice of its hash), so a long
+read is served between the passes and the keys, the clock and the panels keep their pace.
+A pass with nothing to read costs one poll of the console and allocates nothing. A host
+that stopped reading (an answer line that took SLOW_MS to go) ends its answer.
+
+Ctrl-C still stops the app (the port's keyboard interrupt), so mpremote's raw REPL works
+as before, for `scoreboard flash` and for development.
+"""
+
+import binascii
+import os
+import sys
+
+from micropython import const
+
+try:
+    import select
+except ImportError:  # a port without it: no requests
+    select = None
+
+from scoreboard.core.words import crc, strip_checksum
+from scoreboard.echo import ticks_ms
+from scoreboard.core.ticks import ticks_diff
+
+PROTOCOL = const(1)
+IN_MAX = const(256)  # console bytes read in one pass
+_LINE = const(400)  # the longest request line (a `put` of PIECE bytes is about 300)
+PIECE = const(384)  # file bytes in one answer line (512 in base64)
+SLOW_MS = const(200)  # an answer line that took this long found a host that does not read
+_TOP = ("current", "counter", "settings.txt", "board.txt")
+_FOLDERS = ("matches", "queue")
+
+
+class Refused(Exception):
+    """A request the box will not do: its reason goes back as `err`."""
+
+
+def console_input():
+    """The console's input stream for requests, or None (not MicroPython: a test's
+    stdin, or a terminal that is someone else's)."""
+    if sys.implementation.name != "micropython":
+        return None
+    return getattr(sys.stdin, "buffer", sys.stdin)
+
+
+class Channel:
+    """Requests from `inp` (a binary stream), answered on `out`, about `app`'s box."""
+
+    def __init__(self, app, inp, out):
+        self.app = app
+        self.inp = inp
+        self.out = out
+        self.line = bytearray(_LINE)
+        self.n = 0  # bytes of the request line so far
+        self.over = False  # the line passed _LINE: dropped up to its end
+        self.one = bytearray(1)
+        self.job = None  # the answer being sent: a generator of lines
+        self.seq = "0"
+        self.requests = 0  # requests taken
+        self.answered = 0  # answer lines sent
+        self._poll = None
+        if select is not None:
+            try:
+                p = select.poll()
+                p.register(inp, select.POLLIN)
+                self._poll = p
+            except (OSError, TypeError, ValueError, AttributeError):
+                self._poll = None
+
+    def ready(self):
+        """Whether the console has a byte to read (allocates nothing)."""
+        for _ in self._poll.ipoll(0):
+            return True
+        return False
+
+    def poll(self, now):
+        """One pass: read what came, answer a piece. Allocates nothing when idle."""
+        if self._poll is None:
+            return
+        got = 0
+        while got < IN_MAX and self.ready():
+            if not self.inp.readinto(self.one):
+                break
+            got += 1
+            b = self.one[0]
+            if b == 0x0A:
+                if not self.over and self.n:
+                    self._request(bytes(self.line[:self.n]))
+                self.n = 0
+                self.over = False
+            elif b < 0x20 and b != 0x0D:  # Ctrl-C, Ctrl-A...: for the REPL, not us
+                self.n = 0
+            elif self.n < _LINE:
+                if b != 0x0D:
+                    self.line[self.n] = b
+                    self.n += 1
+            else:
+                self.over = True
+        if self.job is not None:
+            self._step()
+
+    # -- requests -----------------------------------------------------------------------
+    def _request(self, raw):
+        if raw[:4] != b"SB? ":
+            return  # not ours (a person typing, the REPL's echo): no answer
+        try:
+            text = raw[4:].decode()
+        except UnicodeError:
+            return
+        seq = text.partition(" ")[0]
+        if not seq.isdigit():
+            return
+        self._end()
+        self.seq = seq
+        self.requests += 1
+        try:
+            body = strip_checksum(text, True)
+        except ValueError:
+            self._send("err checksum")
+            return
+        words = body.split()[1:]
+        verb = words[0] if words else ""
+        handler = _VERBS.get(verb)
+        if handler is None:
+            self._send("err unknown request %s" % verb)
+            return
+        self.job = handler(self, words[1:])  # a generator: its checks run in _step
+        self._step()
+
+    def _step(self):
+        """The next line of the answer being sent; the last one (ok, err) ends it. A
+        request that fails in any way is answered `err`: it never stops the app."""
+        try:
+            line = next(self.job)
+            if line is _PENDING:
+                return
+        except StopIteration:
+            self.job = None
+            return
+        except Refused as e:
+            line = "err " + str(e)
+        except OSError as e:
+            line = "err %s" % _os_reason(self.app, e)
+        except Exception as e:  # a bug, out of memory: the match goes on
+            line = "err failed: %s" % (e.__class__.__name__,)
+        if not self._send(line) or line[:1] != "-":
+            self._end()
+
+    def _end(self):
+        if self.job is not None:
+            self.job.close()
+            self.job = None
+
+    def _send(self, text):
+        """`SB! SEQ TEXT *CRC`; False when the line took SLOW_MS (the host does not read)."""
+        body = self.seq + " " + text
+        t0 = ticks_ms()
+        try:
+            self.out.write(b"SB! " + body.encode() + b" *" + crc(body).encode() + b"\r\n")
+            if hasattr(self.out, "flush"):
+                self.out.flush()
+        except OSError:
+            return False
+        self.answered += 1
+        return ticks_diff(ticks_ms(), t0) < SLOW_MS
+
+    # -- the verbs: each returns a generator of answer lines (the last: ok or err) -------
+    def hello(self, args):
+        app = self.app
+        from scoreboard import __version__
+
+        yield "ok sb %d box %s fw %s state %s current %s free %d" % (
+            PROTOCOL, app.journal.board_id, __version__, app.state(),
+            app.journal.files.read_small("current") or "-", _flash_free(app))
+
+    def ls(self, args):
+        folder = _one(args, "ls DIR")
+        if folder not in _FOLDERS:
+            raise Refused("no folder %s: matches or queue" % folder)
+        path = self.app.journal.files.path(folder)
+        count = 0
+        for e in os.ilistdir(path) if hasattr(os, "ilistdir") else _listdir(path):
+            name = e[0]
+            size = e[3] if len(e) > 3 else os.stat(path + "/" + name)[6]
+            if isinstance(name, str):
+                name = name.encode()
+            count += 1
+            yield "- %s %d %d" % (binascii.hexlify(name).decode(), e[1], size)
+        yield "ok %d" % count
+
+    def sha(self, args):
+        path = _path(self.app, _one(args, "sha PATH"))
+        h = _hasher()
+        buf = bytearray(PIECE)
+        with open(path, "rb") as f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                h.update(memoryview(buf)[:n])
+                yield _PENDING
+        yield "ok " + binascii.hexlify(h.digest()).decode()
+
+    def read(self, args):
+        if len(args) != 2 or not args[1].isdigit() or int(args[1]) < 1:
+            raise Refused("read PATH LINE")
+        path = _path(self.app, args[0])
+        skip = int(args[1]) - 1  # lines before the first one sent
+        h = _hasher()
+        sent = 0
+        with open(path, "rb") as f:
+            while True:
+                data = f.read(PIECE)
+                if not data:
+                    break
+                if skip:
+                    i = 0
+                    while skip:
+                        j = data.find(b"\n", i)
+                        if j < 0:
+                            break
+                        i = j + 1
+                        skip -= 1
+                    if skip or i == len(data):
+                        yield _PENDING
+                        continue
+                    data = data[i:]
+                h.update(data)
+                sent += len(data)
+                yield "- " + binascii.b2a_base64(data).decode().strip()
+        yield "ok %d %s" % (sent, binascii.hexlify(h.digest()).decode())
+
+    def put(self, args):
+        if len(args) != 3 or not args[1].isdigit():
+            raise Refused("put NAME OFFSET BASE64")
+        part = _queue_file(self.app, args[0], ".part")
+        offset = int(args[1])
+        try:
+            data = binascii.a2b_base64(args[2])
+        except ValueError:
+            raise Refused("the piece is not base64") from None
+        size = _size(part)
+        if offset == 0:
+            size = 0
+        elif offset != size:
+            raise Refused("the piece is at %d, the file has %d bytes" % (offset, size))
+        from scoreboard.files import QUEUED_MAX
+
+        if offset + len(data) > QUEUED_MAX:
+            raise Refused("over %d bytes: too long for a header" % QUEUED_MAX)
+        with open(part, "wb" if offset == 0 else "ab") as f:
+            f.write(data)
+        yield "ok %d" % (offset + len(data))
+
+    def queue(self, args):
+        from scoreboard.files import QUEUED_MAX, check_match_id, normalised, parse_header
+        from scoreboard.journal import JournalError
+
+        if len(args) != 2:
+            raise Refused("queue NAME SHA256")
+        part = _queue_file(self.app, args[0], ".part")
+        final = _queue_file(self.app, args[0], ".sbn")
+        if _size(part) > QUEUED_MAX:
+            raise Refused("over %d bytes: too long for a header" % QUEUED_MAX)
+        with open(part, "rb") as f:
+            data = f.read()
+        h = _hasher()
+        h.update(data)
+        if binascii.hexlify(h.digest()).decode() != args[1].lower():
+            raise Refused("the file arrived damaged (its SHA-256 differs): send it again")
+        files = self.app.journal.files
+        try:
+            lines, skipped = normalised(data)
+            header = parse_header(lines, None, skipped)
+            if header.id is not None:
+                check_match_id(header.id)
+                if _journal_of(files, header.id):
+                    raise JournalError("match %s is on the box already" % header.id)
+        except (ValueError, JournalError) as e:
+            files.remove(part)
+            raise Refused(str(e)) from None
+        files.remove(final)
+        os.rename(part, final)
+        files.sync()
+        self.app.queue_changed(ticks_ms())
+        yield "ok"
+
+    def mark(self, args):
+        from scoreboard.space import _last_stem
+
+        if len(args) != 3:
+            raise Refused("mark ID SHA256 TIME")
+        mid, want, when = args
+        files = self.app.journal.files
+        _name(mid)
+        stem = _last_stem(files, mid)
+        if stem is None:
+            raise Refused("no match %s on the box" % mid)
+        h = _hasher()
+        buf = bytearray(PIECE)
+        with open(files.match_path(stem + ".sbn"), "rb") as f:
+            while True:
+                n = f.readinto(buf)
+                if not n:
+                    break
+                h.update(memoryview(buf)[:n])
+                yield _PENDING
+        if binascii.hexlify(h.digest()).decode() != want.lower():
+            raise Refused("%s changed since it was read: sync again" % stem)
+        files.write_small("matches/%s.pulled" % mid, "pulled %s sha256 %s" % (when, want))
+        yield "ok"
+
+    def prune(self, args):
+        from scoreboard.space import prune
+
+        need = _one(args, "prune BYTES")
+        if not need.isdigit():
+            raise Refused("prune BYTES")
+        files = self.app.journal.files
+        prune(files, int(need), self.app.journal.stem)
+        yield "ok %d" % _flash_free(self.app)
+
+    def settings(self, args):
+        values = self.app.settings
+        for key in sorted(values):
+            yield "- %s %s" % (key, values[key])
+        yield "ok"
+
+
+_PENDING = object()  # a job's step that did work but has nothing to send yet
+
+_VERBS = {"hello": Channel.hello, "ls": Channel.ls, "sha": Channel.sha, "read": Channel.read,
+          "put": Channel.put, "queue": Channel.queue, "mark": Channel.mark,
+          "prune": Channel.prune, "settings": Channel.settings}
+
+
+def _one(args, usage):
+    if len(args) != 1:
+        raise Refused(usage)
+    return args[0]
+
+
+def _name(word):
+    """A file name of the box's own (an id's characters: no folder, no dot-dot)."""
+    from scoreboard.core.words import check_id
+
+    try:
+        return check_id(word, "name")
+    except ValueError as e:
+        raise Refused(str(e)) from None
+
+
+def _path(app, word):
+    """The flash path of a request's PATH: matches/NAME, queue/NAME or a top-level file."""
+    folder, slash, name = word.partition("/")
+    files = app.journal.files
+    if not slash and word in _TOP:
+        return files.path(word)
+    if slash and folder in _FOLDERS and name and "/" not in name and name[0] != "." and \
+            ".." not in name:
+        return files.path(word)
+    raise Refused("no file %s for the host: matches/NAME, queue/NAME or %s" % (
+        word, ", ".join(_TOP)))
+
+
+def _queue_file(app, name, ext):
+    return app.journal.files.path("queue/" + _name(name) + ext)
+
+
+def _size(path):
+    try:
+        return os.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def _journal_of(files, mid):
+    """Whether matches/ holds a journal of match `mid` (ID.sbn or a continuation)."""
+    for n in files.names("matches"):
+        if n == mid + ".sbn" or (n.startswith(mid + ".") and n.endswith(".sbn")):
+            return True
+    return False
+
+
+def _flash_free(app):
+    """Free bytes as the flash's filesystem counts them (statvfs: whole blocks), what
+    `setup` checks a queue against."""
+    from scoreboard.files import fs_free
+
+    return fs_free(app.journal.files.root or "/")
+
+
+def _hasher():
+    import hashlib
+
+    return hashlib.sha256()
+
+
+def _listdir(path):
+    """(name, kind, inode, size) like ilistdir, where a port has only listdir."""
+    for n in os.listdir(path):
+        st = os.stat(path + "/" + n)
+        yield n, st[0] & 0xF000, 0, st[6]
+
+
+def _os_reason(app, e):
+    """An OSError in words, with its errno: `2 no such file` (the host maps the number)."""
+    n = app.board.errno(e)
+    return "%d %s" % (n, _REASONS.get(n, "error"))
+
+
+_REASONS = {2: "no such file", 5: "input/output error", 12: "out of memory",
+            13: "permission denied", 17: "file exists", 20: "not a folder",
+            21: "is a folder", 28: "no space left on the flash"}

@@ -1,0 +1,257 @@
+"""The host's side of the box's request channel (firmware/scoreboard/channel.py): the
+desk asks a box that goes on playing, where the raw REPL (sync_board.Board) stops it.
+
+    Channel(pipe).ask(verb, *args)      one request: (the `ok` words, the `-` pieces)
+    ChannelBox(channel, port)           what sync, setup and live's catch-up do with a box,
+                                        the same methods as sync_board.Board's
+
+A pipe carries the lines both ways: `SerialPipe` over the box's serial port (lines that
+are not answers, such as the echo's `SB> ` frames, go to its `other`), or the one that a
+port's owner lends (host_tools/device/owner.py). Every answer line is checked (its
+CRC-32 and sequence number); an answer that does not arrive whole is asked for again,
+and after TRIES a BoardError says so in one line. Reads are checked end to end by the
+SHA-256 the box computed of what it sent.
+"""
+
+import base64
+import binascii
+import hashlib
+import itertools
+import time
+
+try:
+    import termios
+except ImportError:  # Windows: pyserial raises its own errors there
+    termios = None
+
+import serial
+
+import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.device.sync_board import GONE, BoardError
+from scoreboard.core.words import crc, escaped
+
+_TermiosError = termios.error if termios is not None else OSError
+PROTOCOL = 1
+REQUEST = b"SB? "
+ANSWER = b"SB! "
+TRIES = 3
+HELLO_TIMEOUT = 2.0  # seconds a box has to answer `hello` (a flash erase stalls it 0.4 s)
+TIMEOUT = 5.0  # seconds for any other answer line
+PIECE = 192  # bytes of a queued file in one `put` (256 in base64)
+_ERRNO = {2: 2, 13: 13, 17: 17, 20: 20, 21: 21, 28: 28}
+
+
+class Refused(BoardError):
+    """The box answered `err`: its reason (and errno, when it gave one)."""
+
+
+class NoAnswer(BoardError):
+    """The box did not answer (an app without the channel, or not running)."""
+
+
+def request_line(seq, verb, args):
+    body = " ".join([str(seq), verb] + [str(a) for a in args])
+    return REQUEST + body.encode() + b" *" + crc(body).encode() + b"\n"
+
+
+def answer(raw):
+    """(seq, kind, words) of a checked answer line (bytes, no line end), else None.
+    kind: `-` a piece, `ok` the end, `err` a refusal."""
+    at = raw.find(ANSWER)
+    if at < 0:
+        return None
+    try:
+        text = raw[at + len(ANSWER):].decode("utf-8").rstrip("\r")
+    except UnicodeDecodeError:
+        return None
+    body, sep, check = text.rpartition(" *")
+    if not sep or crc(body) != check:
+        return None
+    words = body.split(" ")
+    if len(words) < 2 or not words[0].isdigit() or words[1] not in ("-", "ok", "err"):
+        return None
+    return int(words[0]), words[1], words[2:]
+
+
+class SerialPipe:
+    """Lines over a serial connection (pyserial): `send(bytes)`, `line(timeout)`; every
+    line that is not an answer goes to `other(line)`."""
+
+    def __init__(self, ser, other=None):
+        from host_tools.live.frames import Splitter
+
+        self.ser = ser
+        self.other = other
+        self.split = Splitter()
+        self.ready = []
+
+    def send(self, data):
+        try:
+            self.ser.write(data)
+            self.ser.flush()
+        except (serial.SerialException, OSError, _TermiosError):
+            raise BoardError(GONE) from None
+
+    def line(self, timeout):
+        try:
+            return self._line(timeout)
+        except (serial.SerialException, OSError, _TermiosError):
+            raise BoardError(GONE) from None
+
+    def _line(self, timeout):
+        end = time.monotonic() + timeout
+        while not self.ready:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            self.ser.timeout = min(left, 0.1)
+            data = self.ser.read(max(1, self.ser.in_waiting))
+            for raw in self.split.feed(data) if data else ():
+                if ANSWER in raw:
+                    self.ready.append(raw)
+                elif self.other is not None:
+                    self.other(raw)
+        return self.ready.pop(0)
+
+
+class Channel:
+    """Requests over `pipe`, one at a time."""
+
+    _seq = itertools.count(int(time.time() * 1000) % 900000 + 1)
+
+    def __init__(self, pipe):
+        self.pipe = pipe
+
+    def ask(self, verb, *args, timeout=TIMEOUT, tries=TRIES, progress=None):
+        """(ok words, [piece words]) of one request, asked again when its answer does
+        not arrive whole; Refused for `err`, BoardError when it never arrives."""
+        for _ in range(tries):
+            seq = next(self._seq) % 1000000
+            self.pipe.send(request_line(seq, verb, args))
+            pieces = []
+            while True:
+                raw = self.pipe.line(timeout)
+                if raw is None:
+                    break  # nothing more came: ask again
+                got = answer(raw)
+                if got is None or got[0] != seq:
+                    if got is None and ANSWER in raw:
+                        break  # a damaged line of ours: ask again
+                    continue  # an answer to an earlier try
+                _, kind, words = got
+                if kind == "-":
+                    pieces.append(words)
+                    if progress is not None:
+                        progress(len(pieces))
+                    continue
+                if kind == "err":
+                    raise _refused(words)
+                return words, pieces
+        if verb == "hello":
+            raise NoAnswer("no answer to the request channel")
+        raise BoardError("the box did not answer `%s` whole %d times (a noisy cable?)"
+                         % (verb, tries))
+
+
+def _refused(words):
+    errno = int(words[0]) if words and words[0].isdigit() else None
+    text = " ".join(words[1:] if errno is not None else words)
+    return Refused("the box refused: %s" % escaped(text), _ERRNO.get(errno, errno))
+
+
+class ChannelBox:
+    """A box over its request channel, with the methods sync, setup and live use (the
+    same as sync_board.Board's: listdir, current, read, free, box_id, marks, mark, queue).
+    `hello` is its answer to the first request: box id, firmware, state, current."""
+
+    channel_used = True
+
+    def __init__(self, channel, port, hello=None):
+        self.channel = channel
+        self.port = port
+        self.hello = hello if hello is not None else self.ask_hello()
+
+    def ask_hello(self, timeout=HELLO_TIMEOUT, tries=TRIES):
+        words, _ = self.channel.ask("hello", timeout=timeout, tries=tries)
+        info = dict(zip(words[0::2], words[1::2]))
+        if info.get("sb") != str(PROTOCOL):
+            raise BoardError("the box speaks request protocol %s, this host %d: update "
+                             "the older of the two" % (info.get("sb"), PROTOCOL))
+        return info
+
+    def current(self):
+        self.hello = self.ask_hello(timeout=TIMEOUT)
+        stem = self.hello.get("current", "-")
+        return None if stem == "-" else stem
+
+    def box_id(self):
+        return self.hello.get("box", "")
+
+    def listdir(self, folder):
+        _, pieces = self.channel.ask("ls", folder)
+        out = []
+        for raw, kind, size in pieces:
+            try:
+                name = bytes.fromhex(raw).decode("utf-8")
+            except (ValueError, UnicodeDecodeError):
+                continue  # not a name of the box's own files
+            out.append((name, int(kind) == 0x4000, int(size)))
+        return out
+
+    def read(self, path, progress=None, line=1):
+        """The bytes of `path` from the start of its line `line`, checked by SHA-256."""
+        for _ in range(TRIES):
+            words, pieces = self.channel.ask(
+                "read", path, line, progress=None if progress is None else (
+                    lambda n: progress(n * 384)))
+            data = b"".join(base64.b64decode(p[0]) if p else b"" for p in pieces)
+            if words and words[0] == str(len(data)) and words[1:] == [
+                    hashlib.sha256(data).hexdigest()]:
+                return data
+        raise BoardError("%s: the transfer arrived damaged %d times (a noisy cable?)"
+                         % (path, TRIES))
+
+    def sha256(self, path):
+        words, _ = self.channel.ask("sha", path)
+        return words[0]
+
+    def free(self):
+        return int(self.ask_hello(timeout=TIMEOUT).get("free", "0"))
+
+    def marks(self, stems):
+        """The ids (of `stems`: id -> stem of the journal to pull) whose mark carries
+        the SHA-256 of that journal as it is now."""
+        found = set()
+        for mid, stem in sorted(stems.items()):
+            try:
+                mark = self.read("matches/%s.pulled" % mid)
+                digest = self.sha256("matches/%s.sbn" % stem)
+            except Refused:
+                continue
+            words = mark.decode("utf-8", "replace").split()
+            if len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
+                found.add(mid)
+        return found
+
+    def mark(self, mid, digest, when):
+        self.channel.ask("mark", mid, digest, when)
+
+    def queue(self, name, data):
+        """queue/NAME.sbn on the box: sent in pieces, checked there by its SHA-256 and by
+        the core, then listed on the start screen."""
+        for i in range(0, len(data), PIECE):
+            self.channel.ask("put", name, i, binascii.b2a_base64(
+                data[i:i + PIECE], newline=False).decode())
+        self.channel.ask("queue", name, hashlib.sha256(data).hexdigest())
+
+    def close(self):
+        close = getattr(self.channel.pipe, "close", None)
+        if close is not None:
+            close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
