@@ -1,6 +1,7 @@
-"""The app's hot paths allocate nothing: the key scan (no key down), the shot-clock tick
-and the LED refresh during a running shot, measured in bytes and under heap_lock(), on
-the 64-bit unix port and on the 32-bit build with the firmware frozen in."""
+"""The app's hot paths allocate nothing: the key scan (no key down), the shot-clock tick,
+the request channel with nothing to read and the LED refresh during a running shot,
+measured in bytes and under heap_lock(), on the 64-bit unix port and on the 32-bit
+build with the firmware frozen in."""
 
 import pytest
 
@@ -18,4 +19,5 @@ def test_hot_paths_allocate_nothing(tmp_path, interpreter):
     assert rc == 0, out
     rows = {w[1]: (int(w[2]), w[3]) for w in (line.split() for line in out.splitlines())
             if w and w[0] == "A"}
-    assert rows == {"scan": (0, "ok"), "tick": (0, "ok"), "led": (0, "ok")}, out
+    assert rows == {"scan": (0, "ok"), "tick": (0, "ok"), "channel": (0, "ok"),
+                    "led": (0, "ok")}, out

@@ -99,17 +99,21 @@ class Channel:
         self.requests = 0  # requests taken
         self.answered = 0  # answer lines sent
         self._poll = None
+        self._ipoll = None
         if select is not None:
             try:
                 p = select.poll()
                 p.register(inp, select.POLLIN)
                 self._poll = p
+                self._ipoll = getattr(p, "ipoll", None)
             except (OSError, TypeError, ValueError, AttributeError):
                 self._poll = None
 
     def ready(self):
-        """Whether the console has a byte to read (allocates nothing)."""
-        for _ in self._poll.ipoll(0):
+        """Whether the console has a byte to read (allocates nothing on MicroPython:
+        ipoll; CPython's poll, for the tests, has only poll)."""
+        ipoll = self._ipoll
+        for _ in ipoll(0) if ipoll is not None else self._poll.poll(0):
             return True
         return False
 
@@ -164,8 +168,7 @@ class Channel:
         if handler is None:
             self._send("err unknown request %s" % verb)
             return
-        self.job = handler(self, words[1:])  # a generator: its checks run in _step
-        self._step()
+        self.job = handler(self, words[1:])  # a generator: poll() steps it (its checks too)
 
     def _step(self):
         """The next line of the answer being sent; the last one (ok, err) ends it. A

@@ -44,15 +44,19 @@ def permission(port):
 
 
 def holders(port):
-    """[(pid, command line)] of the processes that have `port` open (Linux: /proc)."""
+    """[(pid, command line)] of the processes that have `port` open (Linux: /proc), but
+    for the virtual device that serves it (it holds its own pty)."""
+    from host_tools.live.ports import servers
+
     try:
         target = os.path.realpath(port)
         pids = [p for p in os.listdir("/proc") if p.isdigit()]
     except OSError:
         return []
+    serving = set(servers(port))
     out = []
     for pid in pids:
-        if int(pid) == os.getpid():
+        if int(pid) == os.getpid() or int(pid) in serving:
             continue
         try:
             fds = os.listdir("/proc/%s/fd" % pid)

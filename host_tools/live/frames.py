@@ -7,17 +7,39 @@ frame, (stem, n, None) for a state frame, or None for anything else; the line's 
 is checked by the table (table.py), which heals a bad line from the journal.
 """
 
-from scoreboard.core.words import check_id
+from scoreboard.core.words import check_id, strip_checksum
 
 PREFIX = b"SB> "
 _MAX_LINE = 4096  # bytes without a line end before the buffer is dropped (noise)
 
 
 def parse(raw):
-    """(stem, n, text or None) of one console line (bytes, no line end), or None."""
-    at = raw.rfind(PREFIX)
+    """(stem, n, text or None) of one console line (bytes, no line end), or None.
+
+    The frame is read from the first prefix whose line checks (its journal CRC): a
+    player's name may hold `SB> ` itself. A line whose every reading fails is read from
+    its last prefix (a frame glued behind a torn one), and the table heals it."""
+    at = raw.find(PREFIX)
     if at < 0:
         return None
+    last = raw.rfind(PREFIX)
+    while at < last:
+        frame = _parse_at(raw, at)
+        if frame[0] and (frame[2] is None or _checks(frame[2])):
+            return frame
+        at = raw.find(PREFIX, at + 1)
+    return _parse_at(raw, last)
+
+
+def _checks(text):
+    try:
+        strip_checksum(text, True)
+        return True
+    except ValueError:
+        return False
+
+
+def _parse_at(raw, at):
     try:
         body = raw[at + len(PREFIX):].decode("utf-8")
     except UnicodeDecodeError:

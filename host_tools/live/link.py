@@ -1,13 +1,24 @@
 """One box as `scoreboard live` follows it: a thread that reads its console and keeps its
-Table (table.py) as the box plays.
+Table (table.py) as the box plays, without ever stopping the box's app.
 
-Connected, it first catches up once through the sync path (host_tools/device/sync_board.py's
-Board: the app stopped by the raw REPL, the journal of the match in play read and
-checked as `scoreboard sync` reads it, then the app started again by a soft reset; the
-box's match time goes on from its last stamp, as after any reset). Then it follows the
-console on the same serial connection, so no line falls between the two. Every frame
-goes to the Table; one it cannot take (a gap, a bad CRC, another journal) brings another
-catch-up, at most one every HEAL_GAP seconds.
+Connected (the port opened exclusively: live owns it), a reader thread splits the
+console into the echo's frames (`SB> `, for the table) and the request channel's answers
+(`SB! `, device/channel.py). The link first catches up: it asks the box, on its request
+channel, which match is in play and reads that journal (from the line after the last one
+the table holds, when it holds that journal already), checked as `scoreboard sync` checks
+it. The app plays on meanwhile; frames that come during the catch-up are taken after it.
+One frame the table cannot take (a gap, a bad CRC, another journal) brings another
+catch-up: at least HEAL_GAP seconds after the last, twice as long after each that did not
+hold (no frame taken since), and after GIVE_UP of those in a row the link gives the box
+up, named in the log and on its table, until live starts again.
+
+While it follows a box, the link lends its connection to the desk's other commands
+(device/owner.py): `scoreboard sync` and `setup` of that box go through here, one session
+at a time (`session`), queued with the link's own catch-ups.
+
+A box whose firmware has no request channel (it does not answer `hello`) is caught up
+on its raw REPL as before (sync_board.Board: its app stopped, read, started again by a
+soft reset), said once in the log with the way to update it.
 
 The box is gone when the port is (a cable pulled: the device node goes, or a read
 fails): the table says `no signal` and the link tries again every RETRY seconds; when
@@ -16,26 +27,29 @@ the box is back it catches up, which also takes what was played meanwhile.
 With results (results.py): when the match followed has finished and the box has been
 idle (no line for `idle` seconds, between frames), the next catch-up runs the whole of
 `scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled` marks).
-
-The link writes to the box only what that path writes: the raw REPL's keys, the reads,
-and with results the marks. It never sends a key or changes a match.
 """
 
 import contextlib
 import os
+import queue
 import threading
 import time
 
 import serial
 
+from host_tools.device.channel import ANSWER, Channel, ChannelBox, NoAnswer
+from host_tools.device.owner import Owner
+from host_tools.device.sync_board import GONE, Board, BoardError
 from host_tools.live.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table, now_ms
 from host_tools.results.sync import MATCHES, Damaged, check_journal
-from host_tools.device.sync_board import Board, BoardError
 
 RETRY = 0.25  # seconds between two tries at a box that is gone
 HEAL_GAP = 1.0  # at least this long between two catch-ups for the same reason
+HEAL_MOST = 30.0  # the longest wait between two catch-ups that do not hold
+GIVE_UP = 8  # catch-ups in a row that do not hold before the box is given up
 READ_TIMEOUT = 0.05  # a serial read waits this long for a byte
+_END = object()  # the reader's last word: the port is gone
 
 
 class Link(threading.Thread):
@@ -51,36 +65,136 @@ class Link(threading.Thread):
         self.idle = idle
         self.log = log or (lambda text: None)
         self.stopping = threading.Event()
+        self._refresh = threading.Event()
+        self.session = threading.Lock()  # one requester at a time (device/owner.py)
         self.catch_ups = 0
+        self.failed_heals = 0  # catch-ups in a row after which no frame was taken
+        self.given_up = None  # why the box was given up, or None
+        self.legacy = False  # the box's firmware has no request channel
         self._visit = False  # a finished match waits for the box to be idle
         self._last_catch_up = 0.0
+        self._ser = None
+        self._gone = False  # the reader of _ser found the port gone
+        self._board = None  # the raw REPL's Board whose serial connection is followed
+        self._write = threading.Lock()
+        self._frames = queue.Queue()
+        self._answers = queue.Queue()
 
     def stop(self):
         self.stopping.set()
 
+    def refresh(self):
+        """Catch up again now (the desk asks; the tests count on it): the table is read
+        from the box's journal while the box plays on."""
+        self._refresh.set()
+
+    # -- the connection, lent to the desk's commands (device/owner.py) ------------------
+    @property
+    def connected(self):
+        return self._ser is not None and not self._gone
+
+    def send(self, data):
+        with self._write:
+            ser = self._ser
+            if ser is None:
+                raise OSError("no signal")
+            try:
+                ser.write(data)
+                ser.flush()
+            except serial.SerialException as e:
+                raise OSError(str(e)) from None
+
+    def answer(self, timeout):
+        """The next answer line (bytes), or None when none came within `timeout`."""
+        try:
+            raw = self._answers.get(timeout=timeout) if timeout else self._answers.get_nowait()
+        except queue.Empty:
+            return None
+        return None if raw is _END else raw
+
+    def drop_answers(self):
+        with contextlib.suppress(queue.Empty):
+            while True:
+                self._answers.get_nowait()
+
+    def _open(self):
+        self._ser = serial.Serial(self.table.port, 115200, timeout=READ_TIMEOUT,
+                                  exclusive=True)
+        self._start_reader()
+
+    def _start_reader(self):
+        self._gone = False
+        self._frames = queue.Queue()
+        self._answers = queue.Queue()
+        threading.Thread(target=self._read, args=(self._ser, self._frames, self._answers),
+                         daemon=True, name=self.name + "-reader").start()
+
+    def _read(self, ser, frames, answers):
+        split = Splitter()
+        looked = time.monotonic()
+        try:
+            while self._ser is ser and not self.stopping.is_set():
+                data = ser.read(max(1, ser.in_waiting))
+                if not data:
+                    now = time.monotonic()
+                    if now - looked > 0.5:
+                        looked = now
+                        if not self._port_there():
+                            return
+                    continue
+                for raw in split.feed(data):
+                    (answers if ANSWER in raw else frames).put(raw)
+        except (serial.SerialException, OSError, TypeError):  # TypeError: closed under us
+            return
+        finally:
+            if self._ser is ser:
+                self._gone = True
+            frames.put(_END)
+            answers.put(_END)
+
+    def _close(self):
+        with self._write:
+            ser, self._ser = self._ser, None
+        if self._board is not None:
+            self._board.close()
+            self._board = None
+        elif ser is not None:
+            with contextlib.suppress(Exception):
+                ser.close()
+
     # -- the loop ----------------------------------------------------------------------
     def run(self):
-        board = None
+        owner = Owner(self.table.port, self).start()
+        try:
+            self._run()
+        finally:
+            owner.close()
+            self._close()
+
+    def _run(self):
         while not self.stopping.is_set():
             try:
-                if board is None and not self._port_there():
-                    self._lost("the port is gone")
-                    self.stopping.wait(RETRY)
-                    continue
-                board = self._catch_up(board)
-                reason = self._follow(board)
+                if self._ser is None:
+                    if not self._port_there():
+                        self._lost("the port is gone")
+                        self.stopping.wait(RETRY)
+                        continue
+                    self._open()
+                self._catch_up()
+                reason = self._follow()
                 if reason == "heal":
-                    wait = HEAL_GAP - (time.monotonic() - self._last_catch_up)
+                    self.failed_heals += 1
+                    if self.failed_heals >= GIVE_UP:
+                        self._give_up()
+                        return
+                    wait = min(HEAL_MOST, HEAL_GAP * 2 ** (self.failed_heals - 1))
+                    wait -= time.monotonic() - self._last_catch_up
                     if wait > 0:
                         self.stopping.wait(wait)
             except (BoardError, serial.SerialException, OSError) as e:
-                if board is not None:
-                    board.close()
-                    board = None
-                self._lost(str(e))
+                self._close()
+                self._lost(str(e).splitlines()[0] if str(e) else e.__class__.__name__)
                 self.stopping.wait(RETRY)
-        if board is not None:
-            board.close()
 
     def _port_there(self):
         port = self.table.port
@@ -94,16 +208,84 @@ class Link(threading.Thread):
             t.status = "no signal"
             self.publish("table", t.snapshot(), None)
 
-    def _catch_up(self, board):
-        """Stop the app, read the match in play (and pull, when due), start the app;
-        the Board whose serial connection then carries the console."""
+    def _give_up(self):
+        t = self.table
+        self.given_up = ("%d catch-ups in a row did not hold: its frames never check (a "
+                         "noisy cable, a damaged box, or firmware newer than this host)"
+                         % self.failed_heals)
+        self.log("table %d (%s): given up: %s; restart live to try again" % (
+            t.number, t.port, self.given_up))
+        t.status = "given up"
+        self.publish("table", t.snapshot(), None)
+
+    # -- catching up -------------------------------------------------------------------
+    def _catch_up(self):
+        """Read the match in play (and pull, when due) while the app plays on."""
         t = self.table
         if t.signal:
             t.status = "catching up"
-        if board is None:
-            board = Board(t.port)
+        with self.session:
+            if not self.legacy:
+                try:
+                    box = ChannelBox(Channel(_LinkPipe(self)), t.port)
+                except NoAnswer:
+                    self.legacy = True
+                    self.log("table %d: %s has firmware without the request channel: its "
+                             "app stops for each catch-up; `scoreboard flash --port %s` "
+                             "updates it" % (t.number, t.port, t.port))
+            if self.legacy:
+                stem, lines = self._catch_up_repl()
+            else:
+                stem, lines = self._read_journal(box, box.current())
+                if self.results is not None and self._visit:
+                    self.results.pull(box, t.number)
+                    self._visit = False
+        self.catch_ups += 1
+        self._last_catch_up = time.monotonic()
+        before = (t.stem, list(t.lines))
+        was = t.signal
+        t.load(stem, lines)
+        t.signal = True
+        t.status = "live"
+        if was and before == (stem, lines):
+            return  # nothing changed (a visit for the marks): nothing to tell
+        if t.finished() and self.results is not None:
+            self._visit = self._visit or t.match.header.id not in self._pulled()
+        added = None
+        if stem is not None and before[0] == stem and lines[:len(before[1])] == before[1]:
+            added = lines[len(before[1]):]  # what was played while the table was away
+        if added:
+            self.publish("line", t.snapshot(), [(len(before[1]) + i + 1, ln)
+                                                for i, ln in enumerate(added)])
         else:
-            board.soft_reset()
+            self.publish("table", t.snapshot(), None)
+
+    def _read_journal(self, box, stem):
+        """(stem, checked lines) of the journal in play: only its new lines when the
+        table holds the start of it (each line carries its own checksum)."""
+        t = self.table
+        if not stem:
+            return None, []
+        path = "%s/%s.sbn" % (MATCHES, stem)
+        have = list(t.lines) if t.stem == stem else []
+        try:
+            if have:
+                data = box.read(path, line=len(have) + 1)
+                text = "\n".join(have) + "\n"
+                lines, _ = check_journal(text.encode("utf-8") + data)
+                if lines[:len(have)] == have:
+                    return stem, lines
+            return (stem,) + (check_journal(box.read(path))[0],)
+        except Damaged as e:
+            self.log("table %d: %s: %s" % (t.number, path, e))
+            return None, []
+
+    def _catch_up_repl(self):
+        """The catch-up of a box without the request channel: on its raw REPL (its app
+        stopped, then started again), whose serial connection is then followed."""
+        t = self.table
+        self._close()
+        board = Board(t.port)
         try:
             stem = board.current()
             lines = []
@@ -121,67 +303,70 @@ class Link(threading.Thread):
         except BaseException:
             board.close()
             raise
-        self.catch_ups += 1
-        self._last_catch_up = time.monotonic()
-        before = (t.stem, list(t.lines))
-        was = t.signal
-        t.load(stem, lines)
-        t.signal = True
-        t.status = "live"
-        if was and before == (stem, lines):
-            return board  # nothing changed (a visit for the marks): nothing to tell
-        if t.finished() and self.results is not None:
-            self._visit = self._visit or t.match.header.id not in self._pulled()
-        added = None
-        if stem is not None and before[0] == stem and lines[:len(before[1])] == before[1]:
-            added = lines[len(before[1]):]  # what was played while the table was away
-        if added:
-            self.publish("line", t.snapshot(), [(len(before[1]) + i + 1, ln)
-                                                for i, ln in enumerate(added)])
-        else:
-            self.publish("table", t.snapshot(), None)
-        return board
+        self._board = board
+        board.t.serial.timeout = READ_TIMEOUT
+        self._ser = board.t.serial
+        self._start_reader()
+        return stem, lines
 
     def _pulled(self):
         return self.results.pulled if self.results is not None else set()
 
-    def _follow(self, board):
-        """Read the console until a catch-up is needed ("heal", "visit") or stop."""
+    # -- following ---------------------------------------------------------------------
+    def _follow(self):
+        """Take the console's frames until a catch-up is needed ("heal", "visit") or stop."""
         t = self.table
-        ser = board.t.serial
-        ser.timeout = READ_TIMEOUT
-        split = Splitter()
         quiet_since = time.monotonic()
-        looked = quiet_since
+        frames = self._frames
         while not self.stopping.is_set():
-            data = ser.read(max(1, ser.in_waiting))
-            if not data:
-                now = time.monotonic()
-                if now - looked > 0.5:
-                    looked = now
-                    if not self._port_there():
-                        raise serial.SerialException("the port is gone")
-                if (self._visit and now - quiet_since >= self.idle
+            if self._refresh.is_set():
+                self._refresh.clear()
+                return "refresh"
+            try:
+                raw = frames.get(timeout=0.05)
+            except queue.Empty:
+                if (self._visit and time.monotonic() - quiet_since >= self.idle
                         and t.between_frames()):
                     return "visit"
                 continue
-            for raw in split.feed(data):
-                frame = parse(raw)
-                if frame is None:
-                    continue
-                stem, n, text = frame
-                result = t.accept(stem, n, text, now_ms())
-                if result in (TAKEN, NEW):
-                    quiet_since = time.monotonic()
-                    self.publish("line", t.snapshot(), [(n, text)])
-                    if t.finished() and self.results is not None:
-                        self._visit = t.match.header.id not in self._pulled()
-                elif result == HEAL:
-                    self.log("table %d: reading the journal (%s)" % (t.number, t.note))
-                    return "heal"
-                elif result == SAME:
-                    continue
+            if raw is _END:
+                raise serial.SerialException("the port is gone")
+            frame = parse(raw)
+            if frame is None:
+                continue
+            stem, n, text = frame
+            result = t.accept(stem, n, text, now_ms())
+            if result in (TAKEN, NEW):
+                self.failed_heals = 0
+                quiet_since = time.monotonic()
+                self.publish("line", t.snapshot(), [(n, text)])
+                if t.finished() and self.results is not None:
+                    self._visit = t.match.header.id not in self._pulled()
+            elif result == HEAL:
+                self.log("table %d: reading the journal (%s)" % (t.number, t.note))
+                return "heal"
+            elif result == SAME:
+                continue
         return "stop"
+
+
+class _LinkPipe:
+    """The link's own requests (device/channel.py's pipe), through its reader."""
+
+    def __init__(self, link):
+        self.link = link
+
+    def send(self, data):
+        try:
+            self.link.send(data)
+        except OSError:
+            raise BoardError(GONE) from None
+
+    def line(self, timeout):
+        raw = self.link.answer(timeout)
+        if raw is None and not self.link.connected:
+            raise BoardError(GONE)
+        return raw
 
 
 def start_links(ports, publish, results=None, idle=10.0, log=None):

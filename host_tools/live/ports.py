@@ -57,8 +57,18 @@ def _alive(pid):
     return True
 
 
+def servers(port):
+    """The pids of the running virtual devices that serve `port` (they hold its pty)."""
+    return [pid for pid, p in _announcements() if p == port]
+
+
 def announced():
     """The ports the running virtual devices serve, sorted."""
+    return [p for _, p in _announcements()]
+
+
+def _announcements():
+    """[(pid, port)] of the running virtual devices, in the registry's order."""
     out = []
     try:
         entries = sorted(folder().iterdir())
@@ -77,7 +87,7 @@ def announced():
         except OSError:
             continue
         if port and os.path.exists(port):
-            out.append(port)
+            out.append((int(pid), port))
     return out
 
 

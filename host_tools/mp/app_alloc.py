@@ -4,11 +4,12 @@
 
 DIR holds a queued match with a shot clock (the caller writes it). The app starts it,
 pots a ball so that a shot is on the clock, and then, in the steady state of a running
-shot, measures three passes the loop makes every 10-50 ms: the key scan with no key
-down, the shot-clock tick, and the LED refresh (redrawn every time: the digits and the
-warning's flashing). Each is run 200 times with the collector off (bytes = the growth of
-`gc.mem_alloc()`), then 200 times under `micropython.heap_lock()` (any allocation would
-raise MemoryError). Prints `A <path> <bytes> <locked ok|fails>` per path.
+shot, measures the passes the loop makes every 10-50 ms: the key scan with no key
+down, the shot-clock tick, the request channel with nothing to read, and the LED
+refresh (redrawn every time: the digits and the warning's flashing). Each is run 200
+times with the collector off (bytes = the growth of `gc.mem_alloc()`), then 200 times
+under `micropython.heap_lock()` (any allocation would raise MemoryError). Prints
+`A <path> <bytes> <locked ok|fails>` per path.
 """
 
 import gc
@@ -64,8 +65,26 @@ def main():
         app._led_dirty = True  # force the redraw: the worst case of a pass
         app.led_pass(t[0])
 
+    # The request channel with nothing to read: a listening socket no one connects to
+    # stands in for a quiet console (pollable, never readable).
+    import socket
+
+    from scoreboard.channel import Channel
+
+    quiet = socket.socket()
+    quiet.bind(socket.getaddrinfo("127.0.0.1", 0)[0][-1])
+    quiet.listen(1)
+    channel = Channel(app, quiet, getattr(sys.stdout, "buffer", sys.stdout))
+
+    def requests():
+        t[0] += 10
+        channel.poll(t[0])
+
+    requests()  # its first poll makes the poll object's result tuple, once for good
+
     measure("scan", scan)
     measure("tick", tick)
+    measure("channel", requests)
     t[0] += 25000  # into the warning: the digits flash
     measure("led", led)
 

@@ -1,0 +1,211 @@
+"""Issue 24: the request channel inside the running app (firmware/scoreboard/channel.py),
+on CPython with the app stepped on its own clock: every verb answers in framed, checked
+lines; bad requests are refused with a reason and change nothing; a long read goes out
+one piece a pass while the keys are taken in the same passes; nothing outside matches/
+and queue/ is reached. The MicroPython side (the same module on the unix port, through
+the virtual device) is in test_channel_desk.py; its idle pass allocating nothing is in
+test_app_alloc.py."""
+
+import base64
+import hashlib
+import io
+import os
+
+import pytest
+
+from host_tools.device.channel import answer, request_line
+from host_tools.mp.device import Runner
+from scoreboard.channel import PIECE, Channel
+from support import device
+
+HEADER = ["sbn 1", "game snooker reds=6", "match best-of 3", 'side A "Ann"', 'side B "Bob"']
+
+
+class Desk:
+    """A host on the app's console: requests into a pipe the channel polls, answers out
+    of the stream it writes."""
+
+    def __init__(self, tmp_path, queued=True, header=HEADER):
+        if queued:
+            device.queue(tmp_path, "m1", header)
+        self.flash = tmp_path
+        self.r = Runner(str(tmp_path))
+        self.r.wait(100)
+        rd, self.wr = os.pipe()
+        self.out = io.BytesIO()
+        self.inp = os.fdopen(rd, "rb", buffering=0)
+        self.ch = self.r.app.channel = Channel(self.r.app, self.inp, self.out)
+        self.seq = 0
+        self.read_at = 0
+
+    def send(self, raw):
+        os.write(self.wr, raw)
+
+    def ask(self, verb, *args, passes=400):
+        """(kind, words, pieces) of the answer to one request, stepping the app."""
+        self.seq += 1
+        self.send(request_line(self.seq, verb, args))
+        return self.wait(self.seq, passes)
+
+    def wait(self, seq, passes=400):
+        pieces = []
+        for _ in range(passes):
+            self.r.wait(10)
+            for raw in self.lines():
+                got = answer(raw)
+                assert got is not None, raw  # every answer line checks
+                if got[0] != seq:
+                    continue
+                if got[1] == "-":
+                    pieces.append(got[2])
+                else:
+                    return got[1], got[2], pieces
+        raise AssertionError("no answer to %d: %r" % (seq, self.out.getvalue()[-300:]))
+
+    def lines(self):
+        data = self.out.getvalue()[self.read_at:]
+        end = data.rfind(b"\n") + 1
+        self.read_at += end
+        return [ln.rstrip(b"\r") for ln in data[:end].split(b"\n") if ln.startswith(b"SB! ")]
+
+
+def test_hello_says_who_the_box_is_and_what_it_shows(tmp_path):
+    d = Desk(tmp_path)
+    kind, words, _ = d.ask("hello")
+    info = dict(zip(words[0::2], words[1::2]))
+    assert kind == "ok" and info["sb"] == "1" and info["box"] == d.r.app.journal.board_id
+    assert info["state"] == "start" and info["current"] == "-"
+    assert int(info["free"]) > 0 and info["fw"] == __import__("scoreboard").__version__
+    d.r.press("ok", 80)  # the queued match starts
+    d.r.wait(500)
+    info = dict(zip(*[iter(d.ask("hello")[1])] * 2))
+    assert info["state"] == "match" and info["current"] == d.r.app.journal.stem
+
+
+def test_bad_requests_are_refused_with_a_reason_or_not_answered(tmp_path):
+    d = Desk(tmp_path)
+    d.send(b"SB? 7 hello *00000000\n")  # a checksum that fails
+    assert d.wait(7)[:2] == ("err", ["checksum"])
+    assert d.ask("launch")[:2] == ("err", ["unknown", "request", "launch"])
+    assert d.ask("ls", "etc")[0] == "err"
+    d.send(b"print('hi')\nSB? x hello *1\n" + b"x" * 1000 + b"\n")  # not ours: no answer
+    d.r.wait(200)
+    assert d.lines() == []
+    d.send(b"SB? 9 hel\x03")  # a Ctrl-C mid-line drops it; the next line stands
+    assert d.ask("hello")[0] == "ok"
+
+
+@pytest.mark.parametrize("path", ["../x", "matches/../settings.txt", "/etc/passwd",
+                                  "queue/.hidden", "matches", "boot.py", "matches/a/b"])
+def test_nothing_outside_the_boxs_own_files_is_reached(tmp_path, path):
+    d = Desk(tmp_path)
+    (tmp_path / "boot.py").write_text("secret")
+    for verb, args in (("read", (path, 1)), ("sha", (path,))):
+        kind, words, pieces = d.ask(verb, *args)
+        assert kind == "err" and pieces == [], (verb, path, words)
+
+
+def _journal_bytes(d):
+    stem = d.r.app.journal.stem
+    return (d.flash / "matches" / (stem + ".sbn")).read_bytes(), stem
+
+
+def test_a_journal_read_from_line_n_one_piece_a_pass_while_keys_are_taken(tmp_path):
+    d = Desk(tmp_path, header=[ln.replace("reds=6", "reds=15") for ln in HEADER])
+    d.r.press("ok", 80)
+    for k in ["red", "black"] * 3:
+        d.r.press(k, 80)
+    data, stem = _journal_bytes(d)
+    whole = data.split(b"\n")
+    kind, words, pieces = d.ask("read", "matches/%s.sbn" % stem, 5)
+    sent = b"".join(base64.b64decode(p[0]) for p in pieces)
+    assert kind == "ok" and sent == b"\n".join(whole[4:])
+    assert words == [str(len(sent)), hashlib.sha256(sent).hexdigest()]
+    # A long read (a journal many pieces long) while the referee plays on: at most one
+    # answer line a pass, and the presses made meanwhile are all journaled.
+    for k in ["red", "black"] * 7:
+        d.r.press(k, 80)
+    data, stem = _journal_bytes(d)
+    assert len(data) > PIECE  # two pieces at least
+    d.seq += 1
+    d.send(request_line(d.seq, "read", ["matches/%s.sbn" % stem, 1]))
+    per_pass, got = [], []
+    while not got or got[-1][1] != "ok":
+        d.r.wait(10)  # one pass
+        new = [answer(ln) for ln in d.lines()]
+        per_pass.append(len(new))
+        got += new
+        assert len(per_pass) < 50
+    assert max(per_pass) == 1 and len(got) == -(-len(data) // PIECE) + 1
+    assert b"".join(base64.b64decode(g[2][0]) for g in got[:-1]) == data
+    # presses while a read is served: all journaled, the read whole
+    d.seq += 1
+    d.send(request_line(d.seq, "read", ["matches/%s.sbn" % stem, 1]))
+    for k in ["red", "green", "red", "brown"]:
+        d.r.press(k, 30)
+    assert device.events(d.flash / "matches" / (stem + ".sbn"))[-4:] == [
+        "pot red", "pot green", "pot red", "pot brown"]
+
+
+def test_a_match_queued_through_the_channel_is_listed_at_once(tmp_path):
+    d = Desk(tmp_path, queued=False)
+    assert d.r.app.menu.total == 0
+    data = ("\n".join(HEADER[:1] + ["id DESK-1"] + HEADER[1:]) + "\n").encode()
+    for i in range(0, len(data), 40):
+        kind, words, _ = d.ask("put", "d1", i, base64.b64encode(data[i:i + 40]).decode())
+        assert kind == "ok" and words == [str(min(len(data), i + 40))]
+    assert d.ask("queue", "d1", hashlib.sha256(data).hexdigest())[0] == "ok"
+    assert (tmp_path / "queue" / "d1.sbn").read_bytes() == data
+    assert not (tmp_path / "queue" / "d1.part").exists()
+    assert d.r.app.menu.total == 1 and d.r.app.screen.kind == "start"
+
+
+def test_a_match_the_box_would_refuse_is_not_queued(tmp_path):
+    d = Desk(tmp_path, queued=False)
+    events = ("\n".join(HEADER + ["frame A"]) + "\n").encode()
+    d.ask("put", "e1", 0, base64.b64encode(events).decode())
+    kind, words, _ = d.ask("queue", "e1", hashlib.sha256(events).hexdigest())
+    assert kind == "err" and "only header lines" in " ".join(words)
+    good = ("\n".join(HEADER) + "\n").encode()
+    d.ask("put", "g1", 0, base64.b64encode(good).decode())
+    kind, words, _ = d.ask("queue", "g1", "0" * 64)  # arrived damaged
+    assert kind == "err" and "damaged" in " ".join(words)
+    assert d.ask("put", "g1", 99, "AAAA")[0] == "err"  # a piece at the wrong place
+    assert list((tmp_path / "queue").glob("*.sbn")) == []
+    assert d.r.app.menu.total == 0
+
+
+def test_a_mark_only_for_the_journal_the_host_read(tmp_path):
+    d = Desk(tmp_path)
+    d.r.press("ok", 80)
+    d.r.press("red", 80)
+    data, stem = _journal_bytes(d)
+    mid = d.r.app.journal.id
+    kind, words, _ = d.ask("mark", mid, hashlib.sha256(b"other").hexdigest(), "T")
+    assert kind == "err" and not (tmp_path / "matches" / (mid + ".pulled")).exists()
+    digest = hashlib.sha256(data).hexdigest()
+    assert d.ask("mark", mid, digest, "2026-12-01T10:00:00Z")[0] == "ok"
+    assert (tmp_path / "matches" / (mid + ".pulled")).read_text() == (
+        "pulled 2026-12-01T10:00:00Z sha256 %s\n" % digest)
+    kind, words, _ = d.ask("sha", "matches/%s.sbn" % stem)
+    assert words == [digest]
+    assert d.ask("mark", "NOPE-1", digest, "T")[0] == "err"
+
+
+def test_listing_settings_and_a_new_request_ends_the_last(tmp_path):
+    d = Desk(tmp_path)
+    kind, words, pieces = d.ask("ls", "queue")
+    assert kind == "ok" and words == ["1"]
+    assert [bytes.fromhex(p[0]).decode() for p in pieces] == ["m1.sbn"]
+    kind, _, pieces = d.ask("settings")
+    assert kind == "ok" and ["volume", "60"] in pieces
+    # a read abandoned by its host: the next request is answered, the old one no more
+    d.r.press("ok", 80)
+    for k in ["red", "black"] * 20:
+        d.r.press(k, 80)
+    _, stem = _journal_bytes(d)
+    d.send(request_line(500, "read", ["matches/%s.sbn" % stem, 1]))
+    d.r.wait(20)
+    assert d.ask("hello")[0] == "ok"
+    d.r.wait(500)
+    assert [ln for ln in d.lines() if answer(ln)[0] == 500] == []

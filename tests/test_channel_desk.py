@@ -1,0 +1,233 @@
+"""Issue 24: the box never stops for the desk. A referee plays in real time on the virtual
+device (`scoreboard device --pty --keys`, the real MicroPython unix port) while the desk
+syncs it again and again, directly and through `scoreboard live`, which follows it and
+catches up again and again: every press is journaled, the table holds the journal line
+for line, and the results hold the match. One owner per port: while live follows the
+box, sync and setup go through live, with the same output and exit codes, and two
+commands on one box are queued. A box whose firmware has no channel is named."""
+
+import threading
+import time
+
+import pytest
+
+from host_tools.device.connect import open_box
+from host_tools.device.channel import ChannelBox
+from host_tools.device.sync_board import Board
+from host_tools.live.link import Link
+from host_tools.live.table import Table
+from host_tools.results.db import open_db
+from host_tools.results.sync import pull
+from support import device
+from support.livebox import KeyBox
+from support.vdev import REPO, VirtualDevice, scoreboard
+
+MATCH = """sbn 1
+game snooker reds=15
+match best-of 3
+side A "Ann"
+side B "Bob"
+"""
+# A clearance in real time, a press every 0.3 to 0.45 s (the keys' own 80 + 150 ms and
+# a wait): 15 reds, each with a black, then the colours.
+POTS = ["red", "black"] * 15 + ["yellow", "green", "brown", "blue", "pink", "black"]
+
+
+def script(pots, wait=150):
+    return "ok\n@2500\n" + "".join("%s\n@%d\n" % (p, wait) for p in pots)
+
+
+def played(box):
+    """The pots on the box's flash, in order."""
+    files = sorted((box.flash / "matches").glob("*.sbn"))
+    return [ln for ln in device.events(files[-1])
+            if ln.startswith("pot ")] if files else []
+
+
+def wait_for(test, timeout, what):
+    end = time.monotonic() + timeout
+    while not test():
+        assert time.monotonic() < end, what
+        time.sleep(0.05)
+
+
+def follow(port):
+    link = Link(Table(1, port), lambda *a: None)
+    link.start()
+    wait_for(lambda: link.table.signal, 20, "live never caught up")
+    return link
+
+
+def test_presses_during_syncs_and_catch_ups_are_all_journaled(tmp_path):
+    box = KeyBox(tmp_path / "box", script(POTS), match=MATCH)
+    db_url = str(tmp_path / "r.sqlite")
+    try:
+        box.begun()
+        syncs = catch_ups = 0
+        # The desk syncs the box directly while the referee plays...
+        while syncs < 25:
+            with open_box(box.port) as b:
+                assert isinstance(b, ChannelBox)  # the app plays on
+                db = open_db(db_url)
+                counts = pull(b, db, out=lambda text: None)
+                db.close()
+            assert counts["unfinished"] == 1
+            syncs += 1
+        # ... then live follows it, catching up again and again, and the syncs go
+        # through live (it owns the port now).
+        link = follow(box.port)
+        try:
+            while catch_ups < 50 or syncs < 50:
+                if catch_ups < 50:
+                    before = link.catch_ups
+                    link.refresh()
+                    wait_for(lambda: link.catch_ups > before, 10, "no catch-up")
+                    catch_ups += 1
+                if syncs < 50:
+                    with open_box(box.port) as b:
+                        assert isinstance(b, ChannelBox) and b.channel.pipe.__class__.__name__ \
+                            == "RelayPipe"
+                        db = open_db(db_url)
+                        pull(b, db, out=lambda text: None)
+                        db.close()
+                    syncs += 1
+            assert len(played(box)) < len(POTS), "the desk's work overlapped the play"
+            wait_for(lambda: len(played(box)) == len(POTS), 60, "presses lost: %s" % (
+                played(box),))
+            assert played(box) == ["pot " + p for p in POTS]
+            wait_for(lambda: link.table.lines == box.journal(), 10, "the table lags")
+        finally:
+            link.stop()
+            link.join(5)
+    finally:
+        box.stop()
+
+
+def test_sync_and_setup_go_through_live_with_the_same_output(tmp_path):
+    from support.hostfixtures import fill_box
+
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    fill_box(flash, 2)
+    draw = tmp_path / "draw.csv"
+    draw.write_text("table,a,b,game,format\n1,Ann,Bob,snooker,best-of 3\n")
+    with VirtualDevice(flash) as dev:
+        link = follow(dev.port)
+        try:
+            rc, out, err = scoreboard("sync", "--port", dev.port, "--db", tmp_path / "a.db")
+            assert rc == 0 and out.strip().splitlines()[-1] == (
+                "sync: pulled 2, skipped 0, refused 0"), out + err
+            assert "Traceback" not in err
+            rc, out, err = scoreboard("setup", "--port", dev.port, draw)
+            assert rc == 0 and out.strip().endswith("setup: 1 match queued"), out + err
+            assert len(list((flash / "queue").glob("*.sbn"))) == 1
+            # Two commands at once on the followed box: queued, never interleaved.
+            results = []
+
+            def one(name):
+                results.append(scoreboard("sync", "--port", dev.port, "--db",
+                                          tmp_path / ("%s.db" % name), "--all"))
+
+            threads = [threading.Thread(target=one, args=(n,)) for n in "xy"]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+            assert [r[0] for r in results] == [0, 0], results
+            assert link.table.signal
+        finally:
+            link.stop()
+            link.join(5)
+
+
+def test_two_commands_on_one_box_without_live_are_queued(tmp_path):
+    from support.hostfixtures import fill_box
+
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    fill_box(flash, 3)
+    import subprocess
+    import sys
+
+    with VirtualDevice(flash) as dev:
+        # one desk command holds the port for a while (a long sync, say)...
+        holder = subprocess.Popen([sys.executable, "-c", (
+            "import time\nfrom host_tools.device.connect import open_box\n"
+            "b = open_box(%r)\nprint('held', flush=True)\ntime.sleep(3)\nb.close()\n"
+            % dev.port)], cwd=str(REPO), stdout=subprocess.PIPE, text=True)
+        assert holder.stdout.readline().strip() == "held"
+        got = []
+        t = threading.Thread(target=lambda: got.append(scoreboard(
+            "sync", "--port", dev.port, "--db", tmp_path / "r.db")))
+        t.start()
+        time.sleep(1.5)
+        assert not got  # ...the second waits for it, saying so
+        holder.wait(10)
+        t.join(60)
+    rc, out, err = got[0]
+    assert rc == 0 and "is in use by" in err and "waiting for it" in err, out + err
+    assert out.strip().splitlines()[-1] == "sync: pulled 3, skipped 0, refused 0"
+
+
+def test_a_box_without_the_channel_is_named_with_the_way_to_update_it(tmp_path):
+    """Firmware from before the channel (the module and its use taken out of a copy of
+    the firmware): sync still works, on the raw REPL, and says what to do once."""
+    import shutil
+
+    old = tmp_path / "firmware"
+    shutil.copytree(REPO / "firmware", old)
+    (old / "scoreboard" / "channel.py").unlink()
+    app = old / "scoreboard" / "app.py"
+    text = app.read_text()
+    for was, now in (("from scoreboard.channel import Channel, console_input\n", ""),
+                     ("console_input() if board.echo is not None else None", "None")):
+        assert was in text
+        text = text.replace(was, now)
+    app.write_text(text)
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    from support.hostfixtures import fill_box
+
+    fill_box(flash, 1)
+    with VirtualDevice(flash, firmware=old) as dev:
+        rc, out, err = scoreboard("sync", "--port", dev.port, "--db", tmp_path / "r.db")
+    assert rc == 0 and out.strip().splitlines()[-1] == "sync: pulled 1, skipped 0, refused 0"
+    assert err.count("\n") == 1 and ("has firmware without the request channel" in err
+                                     and "scoreboard flash --port %s" % dev.port in err), err
+
+
+@pytest.mark.parametrize("kind", ["missing", "busy"])
+def test_port_messages_a_desk_can_act_on(tmp_path, kind):
+    if kind == "missing":
+        with VirtualDevice(tmp_path) as dev:
+            rc, _, err = scoreboard("sync", "--port", tmp_path / "ttyACM9", "--db",
+                                      tmp_path / "r.db")
+            assert rc == 1 and err.count("\n") == 1 and dev.port in err, err
+            assert err.startswith("sync: no port ") and "the boxes found are on" in err
+        return
+    import serial
+    with VirtualDevice(tmp_path) as dev:
+        held = serial.Serial(dev.port, exclusive=True)  # not a scoreboard command: named
+        try:
+            rc, _, err = scoreboard("sync", "--port", dev.port, "--db", tmp_path / "r.db")
+        finally:
+            held.close()
+    assert rc == 1 and err.count("\n") == 1, err
+    assert "is busy: " in err and "(pid " in err and "mpremote" not in err, err
+
+
+def test_old_and_new_transports_agree(tmp_path):
+    """The raw REPL's Board and the channel's ChannelBox give the same answers."""
+    from support.hostfixtures import fill_box
+
+    flash = tmp_path / "flash"
+    flash.mkdir()
+    ids = fill_box(flash, 2, unfinished=1)
+    with VirtualDevice(flash) as dev:
+        with open_box(dev.port) as b:
+            new = (sorted(b.listdir("matches")), b.current(), b.read(
+                "matches/%s.sbn" % ids[0]), b.box_id())
+        with Board(dev.port) as b:
+            old = (sorted(b.listdir("matches")), b.current(), b.read(
+                "matches/%s.sbn" % ids[0]))
+    assert new[:3] == old and new[3] == "HOST-3F2A0001"
