@@ -2,9 +2,11 @@
 
 The sub-commands' modules are imported inside `main()`, so that a Ctrl-C while they load
 (psycopg, mpremote and the firmware take a moment) ends the command with one line, as a
-Ctrl-C anywhere else does: `COMMAND: interrupted`, exit status 130. `--version` names the
-host tools' version and the firmware's; the developers' commands (`device`, `pico`) say
-in one line that they need a checkout when run from the installed package.
+Ctrl-C anywhere else does: `COMMAND: interrupted`, exit status 130 (one that comes before
+main() runs, while this module loads, host_tools/__init__.py's hook ends the same way,
+as `scoreboard: interrupted`). `--version` names the host tools' version and the
+firmware's; the developers' commands (`device`, `pico`) say in one line that they need a
+checkout when run from the installed package.
 """
 
 import argparse

@@ -3,7 +3,8 @@ database in front of the user.
 
 Names, ids, file names and the reasons built from them can hold anything a damaged or
 hostile file holds, so every line goes through `shown()` (the core's `escaped`: C0 and
-C1 controls, ESC and DEL as `\\xNN`) before it reaches a terminal, and is encoded for the
+C1 controls, ESC and DEL as `\\xNN`, Unicode's line separators and bidi controls such as
+U+2028 and U+202E as `\\uNNNN`) before it reaches a terminal, and is encoded for the
 stream with `?` where its encoding lacks a character. `say()` prints one line, `fail()`
 one error line on stderr; `write_out()` writes a command's output to standard output,
 quietly ending at a closed pipe and saying in one line when the device is full.

@@ -5,6 +5,7 @@ journal offers; the firmware compiled, copied, only what changed copied again, c
 
 import os
 import time
+from pathlib import Path
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import VirtualDevice, scoreboard
@@ -158,7 +159,8 @@ def test_flash_without_a_board_one_line(tmp_path):
 
 # `scoreboard flash --uf2 [DRIVE]` (issue 15): the Pico image onto the boot ROM's drive.
 # A folder with an INFO_UF2.TXT stands in for the drive; SCOREBOARD_UF2_ROOTS points the
-# search at a fake mount root, so the search itself is what is tested.
+# search at a fake mount root, so the search itself is what is tested, and a written
+# mount table says which folders are FAT mounts (tests/test_uf2_drive.py: only those count).
 PICO_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
 PICO2_INFO = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
 PICO_IMAGE = IMAGES / "scoreboard-pico.uf2"
@@ -172,8 +174,14 @@ def drive(root, name, info=PICO_INFO):
     return path
 
 
-def uf2_flash(roots, *args):
-    env = dict(os.environ, SCOREBOARD_UF2_ROOTS=os.pathsep.join(str(r) for r in roots))
+def uf2_flash(roots, *args, fat=()):
+    """`flash --uf2 ARGS` with the drive search on `roots` and the folders `fat` the FAT
+    mounts of the mount table (SCOREBOARD_UF2_MOUNTS: a file beside the first root)."""
+    table = Path(roots[0]).parent / "mounts"
+    table.write_text("".join("/dev/sdb%d %s vfat rw 0 0\n" % (n, str(f).replace(" ", "\\040"))
+                             for n, f in enumerate(fat)))
+    env = dict(os.environ, SCOREBOARD_UF2_ROOTS=os.pathsep.join(str(r) for r in roots),
+               SCOREBOARD_UF2_MOUNTS=str(table))
     return scoreboard("flash", "--uf2", *args, env=env)
 
 
@@ -183,7 +191,8 @@ def test_flash_uf2_finds_the_drive_and_copies_the_built_image(tmp_path):
     drive(media, "OTHER", info="Board-ID: SOMETHING-ELSE\n")
     rpi = drive(media, "RPI-RP2")
     assert PICO_IMAGE.exists(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
-    rc, out, err = uf2_flash([tmp_path / "nowhere", media])
+    fat = [media / "USB-STICK", media / "OTHER", rpi]
+    rc, out, err = uf2_flash([tmp_path / "nowhere", media], fat=fat)
     assert rc == 0, err
     image = PICO_IMAGE.read_bytes()
     assert (rpi / "scoreboard-pico.uf2").read_bytes() == image
@@ -198,7 +207,7 @@ def test_flash_uf2_takes_the_drive_path_and_an_image(tmp_path):
     rpi = drive(tmp_path, "E")  # e.g. a drive letter's root on Windows
     image = tmp_path / "mine.uf2"
     image.write_bytes(uf2.make_uf2(b"\x11" * 600))
-    rc, out, err = uf2_flash([tmp_path / "empty"], str(rpi), "--image", str(image))
+    rc, out, err = uf2_flash([tmp_path / "empty"], str(rpi), "--image", str(image), fat=[rpi])
     assert rc == 0, err
     assert (rpi / "mine.uf2").read_bytes() == image.read_bytes()
     assert "(3 blocks of 256 bytes, 1536 bytes)" in out
@@ -206,7 +215,7 @@ def test_flash_uf2_takes_the_drive_path_and_an_image(tmp_path):
     p2 = drive(tmp_path / "vol", "RP2350", info=PICO2_INFO)
     image2 = tmp_path / "p2.uf2"
     image2.write_bytes(uf2.make_uf2(b"\x22" * 256, family=uf2.RP2350_ARM_S))
-    rc, out, err = uf2_flash([tmp_path / "vol"], "--image", str(image2))
+    rc, out, err = uf2_flash([tmp_path / "vol"], "--image", str(image2), fat=[p2])
     assert rc == 0 and "the Raspberry Pi Pico 2 restarts" in out, err
     assert (p2 / "p2.uf2").read_bytes() == image2.read_bytes()
 
@@ -235,8 +244,9 @@ def test_flash_uf2_bad_input_one_line(tmp_path):
         (([media], "--image", str(p2_image)), "flash: %s is a UF2 for rp2350-arm-s, not "
          "for the Raspberry Pi Pico (rp2040)" % p2_image),
     ]
+    fat = [rpi, not_drive, two / "RPI-RP2", two / "RPI-RP2 1"]
     for args, start in cases:
-        rc, out, err = uf2_flash(*args)
+        rc, out, err = uf2_flash(*args, fat=fat)
         text = (out + err).strip()
         assert rc == 1 and len(text.splitlines()) == 1 and text.startswith(start), text
         assert err.strip() == text

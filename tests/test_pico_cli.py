@@ -5,8 +5,10 @@ size, a key no legend has): one line on stderr and exit 1 each, nothing booted.
 """
 
 import os
+import shutil
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -156,6 +158,27 @@ def test_a_power_cut_in_a_flash_program_ends_the_run_with_one_line(tmp_path):
     assert lines[0] == "scoreboard pico: the emulated Pico was cut off (power cut)", err
     assert lines[1].startswith("emulated "), err
     assert image.stat().st_size == FLASH_BYTES
+
+
+def test_relative_paths_are_taken_in_the_current_folder(tmp_path):
+    """--flash-image and --uf2 relative to where the user runs the command (issue 24,
+    point 4), not to the checkout the emulator's Node process runs in."""
+    need_uf2()
+    shutil.copy(UF2, tmp_path / "mine.uf2")
+    stray = mpy.REPO / "rel-box.img"
+    assert not stray.exists()
+    env = dict(os.environ, PYTHONPATH=str(mpy.REPO))  # this checkout's host_tools
+    try:
+        proc = subprocess.run([sys.executable, "-m", "host_tools", "pico", "--uf2", "mine.uf2",
+                               "--flash-image", "rel-box.img", "--seconds", "0.5"],
+                              capture_output=True, text=True, timeout=300, check=False,
+                              cwd=str(tmp_path), env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert (tmp_path / "rel-box.img").stat().st_size == FLASH_BYTES
+        assert not stray.exists(), "made in the checkout"
+    finally:
+        if stray.exists():
+            stray.unlink()
 
 
 @pytest.fixture

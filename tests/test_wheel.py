@@ -92,9 +92,12 @@ def test_the_wheel_holds_the_firmware_files_themselves(dist):
                   if n.startswith("host_tools/images/")}
         meta = Parser().parsestr(z.read(next(
             n for n in names if n.endswith(".dist-info/METADATA"))).decode())
-    on_disk = {p.relative_to(REPO / "firmware").as_posix(): p.read_bytes()
-               for p in (REPO / "firmware").rglob("*.py") if "__pycache__" not in p.parts}
-    assert firmware == on_disk  # every file, byte for byte, and nothing else
+    # make dist packs what git tracks (setup.py): a scratch file in firmware/ stays out.
+    tracked = subprocess.run(["git", "ls-files", "-z", "firmware"], cwd=str(REPO),
+                             capture_output=True, check=True).stdout.decode().split("\0")
+    on_disk = {n[len("firmware/"):]: (REPO / n).read_bytes() for n in tracked
+               if n.endswith(".py")}
+    assert firmware == on_disk  # every tracked file, byte for byte, and nothing else
     assert {"host_tools/compat/micropython.py", "host_tools/compat/framebuf.py",
             "host_tools/live/static/tables.html", "host_tools/mp/replay_json.py"} <= names
     # Nothing at the top of site-packages but the package: no `scoreboard`, `boards`, ...

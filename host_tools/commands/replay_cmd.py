@@ -1,18 +1,24 @@
 """`scoreboard replay FILE [--json]`: replay a match file and show where it stands.
 
 The file (or standard input, `-`) is read as bytes and split on `\\n` only, as on the
-device: the core checks each line is UTF-8 (`line N: not UTF-8`, exit 2). The summary is
+device: the core checks each line is UTF-8 (`line N: not UTF-8`, exit 2). A box's journal
+(its lines carry checksums) whose last line is torn, by a power cut in the middle of a
+write (no line end, or a checksum that does not match), has that line dropped with one
+line on stderr, as the box's recovery and `scoreboard sync` drop it; a bad line before
+the last is an error, as in any file. The summary is
 written with replacements where the terminal's encoding lacks a character, control
 characters (from names, say) as `\\xNN`, and a closed pipe (`scoreboard replay FILE |
 head`) ends the command quietly.
 """
 
+import io
 import sys
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.messages import fail, say, shown, write_out
 from scoreboard.core.notation import SIDES, NotationError
 from scoreboard.core.replay import replay
+from scoreboard.core.words import strip_checksum
 from host_tools.mp.replay_json import to_json
 
 
@@ -26,19 +32,52 @@ def add_parser(sub):
 def run(args):
     try:
         if args.file == "-":
-            match = replay(sys.stdin.buffer)
+            data = sys.stdin.buffer.read()
         else:
             with open(args.file, "rb") as f:
-                match = replay(f)
-    except NotationError as e:
-        say(str(e), sys.stderr)
-        return 2
+                data = f.read()
     except OSError as e:
         fail(args.file, e.strerror or e)
+        return 2
+    journal = is_journal(data)
+    if journal:
+        data, note = drop_torn_tail(data)
+        if note is not None:
+            fail("standard input" if args.file == "-" else args.file, note)
+    try:
+        match = replay(io.BytesIO(data), journal=journal)  # lines split on b"\n" only
+    except NotationError as e:
+        say(str(e), sys.stderr)
         return 2
     text = to_json(match) if args.json else summary(match)
     # Names come from the file: each line of the summary is escaped (the JSON is ASCII).
     return write_out("replay", "\n".join(shown(line) for line in text.split("\n")) + "\n")
+
+
+def is_journal(data):
+    """Whether `data` is a box's journal: its first line carries a checksum that matches
+    (a notation file written by hand has none, and its last line may lack a line end)."""
+    first = data.split(b"\n", 1)[0].rstrip(b"\r")
+    try:
+        return strip_checksum(first.decode("utf-8"), True) is not None
+    except ValueError:  # no checksum, a bad one, not UTF-8
+        return False
+
+
+def drop_torn_tail(data):
+    """(the journal's bytes without a torn last line, the note saying so or None), by
+    sync's check_journal; a file damaged elsewhere is left whole for the core to name
+    the line and why."""
+    from host_tools.results.sync import Damaged, check_journal
+
+    try:
+        _, note = check_journal(data)
+    except Damaged:
+        return data, None
+    if note is None:
+        return data, None
+    body = data[:-1] if data.endswith(b"\n") else data  # the torn line's own line end
+    return data[:body.rfind(b"\n") + 1], note
 
 
 def _names(match, side):

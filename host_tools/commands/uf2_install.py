@@ -9,7 +9,14 @@ UF2, for this chip, all below the flash's filesystem), copies it and flushes it.
 Drives are looked for in each mount root and the folders right under it: on Linux
 /media/$USER, /media, /run/media/$USER, /mnt; on macOS /Volumes; on Windows every drive
 letter. SCOREBOARD_UF2_ROOTS (folders separated by the system's path separator) replaces
-that list, for tests and unusual mounts. The image is scoreboard-pico.uf2
+that list, for tests and unusual mounts. Only a real boot-ROM drive counts: a FAT
+filesystem's mount point by the mount table (/proc/mounts; SCOREBOARD_UF2_MOUNTS names
+another table, for tests; where the platform has none, macOS and Windows, every folder
+passes this check), not a link, its INFO_UF2.TXT a regular file, read without following
+a link or waiting on a FIFO. The image is written as a new file in the drive's folder,
+neither through a link nor into a linked folder: a stick dressed up as a Pico (an
+INFO_UF2.TXT naming RPI-RP2, a scoreboard-pico.uf2 linked to the user's own file) gets
+nothing written through it. The image is scoreboard-pico.uf2
 (scoreboard-pico2.uf2 for an RP2350 drive): a checkout's build/pico/ from `make uf2`,
 else the one the installed wheel carries (paths.uf2_image), or `--image FILE`.
 
@@ -18,6 +25,8 @@ prepared matches, settings and journal stay where they are across a new image.
 """
 
 import os
+import re
+import stat
 import sys
 
 from host_tools import paths
@@ -27,6 +36,15 @@ from host_tools.commands import uf2
 IMAGES = paths.image_dirs()[0]  # where the images are looked for first
 ENV_ROOTS = "SCOREBOARD_UF2_ROOTS"
 INFO = "INFO_UF2.TXT"
+MOUNTS = "/proc/mounts"  # Linux's mount table; other platforms have none to read
+ENV_MOUNTS = "SCOREBOARD_UF2_MOUNTS"
+FAT_TYPES = ("vfat", "msdos", "fat")  # what Linux mounts the boot ROM's FAT16 drive as
+# Open flags that never follow a link and never wait (a FIFO opened for reading blocks
+# until a writer comes); the platforms without them (Windows) have no such files.
+NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
+UNSET = object()  # `fat` not given: read the mount table
 
 
 class InstallError(Exception):
@@ -46,12 +64,63 @@ def mount_roots(platform=sys.platform, environ=os.environ):
     return roots + ["/media", "/mnt"]
 
 
+def fat_mounts(table=None, environ=os.environ):
+    """The mount points of the FAT filesystems in the mount table (`table`, else
+    SCOREBOARD_UF2_MOUNTS, else /proc/mounts), or None where there is no table to read."""
+    path = table or environ.get(ENV_MOUNTS) or MOUNTS
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return None
+    types = {}
+    for line in data.splitlines():
+        fields = line.split()
+        if len(fields) >= 3:
+            # The table writes a space, a tab, a newline and a backslash as \NNN (octal).
+            point = re.sub(rb"\\([0-7]{3})", lambda m: bytes([int(m.group(1), 8) & 0xFF]),
+                           fields[1])
+            types[os.fsdecode(point)] = fields[2].decode("ascii", "replace")
+    # A filesystem mounted over another hides it: the last line for a folder counts.
+    return {point for point, kind in types.items() if kind in FAT_TYPES}
+
+
+def _on_fat(folder, fat):
+    """Whether `folder` is a FAT filesystem's mount point (`fat`: fat_mounts())."""
+    return fat is None or os.path.realpath(folder) in fat
+
+
+def _is_link(path):
+    try:
+        return stat.S_ISLNK(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _read_info(folder):
+    """The first 4 KB of the folder's INFO_UF2.TXT when it is a regular file, else None:
+    a link, a FIFO or a device there is never opened or never waited on."""
+    path = os.path.join(folder, INFO)
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        fd = os.open(path, os.O_RDONLY | NOFOLLOW | NONBLOCK | BINARY)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # swapped since the lstat
+            return None
+        return os.read(fd, 4096).decode("ascii", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 def board_of(folder):
     """The uf2.Target whose Board-ID the folder's INFO_UF2.TXT names, else None."""
-    try:
-        with open(os.path.join(folder, INFO), encoding="ascii", errors="replace") as f:
-            text = f.read(4096)
-    except OSError:
+    text = _read_info(folder)
+    if text is None:
         return None
     for line in text.splitlines():
         key, _, value = line.partition(":")
@@ -62,16 +131,22 @@ def board_of(folder):
     return None
 
 
-def find_drives(roots=None):
+def find_drives(roots=None, fat=UNSET):
     """[(path, target)] of every mounted boot-ROM drive under `roots` (default:
-    mount_roots()), each once."""
+    mount_roots()), each once. `fat`: the FAT mount points (default: fat_mounts(); None:
+    no check)."""
+    fat = fat_mounts() if fat is UNSET else fat
     found, seen = [], set()
     for root in mount_roots() if roots is None else roots:
         try:
             children = sorted(os.scandir(root), key=lambda e: e.name)
         except OSError:
             continue
-        for path in [root] + [e.path for e in children if e.is_dir()]:
+        # Links are passed by: a drive is mounted on a folder of its own.
+        folders = [e.path for e in children if e.is_dir(follow_symlinks=False)]
+        for path in [root] + folders:
+            if _is_link(path) or not _on_fat(path, fat):
+                continue
             target = board_of(path)
             real = os.path.realpath(path)
             if target is not None and real not in seen:
@@ -80,17 +155,23 @@ def find_drives(roots=None):
     return found
 
 
-def pick_drive(drive=None, roots=None):
+def pick_drive(drive=None, roots=None, fat=UNSET):
     """(path, target) of the drive to install on: `drive` when given, else the one found."""
+    fat = fat_mounts() if fat is UNSET else fat
     if drive:
         if not os.path.isdir(drive):
             raise InstallError("%s is not a folder: give the mounted RPI-RP2 drive" % drive)
+        if _is_link(drive):
+            raise InstallError("%s is a link: give the folder the drive is mounted on" % drive)
+        if not _on_fat(drive, fat):
+            raise InstallError("%s is not a Pico in BOOTSEL mode (not a FAT drive's mount "
+                               "point: the boot ROM's drive is one)" % drive)
         target = board_of(drive)
         if target is None:
             raise InstallError("%s is not a Pico in BOOTSEL mode (no %s naming RPI-RP2 "
                                "or RP2350)" % (drive, INFO))
         return drive, target
-    found = find_drives(roots)
+    found = find_drives(roots, fat)
     if not found:
         raise InstallError("no RPI-RP2 drive mounted: hold BOOTSEL while plugging the Pico "
                            "in (or give the drive's path)")
@@ -113,15 +194,36 @@ def install(image, drive, target):
         raise InstallError(str(e)) from None
     except OSError as e:
         raise InstallError("cannot read %s: %s" % (image, e.strerror or e)) from None
-    dest = os.path.join(drive, os.path.basename(image))
+    name = os.path.basename(image)
+    dest = os.path.join(drive, name)
     try:
-        with open(dest, "wb") as f:
+        with os.fdopen(_create(drive, name), "wb") as f:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())  # the boot ROM restarts the board after the last block
+    except FileExistsError:
+        raise InstallError("%s is there already: a Pico in BOOTSEL mode shows no such file, "
+                           "so this is not one (nothing written)" % dest) from None
     except OSError as e:
         raise InstallError("cannot write %s: %s" % (dest, e.strerror or e)) from None
     return dest, len(blocks), len(data)
+
+
+def _create(drive, name):
+    """A new file `name` in the folder `drive`, open for writing: never a file that is
+    there already or a link (O_EXCL), never in a folder reached through a link."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW | BINARY
+    if os.open not in os.supports_dir_fd or not hasattr(os, "O_DIRECTORY"):
+        if _is_link(drive):  # Windows: no dir_fd; the check pick_drive made, once more
+            raise InstallError("%s is a link: give the folder the drive is mounted on" % drive)
+        return os.open(os.path.join(drive, name), flags, 0o644)
+    # A trailing separator would have the folder's own link followed.
+    folder = drive.rstrip(os.sep) or os.sep
+    dir_fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | NOFOLLOW)
+    try:
+        return os.open(name, flags, 0o644, dir_fd=dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 def run(drive=None, image=None, out=print, err=sys.stderr):

@@ -166,7 +166,10 @@ class Pico:
         self.legend = Legend(names)
         to_dev_r, self._to_dev = os.pipe()
         self._from_dev, from_dev_w = os.pipe()
-        config = {"uf2": str(uf2), "bootrom": str(BOOTROM), "flash": str(self.flash_image),
+        # The harness runs in the checkout (cwd=REPO, for node_modules): a relative path
+        # the user gave is taken against the current folder here, not there.
+        config = {"uf2": str(uf2.absolute()), "bootrom": str(BOOTROM),
+                  "flash": str(self.flash_image.absolute()),
                   "pins": board_pins(), "busy": dict(BUSY, **(busy or {})),
                   "cut_at": int(cut_at), "flash_timing": flash_timing,
                   "chatter_ms": chatter_ms,

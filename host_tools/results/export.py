@@ -29,13 +29,16 @@ import re
 
 from host_tools.results.db import DbError, add_db_options, open_db, url_from
 from host_tools.messages import fail, shown, write_out
+from scoreboard.core.words import HIDDEN
 
 CSV_COLUMNS = ("match_id", "date", "game", "frame", "side_a", "side_b", "score_a", "score_b",
                "winner", "winner_name", "how", "breaks_a", "breaks_b", "stored", "box")
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP, "CSV
 # Injection"); a line feed is there too, for the spreadsheets that trim one first.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
-_CONTROLS_IN_JSON = re.compile("[\x7f-\x9f]")  # json.dumps escapes C0 itself
+# json.dumps escapes C0 itself; C1, and the separators and bidi controls that `shown`
+# escapes too, are escaped here.
+_CONTROLS_IN_JSON = re.compile("[\x7f-\x9f%s]" % HIDDEN)
 BOM = "\ufeff"  # the CSV's first character: UTF-8 to a spreadsheet (see above)
 
 

@@ -262,7 +262,11 @@ def flash_both_ways(desk, tmp_path, firmware):
                                         "Board-ID: RPI-RP2\n")
     image = REPO / "build" / "pico" / "scoreboard-pico.uf2"
     assert image.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make deps`"
-    roots = {"SCOREBOARD_UF2_ROOTS": str(desk.work / "media")}
+    # The drive search on the fake mount root, the drive a FAT mount by the mount table.
+    table = desk.work / "mounts"
+    table.write_text("/dev/sdb1 %s vfat rw 0 0\n" % drive)
+    roots = {"SCOREBOARD_UF2_ROOTS": str(desk.work / "media"),
+             "SCOREBOARD_UF2_MOUNTS": str(table)}
     out = desk.ok("flash", "--uf2", env=roots)
     assert out.startswith("flash: scoreboard-pico.uf2 copied to %s " % drive), out
     assert (drive / "scoreboard-pico.uf2").read_bytes() == image.read_bytes()

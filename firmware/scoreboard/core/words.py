@@ -92,17 +92,31 @@ def _strict_utf8(b):
     return True
 
 
+# Unicode's line and paragraph separators (a terminal or an editor breaks the line
+# there) and its bidirectional controls (U+202E shows what follows it backwards: a name
+# could read as another): escaped as `\\uNNNN`. All from U+061C up, so text below it
+# costs one comparison a character.
+HIDDEN = ("\u061c\u200e\u200f\u2028\u2029\u202a\u202b\u202c\u202d\u202e"
+          "\u2066\u2067\u2068\u2069")
+
+
 def escaped(text):
     """Text for a message: control characters (C0, DEL and the C1 set, whose 0x9b a
-    terminal takes as ESC [) as `\\xNN`, so none reaches a terminal."""
+    terminal takes as ESC [) as `\\xNN`, line separators and bidi controls (HIDDEN) as
+    `\\uNNNN`, so none reaches a terminal."""
     for c in text:
-        if c < " " or "\x7f" <= c <= "\x9f":
+        if c < " " or "\x7f" <= c <= "\x9f" or (c >= "\u061c" and c in HIDDEN):
             break
     else:
         return text
     out = []
     for c in text:
-        out.append("\\x%02x" % ord(c) if c < " " or "\x7f" <= c <= "\x9f" else c)
+        if c < " " or "\x7f" <= c <= "\x9f":
+            out.append("\\x%02x" % ord(c))
+        elif c >= "\u061c" and c in HIDDEN:
+            out.append("\\u%04x" % ord(c))
+        else:
+            out.append(c)
     return "".join(out)
 
 
