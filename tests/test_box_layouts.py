@@ -196,3 +196,18 @@ def test_a_second_repair_never_overwrites_the_first(tmp_path):
     assert files.repaired == [("queue", "queue.2.bad")]
     assert (tmp_path / "queue.bad").read_bytes() == b"one"
     assert (tmp_path / "queue.2.bad").read_bytes() == b"two"
+
+
+def test_a_counter_that_is_no_number_is_set_aside_and_rebuilt(tmp_path):
+    from scoreboard.journal import Journal
+
+    (tmp_path / "matches").mkdir()
+    for n in (2, 7):
+        (tmp_path / "matches" / ("%s-%04d.sbn" % (HOST_BOX, n))).write_bytes(b"")
+    (tmp_path / "counter").write_text("seven\n")
+    (tmp_path / "current.new").write_bytes(b"\xc0\xaf\n")  # an overlong form: not UTF-8
+    j = Journal(str(tmp_path), HOST_BOX)
+    assert j.files.repaired == [("counter", "counter.bad"), ("current.new", "current.new.bad")]
+    assert (tmp_path / "counter").read_text() == "7\n"
+    assert j.files.next_number(HOST_BOX) == 8
+    assert Journal(str(tmp_path), HOST_BOX).files.repaired == [], "nothing the second time"
