@@ -305,8 +305,10 @@ def test_setup_checks_ids_with_their_row(flash, device, tmp_path):
     draw.write_text("table,a,b,game,format\n1,Ann,Bob,snooker,best-of 3\n"
                     "%s,Cy,Di,snooker,best-of 3\n" % ("9" * 300), encoding="utf-8")
     rc, out, err = scoreboard("setup", "--port", device.port, draw)
-    one_line(rc, out, err, "setup: draw.csv row 3: match id is 3")
-    assert "(at most 40)" in err
+    one_line(rc, out, err, 'setup: draw.csv row 3: table "999999999999999999999999...": '
+                           "tables are numbered 1 to 99")
+    rc, out, err = scoreboard("setup", "--port", device.port, draw, "--prefix", "P" * 27)
+    one_line(rc, out, err, "setup: draw.csv row 2: match id is 43 characters (at most 40)")
     head = tmp_path / "final.sbn"
     head.write_text('sbn 1\nid ../../etc/x\ngame snooker\nmatch best-of 3\nside A "A"\n'
                     'side B "B"\n', encoding="utf-8")
@@ -334,10 +336,10 @@ def test_setup_bounds_the_queue_and_the_flash(flash, device, tmp_path):
     one_line(rc, out, err, "setup: the box has 60 matches queued; 5 more make 65, over the "
                            "64 its queue holds: play or remove some first")
     assert len(list((flash / "queue").glob("*.sbn"))) == 60
-    # The same names again replace what is queued: 60 stay 60.
+    # The same draw again replaces nothing queued (issue 24): 60 more do not fit.
     draw.write_text("table,a,b,game,format\n" + draw_rows(60), encoding="utf-8")
-    rc, out, err = scoreboard("setup", "--port", device.port, draw, "--prefix", "C")
-    assert rc == 0, err
+    rc, out, err = scoreboard("setup", "--port", device.port, draw, "--prefix", "A")
+    one_line(rc, out, err, "setup: the box has 60 matches queued; 60 more make 120")
     # A full flash: not one header is sent.
     (flash / "filler.bin").write_bytes(b"\0" * ((352 - 60) * 4096))
     one = tmp_path / "one.csv"
@@ -379,7 +381,7 @@ def test_setup_normalises_the_header_on_the_way_in(flash, device, tmp_path):
     rc, _, err = scoreboard("setup", "--port", device.port, head, "--date",
                             "2026-12-06T14:00")
     assert rc == 0, err
-    data = (flash / "queue" / "final.sbn").read_bytes()
+    data = (flash / "queue" / "DESK-2612061400-S-01.sbn").read_bytes()
     assert data == (b'sbn 1\nid DESK-2612061400-S-01\ndate 2026-12-06T14:00\n'
                     b'game snooker reds=15\nmatch best-of 9\nside A "Ann"\nside B "Bob"\n')
 

@@ -36,18 +36,18 @@ def test_csv_draw_is_queued_with_ids_and_dates(flash, device, tmp_path):
                               "--prefix", "CLUB", draw)
     assert rc == 0, err
     assert out.strip().splitlines()[-1] == "setup: 2 matches queued"
-    first = header_of(flash / "queue" / "t3-01.sbn")
+    first = header_of(flash / "queue" / "CLUB-2612051830-3-01.sbn")  # named by its id
     assert first.id == "CLUB-2612051830-3-01" and first.date == "2026-12-05T18:30"
     assert first.sides == [("Ann",), ('Bob "the Rocket"',)]
     assert (first.game, first.kind, first.target) == ("snooker", "best-of", 5)
     assert "shot=45" in first.clock
-    second = header_of(flash / "queue" / "t4-02.sbn")
+    second = header_of(flash / "queue" / "CLUB-2612051830-4-02.sbn")
     assert second.sides == [("Cy", "Di"), ("Ed", "Flo")] and second.game == "nineball"
     assert second.id != first.id
     # The box's own journal reads them as its start screen will.
     box = Journal(str(flash), "PICO-3F2A")
-    assert sorted(box.queue.names()) == ["t3-01", "t4-02"]
-    assert box.queue.header_of("t3-01").id == "CLUB-2612051830-3-01"
+    assert sorted(box.queue.names()) == ["CLUB-2612051830-3-01", "CLUB-2612051830-4-02"]
+    assert box.queue.header_of("CLUB-2612051830-3-01").table == 3
     assert not list((flash / "queue").glob("*.new"))
 
 
@@ -57,8 +57,8 @@ def test_one_sbn_header_gets_id_and_date(flash, device, tmp_path):
     rc, _, err = scoreboard("setup", "--port", device.port, path,
                               "--date", "2026-12-06T14:00")
     assert rc == 0, err
-    h = header_of(flash / "queue" / "final.sbn")
-    assert h.id.startswith("DESK-2612061400-") and h.date == "2026-12-06T14:00"
+    h = header_of(flash / "queue" / "DESK-2612061400-S-01.sbn")
+    assert h.id == "DESK-2612061400-S-01" and h.date == "2026-12-06T14:00"
     assert h.kind == "best-of" and h.target == 9
 
 

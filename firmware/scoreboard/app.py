@@ -110,8 +110,21 @@ class App:
             self._take_match(match, now, match.last_ms)
         else:
             self._show_start()
+        notes = []
+        files = self.journal.files
+        for name, aside in files.repaired:  # what was in the way on the flash (files.py)
+            note = lang.t("a.set_aside") % (name, aside)
+            if name == "settings.txt":
+                note += lang.t("a.defaults")
+            elif name == "counter":
+                note += lang.t("a.renumbered") % files.next_number(self.journal.board_id)
+            notes.append(note)
+        if notes:
+            notes = [lang.t("a.repaired") % "; ".join(notes)]
         if damage:
-            self.screen.notice = lang.t("a.journal") % damage
+            notes.insert(0, lang.t("a.journal") % damage)
+        if notes:
+            self.screen.notice = " / ".join(notes)
         self._dirty(now, full=True)
         self._asap = True  # the first picture goes up at once, not after QUIET_MS
         self._draw_led(now)

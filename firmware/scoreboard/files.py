@@ -21,6 +21,14 @@ The journal (`journal.py`), the free space and pruning (`space.py`), recovery
 `counter` the last match number used. A reset between writing NAME.new and the rename
 leaves NAME.new, which `read_small` reads in its place.
 
+What the box cannot use never stops it starting: a file where matches/ or queue/ should
+be, and a tiny file (`current`, `counter`, their .new twins; settings.txt through
+`check_small`) that is a folder, too long or not UTF-8, is renamed out of the way
+(`set_aside`: NAME.bad, or NAME.2.bad... if that is taken; nothing is deleted, the host
+may look at it) when the Files is made; `repaired` lists (name, set-aside name) for the
+panel. A counter set aside is rebuilt by `rebuild_counter(box)` from the highest match
+number in matches/, so no id is used twice.
+
     queue/NAME.sbn      a prepared header from `scoreboard setup` (the box deletes it
                         when the match starts), read one at a time, never longer than
                         QUEUED_MAX bytes, and normalised on the way in (a byte-order
@@ -45,6 +53,8 @@ from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.words import check_id, digits, strip_checksum, utf8
 
 _ENOENT = const(2)
+_S_IFDIR = const(0x4000)  # os.stat()[0]: a folder
+SMALL_MAX = const(512)  # a tiny file longer than this was not written by the box
 # Free bytes a new match needs: a best-of-35 journal with its checkpoints is about 60 KB
 # (1.6 KB a frame, host_tools/mp/journal_bench.py), and littlefs wants spare blocks for
 # its copy-on-write (a fresh 4 KB block for every synced append): 160 KB, 40 blocks.
@@ -115,19 +125,82 @@ class Files:
     """The board's flash folder (see the module docstring). `errno_of(e)`: the standard
     errno of an OSError (default e.args[0]); `sync()`: called after each flush (default
     fs_sync); `free()`: the free bytes (default fs_free of the root). Makes matches/ and
-    queue/ when missing."""
+    queue/ when missing, and sets aside what is in the way (the module docstring)."""
 
     def __init__(self, root, errno_of=None, sync=None, free=None):
         self.root = root
         self.errno_of = errno_of or _errno
         self._sync = sync or fs_sync
         self.free = free  # None: fs_free(root)
-        for d in (root, self.path("matches"), self.path("queue")):
-            if d:
-                try:
-                    os.mkdir(d)
-                except OSError:  # there already
-                    pass
+        self.repaired = []  # (name, set-aside name) of what was in the way
+        if root:
+            try:
+                os.mkdir(root)
+            except OSError:  # there already
+                pass
+        for d in ("matches", "queue"):
+            self._folder(d)
+        for name in ("counter", "counter.new", "current", "current.new"):
+            self.check_small(name, None, name[:7] == "counter")
+
+    def _folder(self, name):
+        """Make folder NAME unless it is there; a file of that name is set aside first."""
+        try:
+            os.mkdir(self.path(name))
+            return
+        except OSError:  # there already: a folder, or a file in its way
+            pass
+        if self.is_file(self.path(name)):
+            self.set_aside(name)
+            os.mkdir(self.path(name))
+
+    def is_file(self, path):
+        """Whether `path` is there and not a folder."""
+        try:
+            return not os.stat(path)[0] & _S_IFDIR
+        except OSError:
+            return False
+
+    def set_aside(self, name, aside=None):
+        """Rename NAME (a file or folder the box cannot use) to `aside` (default
+        NAME.bad), or to its first free NAME.N.bad, and list it in `repaired`: nothing
+        the flash holds is deleted. Returns the new name."""
+        base = (aside or name + ".bad")[:-4]
+        new = base + ".bad"
+        n = 1
+        while self.exists(self.path(new)):
+            n += 1
+            new = "%s.%d.bad" % (base, n)
+        os.rename(self.path(name), self.path(new))
+        self.repaired.append((name, new))
+        return new
+
+    def check_small(self, name, aside=None, number=False):
+        """Set tiny file NAME aside (`set_aside`) when the box cannot read it: a folder,
+        longer than SMALL_MAX, not UTF-8, or (`number`) not digits. Whether it was."""
+        path = self.path(name)
+        try:
+            st = os.stat(path)
+        except OSError:  # not there: nothing to read
+            return False
+        ok = not st[0] & _S_IFDIR and st[6] <= SMALL_MAX
+        if ok:
+            try:
+                with open(path, "rb") as f:
+                    text = utf8(f.read()).strip()
+                ok = not number or not text or text.isdigit()
+            except (OSError, ValueError):
+                ok = False
+        if not ok:
+            self.set_aside(name, aside)
+        return not ok
+
+    def rebuild_counter(self, box):
+        """After `counter` was set aside: write it again, the highest match number of
+        `box` in matches/ (so no id is used twice). Returns the next match number."""
+        number = self.next_number(box)
+        self.write_small("counter", "%d" % (number - 1))
+        return number
 
     def path(self, name):
         return self.root + "/" + name if self.root else name

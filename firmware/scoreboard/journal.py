@@ -90,6 +90,9 @@ class Journal:
         self.frames_left = None  # frames that still fit, at the last look (None: no match)
         self.root = root
         self.board_id = board_id if isinstance(board_id, str) else box_id(board_id)
+        for name, _ in self.files.repaired:
+            if name == "counter":  # set aside: rebuilt from matches/, no id used twice
+                self.files.rebuild_counter(self.board_id)
         self.stem = None  # the current journal file's name without .sbn
         self.id = None  # the current match's id
         self.match = None  # the Match the app applies events to

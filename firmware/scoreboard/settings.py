@@ -8,7 +8,9 @@ stay inside a USB port's current whatever is asked). The file is tiny and replac
 atomically like the journal's own small files (scoreboard.files: written as
 `settings.txt.new`, then renamed over the old one), so a power cut leaves the old or the
 new settings, never half of one. Unknown keys are kept as they are. `files` is the
-box's scoreboard.files.Files (the journal's).
+box's scoreboard.files.Files (the journal's). A settings.txt the box cannot read (not
+UTF-8, a folder) is set aside as settings.bad and the defaults used: the box still
+starts, and the panel says so (`files.repaired`).
 """
 
 VOLUMES = (100, 60, 30, 0)  # what a long `menu` steps through; 0 = mute
@@ -24,6 +26,9 @@ def _default(key):
 def load_settings(files):
     """The settings (str values), the defaults for what the file does not say."""
     values = {"volume": _default("volume"), "led": _default("led")}
+    # What the box could not read is set aside first: a save renames over the file
+    files.check_small(_NAME, "settings.bad")
+    files.check_small(_NAME + ".new", "settings.new.bad")
     try:
         with open(files.path(_NAME)) as f:
             for line in f:

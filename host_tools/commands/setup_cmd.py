@@ -3,7 +3,12 @@
 FILE is one `.sbn` header, or a CSV draw with one match per row. CSV columns (a header
 row names them; case and order do not matter):
 
-    table     the table number (used in the queue file's name and the match id)
+    table     the table: its number 1..99, alone or with a word in letters the box
+              draws ("3", "Table 3", "Stół 3"); it goes into the header as `table N`
+              and into the match id. A cell with no number, two numbers, one past 99
+              or a character the box has no glyph for is refused, and so is one table
+              written two ways ("Стол 1" in one row, "1" in another); the same
+              spelling in two rows is two matches on that table
     a, b      the side names (also `side_a`/`side_b` or `player_a`/`player_b`; or one
               `players` column "Ann v Bob"); two names a side as "Ann & Cy" (doubles)
     game      snooker | snooker reds=10 | eightball | nineball | tenball | straight
@@ -14,19 +19,27 @@ row names them; case and order do not matter):
               `lang`: the box speaks it for that match); `--lang` gives it to all rows
 
 Each match gets its `id` and `date` from the host: `date` is now (or --date), `id` is
-`PREFIX-YYMMDDHHMM-TT-NN` (table TT, row NN), unique per match across the club's boxes.
+`PREFIX-YYMMDDHHMM-TT-NN` (TT the table's number, or the row's when it names no table;
+NN the row), unique per match across the club's boxes.
 Each header is checked by the core's reader before anything is sent, and sent as the
 core writes it (`Header.lines()`: no byte-order mark, `\n` line ends, no comment or blank
 line, `sbn 1` first); the box gets queue/NAME.sbn files (written as NAME.new then
-renamed, so a cut never leaves half a header), which its start screen offers.
+renamed, so a cut never leaves half a header), which its start screen offers. NAME is
+the match's id, so the box's listing says which ids it holds: an id the box has a
+journal of (matches/ID.sbn, or a continuation) is refused, the box would not start it;
+one queued already is never replaced: an id the host made gets a free `-2`, `-3`... (a
+second draw in the same minute is queued beside the first), one written in the .sbn
+file is refused.
 
-Bounds, checked on the host (the row named): every id and queue name passes check_id
-(at most 40 characters of A-Z a-z 0-9 - _ .), no CSV cell holds a line break or another
-control character (it would become a line of its own in the header), a quote left open
-or a cell over the csv module's 131,072 characters is named as such; at most QUEUE_MAX
-(64) matches are queued on a box, counting those already there (a queued match costs
-the box's start screen a file read and a line of heap at boot), and the headers must
-fit in the flash's free space.
+Bounds, checked on the host (the row named): every id passes the box's own check (at
+most 40 characters of A-Z a-z 0-9 - _ ., not ending like a continuation `.N`), a
+header is at most the box's QUEUED_MAX bytes (a long name would make the box refuse
+the file), no CSV column is given twice (nor two names of one, `a` and `player_a`), no
+CSV cell holds a line break or another control character (it would become a line of
+its own in the header), a quote left open or a cell over the csv module's 131,072
+characters is named as such; at most QUEUE_MAX (64) matches are queued on a box,
+counting those already there (a queued match costs the box's start screen a file read
+and a line of heap at boot), and the headers must fit in the flash's free space.
 """
 
 import csv
@@ -41,7 +54,8 @@ from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError
 from scoreboard.core.header import LANGS
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.words import check_id
+from scoreboard.core.words import check_id, shown
+from scoreboard.files import QUEUED_MAX, match_of
 from scoreboard.ui.draw import drawable
 
 QUEUE = "queue"
@@ -49,10 +63,34 @@ QUEUE_MAX = 64  # matches queued on one box at most, those already there include
 BLOCK = 4096  # a flash block: what one small file costs on littlefs at most
 _ALIASES = {"a": ("a", "side_a", "player_a", "side a", "player a"),
             "b": ("b", "side_b", "player_b", "side b", "player b")}
+# The columns that say one thing: two of them in a draw are refused (which would win?)
+_SAME = (("side A", _ALIASES["a"]), ("side B", _ALIASES["b"]),
+         ("the format", ("format", "match")))
+TABLE_MAX = 99  # the header's `table N` (scoreboard.core.header)
 
 
 class SetupError(Exception):
     """One line: what is wrong with the input."""
+
+
+class Queued(tuple):
+    """A match to queue: (queue name, header lines), as the box gets it; `where` names
+    its row or file in messages, `made`: its id is the host's (a free one may be picked
+    when the box holds it), not written in the file."""
+
+    def __new__(cls, name, lines, where, made):
+        self = tuple.__new__(cls, (name, lines))
+        self.where = where
+        self.made = made
+        return self
+
+
+def check_size(lines, where):
+    """SetupError unless the header's bytes fit what the box reads from its queue."""
+    size = len(("\n".join(lines) + "\n").encode("utf-8"))
+    if size > QUEUED_MAX:
+        raise SetupError("%s: the header is %s bytes, over the %s the box reads: shorten "
+                         "the names" % (where, "{:,}".format(size), "{:,}".format(QUEUED_MAX)))
 
 
 def quote(name):
@@ -104,6 +142,36 @@ def _sides(row, where):
     return [quote(n.strip()) for n in a.split("&")], [quote(n.strip()) for n in b.split("&")]
 
 
+def table_number(cell, where, seen):
+    """The table number of a CSV cell ("3", "Table 3", "Stół 3": its one number,
+    1..TABLE_MAX), or SetupError naming `where` ("draw.csv row 2"). `seen` ({number:
+    (spelling, cell, row)} of the rows before) refuses one table written two ways."""
+    cell = cell.strip()
+    told = shown(cell, 24)  # the cell in a message: a long one cut short
+    for c in cell:
+        if not c.isspace() and not drawable(c):
+            raise SetupError('%s: table "%s": the box has no glyph for "%s"' % (where, told, c))
+    numbers = re.findall(r"[0-9]+", cell)
+    if not numbers:
+        raise SetupError('%s: table "%s": no table number in it (1 to %d, e.g. "Table 3")'
+                         % (where, told, TABLE_MAX))
+    if len(numbers) > 1:
+        raise SetupError('%s: table "%s": two numbers in it, one table a row' % (where, told))
+    number = int(numbers[0])
+    if not 1 <= number <= TABLE_MAX:
+        raise SetupError('%s: table "%s": tables are numbered 1 to %d' % (where, told,
+                                                                          TABLE_MAX))
+    # "Table 1", "table 01" and "Table1" are one spelling; "Стол 1" and "1" are not: two
+    # tables, or one? Refused rather than guessed.
+    spelling = "".join(re.sub(r"[0-9]+", "#", cell).casefold().split())
+    row = where[where.rindex("row "):]  # "row 2" of "draw.csv row 2"
+    before = seen.setdefault(number, (spelling, told, row))
+    if before[0] != spelling:
+        raise SetupError('%s: table "%s" is table %d, as "%s" in %s is: write a table the '
+                         "same way in every row" % (where, told, number, before[1], before[2]))
+    return number
+
+
 def match_id(prefix, when, table, n):
     tt = re.sub(r"[^A-Za-z0-9]", "", table) or "0"
     return "%s-%s-%s-%02d" % (prefix, when.strftime("%y%m%d%H%M"), tt, n)
@@ -140,6 +208,7 @@ def csv_rows(text, source):
     if not records:
         return []
     names = [c.strip().lower() for c in records[0]]
+    _check_columns(names, "%s row 1" % source)
     out = []
     for n, cells in enumerate(records[1:], 2):
         if not any(c.strip() for c in cells):
@@ -156,6 +225,19 @@ def csv_rows(text, source):
     return out
 
 
+def _check_columns(names, where):
+    """SetupError for a column given twice, or two columns that say one thing: which
+    one would the box get? Empty names (Excel's trailing separators) are no column."""
+    for i, name in enumerate(names):
+        if name and name in names[:i]:
+            raise SetupError("%s: column %s is given twice" % (where, name))
+    for what, aliases in _SAME:
+        given = [n for n in names if n in aliases]
+        if len(given) > 1:
+            raise SetupError("%s: columns %s and %s both name %s: keep one" % (
+                where, given[0], given[1], what))
+
+
 def _control(text):
     """The first control character (C0, DEL, C1) in `text`, or None."""
     for c in text:
@@ -166,9 +248,13 @@ def _control(text):
 
 def _checked(word, what, where):
     try:
-        return check_id(word, what)
+        check_id(word, what)
     except ValueError as e:
         raise SetupError("%s: %s" % (where, e)) from None
+    if what != "queue name" and match_of(word) != word:  # the box's own check_match_id
+        raise SetupError("%s: %s '%s' ends like a continuation (.N) of the box's files"
+                         % (where, what, word))
+    return word
 
 
 def _lang(own, given, where):
@@ -188,15 +274,17 @@ def from_csv(text, prefix, when, source="draw", lang=None):
         raise SetupError("%s: %d matches; the box's queue holds at most %d" % (
             source, len(rows), QUEUE_MAX))
     out = []
+    tables = {}
     for n, (number, row) in enumerate(rows, 1):
         where = "%s row %d" % (source, number)
-        table = _cell(row, "table") or str(n)
+        table = _cell(row, "table")
+        table = table and table_number(table, where, tables)
         game = _cell(row, "game")
         fmt = _cell(row, "format", "match")
         if not game or not fmt:
             raise SetupError("%s: the game and format columns are needed" % where)
         a, b = _sides(row, where)
-        mid = _checked(match_id(prefix, when, table, n), "match id", where)
+        mid = _checked(match_id(prefix, when, str(table or n), n), "match id", where)
         lines = ["sbn 1", "id " + mid, "date " + when.strftime("%Y-%m-%dT%H:%M")]
         code = _lang(_cell(row, "lang"), lang, where)
         if code:
@@ -207,10 +295,11 @@ def from_csv(text, prefix, when, source="draw", lang=None):
         lines += ["side A " + " ".join(a), "side B " + " ".join(b)]
         if _cell(row, "clock"):
             lines.append("clock " + _cell(row, "clock"))
-        header = check_header(lines, where)
-        name = _checked("t%s-%02d" % (re.sub(r"[^A-Za-z0-9]", "", table) or "0", n),
-                        "queue name", where)
-        out.append((name, header.lines()))
+        if table:  # last: the lines above keep their numbers in a message
+            lines.append("table %d" % table)
+        lines = check_header(lines, where).lines()
+        check_size(lines, where)
+        out.append(Queued(mid, lines, where, True))
     return out
 
 
@@ -220,7 +309,8 @@ def from_sbn(text, prefix, when, name, lang=None):
     The header goes as the core writes it: comments, blank lines and `\\r` dropped."""
     lines = [ln[:-1] if ln.endswith("\r") else ln for ln in text.split("\n")]
     header = check_header(lines, name)
-    if header.id is None:
+    made = header.id is None
+    if made:
         header.id = match_id(prefix, when, "S", 1)
     _checked(header.id, "id", name)
     if header.date is None:
@@ -228,8 +318,8 @@ def from_sbn(text, prefix, when, name, lang=None):
     header.lang = _lang(header.lang, lang, name)
     lines = header.lines()
     check_header(lines, name)
-    stem = re.sub(r"[^A-Za-z0-9_-]", "_", Path(name).stem)[:40].lstrip("_-") or "match"
-    return [(stem, lines)]
+    check_size(lines, name)
+    return [Queued(header.id, lines, name, made)]
 
 
 def _text(data, name, unit):
@@ -262,6 +352,44 @@ def prepare(path, prefix="DESK", when=None, lang=None):
     if str(path).lower().endswith(".csv"):
         return from_csv(text, prefix, when, Path(path).name, lang)
     return from_sbn(text, prefix, when, Path(path).name, lang)
+
+
+def on_the_box(board):
+    """What the box holds that a queued name must not meet, from two listings:
+    ({match id: its journal file} of matches/, {the names in queue/})."""
+    journals = {}
+    for n, is_dir, _ in board.listdir("matches"):
+        if not is_dir and n.endswith(".sbn"):
+            journals.setdefault(match_of(n[:-4]), "matches/" + n)
+    names = {n[:-4] for n, _, _ in board.listdir(QUEUE) if n.endswith(".sbn")}
+    return journals, names
+
+
+def free_names(queued, journals, names):
+    """`queued` named so that nothing the box holds is met (on_the_box's `journals` and
+    `names`): SetupError naming the row for an id the box has a journal of (it would not
+    start the match) and for one written in the file that is queued already; an id the
+    host made that is queued already gets the first free ID-2, ID-3..."""
+    out = []
+    taken = set(names)
+    for q in queued:
+        name, lines = q
+        if name in journals:
+            raise SetupError("%s: match id %s is already on the box (%s): the box would not "
+                             "start it" % (q.where, name, journals[name]))
+        if name in taken:
+            if not q.made:
+                raise SetupError("%s: match id %s is queued on the box already (%s/%s.sbn)"
+                                 % (q.where, name, QUEUE, name))
+            n = 2
+            while "%s-%d" % (name, n) in taken or "%s-%d" % (name, n) in journals:
+                n += 1
+            name = _checked("%s-%d" % (name, n), "match id", q.where)
+            lines = [("id " + name if ln.startswith("id ") else ln) for ln in lines]
+            check_size(lines, q.where)
+        taken.add(name)
+        out.append(Queued(name, lines, q.where, q.made))
+    return out
 
 
 def check_room(board, queued):
@@ -327,6 +455,7 @@ def run(args):
         return 2
     try:
         with open_box(args.port) as board:  # a Board gives the box back to its app
+            queued = free_names(queued, *on_the_box(board))  # before anything is written
             send(board, queued, out=say)
     except (BoardError, SetupError) as e:
         fail("setup", e)

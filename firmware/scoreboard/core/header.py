@@ -14,13 +14,18 @@ checked by `check_id`, it is given at most once, and only in the header.
 the box speaks on that match's screens instead of its own settings' while the match is
 played. At most once, header only; the replay JSON has no key for it (the notation's
 words stay English whatever the language).
+
+`table N` is a third (issue 24): the table the match is played on, a number 1..99 (from
+`scoreboard setup`'s table column), so that whatever numbers the tables (the live side)
+need not guess it from the id. At most once, header only; None when not given (older
+headers stay valid).
 """
 
 from .words import (GAMES, RULES_KEYS, SIDES, check_id, choice, clock_settings, count,
                     family, key_values, number, quote, shown, side)
 
-HEADER_WORDS = ("sbn", "id", "box", "date", "lang", "game", "match", "breaks", "side",
-                "rules", "clock")
+HEADER_WORDS = ("sbn", "id", "box", "date", "lang", "table", "game", "match", "breaks",
+                "side", "rules", "clock")
 # The languages the box has tables for (scoreboard/lang's LANGS: the core imports
 # nothing outside itself; tests/test_i18n_match_lang.py keeps the two the same).
 LANGS = ("en", "pl", "bg")
@@ -35,6 +40,7 @@ class Header:
         self.box = None  # the box that made the match (`box ID`), None until given
         self.date = None
         self.lang = None  # the event's language (`lang CODE`), None: the box's own
+        self.table = None  # the table played on (`table N`, 1..99), None: not said
         self.game = None
         self.reds = 15
         self.kind = None  # best-of, frames, race-to, points
@@ -83,6 +89,11 @@ class Header:
             if self.lang is not None:
                 raise ValueError("'lang' given twice")
             self.lang = choice(args[0], LANGS, "lang")
+        elif word == "table":
+            count(args, 1, 1, word)
+            if self.table is not None:
+                raise ValueError("'table' given twice")
+            self.table = number(args[0], 1, 99)
         elif word == "game":
             self._game(args)
         elif word == "match":
@@ -187,6 +198,8 @@ class Header:
             out.append("date " + self.date)
         if self.lang is not None:
             out.append("lang " + self.lang)
+        if self.table is not None:
+            out.append("table %d" % self.table)
         out.append("game snooker reds=%d" % self.reds if self.game == "snooker"
                    else "game %s" % self.game)
         out.append("match %s %d%s" % (self.kind, self.target,
