@@ -27,7 +27,7 @@ except ImportError:  # Windows: pyserial raises its own errors there
 import serial
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.device.sync_board import GONE, BoardError
+from host_tools.device.sync_board import GONE, BoardError, os_error
 from scoreboard.core.words import crc, escaped
 
 _TermiosError = termios.error if termios is not None else OSError
@@ -179,6 +179,16 @@ class ChannelBox:
                              "the older of the two" % (info.get("sb"), PROTOCOL))
         return info
 
+    def _on(self, what, path, verb, *args, **kw):
+        """ask(): a refusal that carries an errno becomes `cannot WHAT PATH on the box:
+        the reason in words`, as the raw REPL's Board says it."""
+        try:
+            return self.channel.ask(verb, *args, **kw)
+        except Refused as e:
+            if e.errno is None:
+                raise
+            raise os_error(what, path, e.errno) from None
+
     def current(self):
         self.hello = self.ask_hello(timeout=TIMEOUT)
         stem = self.hello.get("current", "-")
@@ -188,7 +198,7 @@ class ChannelBox:
         return self.hello.get("box", "")
 
     def listdir(self, folder):
-        _, pieces = self.channel.ask("ls", folder)
+        _, pieces = self._on("list", folder, "ls", folder)
         out = []
         for raw, kind, size in pieces:
             try:
@@ -201,8 +211,8 @@ class ChannelBox:
     def read(self, path, progress=None, line=1):
         """The bytes of `path` from the start of its line `line`, checked by SHA-256."""
         for _ in range(TRIES):
-            words, pieces = self.channel.ask(
-                "read", path, line, progress=None if progress is None else (
+            words, pieces = self._on(
+                "read", path, "read", path, line, progress=None if progress is None else (
                     lambda n: progress(n * 384)))
             data = b"".join(base64.b64decode(p[0]) if p else b"" for p in pieces)
             if words and words[0] == str(len(data)) and words[1:] == [
@@ -212,7 +222,7 @@ class ChannelBox:
                          % (path, TRIES))
 
     def sha256(self, path):
-        words, _ = self.channel.ask("sha", path)
+        words, _ = self._on("hash", path, "sha", path)
         return words[0]
 
     def free(self):
@@ -234,15 +244,16 @@ class ChannelBox:
         return found
 
     def mark(self, mid, digest, when):
-        self.channel.ask("mark", mid, digest, when)
+        self._on("write", "matches/%s.pulled" % mid, "mark", mid, digest, when)
 
     def queue(self, name, data):
         """queue/NAME.sbn on the box: sent in pieces, checked there by its SHA-256 and by
         the core, then listed on the start screen."""
         for i in range(0, len(data), PIECE):
-            self.channel.ask("put", name, i, binascii.b2a_base64(
+            self._on("write", "queue/%s.part" % name, "put", name, i, binascii.b2a_base64(
                 data[i:i + PIECE], newline=False).decode())
-        self.channel.ask("queue", name, hashlib.sha256(data).hexdigest())
+        self._on("write", "queue/%s.sbn" % name, "queue", name,
+                 hashlib.sha256(data).hexdigest())
 
     def close(self):
         close = getattr(self.channel.pipe, "close", None)

@@ -293,7 +293,7 @@ class Board:
         except BoardError as e:
             if e.errno is None:
                 raise
-            raise _os_error(what, path, e.errno) from None
+            raise os_error(what, path, e.errno) from None
 
     def _checked(self, what, path, body):
         """The lines that `body` sent with `_out()` (see _CHECKED), whole or not at all:
@@ -484,7 +484,7 @@ class Board:
             self.t.close()
 
 
-def _os_error(what, path, errno):
+def os_error(what, path, errno):
     return BoardError("cannot %s %s on the box: %s" % (what, escaped(path),
                                                         os.strerror(errno)), errno)
 
@@ -498,7 +498,7 @@ def _checked_lines(out, what, path):
         errno = int(lines[-1][1:])
         if what == "list" and errno == _ENOENT:
             return []  # no such folder: nothing in it
-        raise _os_error(what, path, errno)
+        raise os_error(what, path, errno)
     if not lines or not lines[-1].startswith("#"):
         raise _Damaged()
     count, _, digest = lines.pop()[1:].partition(" ")
