@@ -11,13 +11,15 @@ What must hold:
 - sync names the database and the ids it stored; `scoreboard list` shows what is stored.
 """
 
+import json
 from pathlib import Path
 
 import serial.tools.list_ports
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
-from support.vdev import VirtualDevice, journal_match, journal_text, match_lines, sync
+from support.vdev import (VirtualDevice, journal_match, journal_text, match_lines,
+                          scoreboard, sync)
 from host_tools.results.db import masked_url, open_db
 from scoreboard.core.replay import replay
 
@@ -161,6 +163,35 @@ def test_sync_names_the_database_and_the_ids_it_stored(flash, device, db_url):
     assert rc == 0, err
     assert out.strip().splitlines()[1:] == [
         "sync: updated %s" % ids[2], "sync: pulled 1, skipped 2, refused 0"]
+
+
+# -- 4. scoreboard list ------------------------------------------------------------------
+def test_list_shows_each_stored_match_on_one_line(flash, device, db_url, tmp_path):
+    ids = fill_box(flash, 2, unfinished=1)
+    assert sync(device.port, db_url)[0] == 0
+    rows = {m["id"]: m for m in stored(db_url).values()}
+    rc, out, err = scoreboard("list", "--db", db_url)
+    assert rc == 0, err
+    got = out.splitlines()
+    assert len(got) == 3
+    for text, mid in zip(got, ids):
+        m = rows[mid]
+        assert text.split()[0] == mid
+        assert "%s %d-%d %s" % (m["side_a"], m["frames_a"], m["frames_b"], m["side_b"]) in text
+        assert m["date"] in text
+    assert "in play" in got[2] and "in play" not in got[0]
+    rc, out, err = scoreboard("list", "--db", db_url, "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert [d["id"] for d in data] == ids
+    assert data[0]["sides"] == {"A": "Ann", "B": "Bob"}
+    assert data[0]["frames_won"] == {"A": rows[ids[0]]["frames_a"],
+                                     "B": rows[ids[0]]["frames_b"]}
+    assert data[2]["stored"] == "unfinished" and data[0]["date"] == rows[ids[0]]["date"]
+    rc, out, err = scoreboard("list", "--db", str(tmp_path / "none.sqlite"))
+    text = (out + err).strip()
+    assert rc == 2 and len(text.splitlines()) == 1 and text.startswith(
+        "list: no results database at "), text
 
 
 # -- the schema: the device column, every row kept ---------------------------------------
