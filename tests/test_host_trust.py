@@ -12,6 +12,8 @@ What must hold:
 """
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import serial.tools.list_ports
@@ -192,6 +194,84 @@ def test_list_shows_each_stored_match_on_one_line(flash, device, db_url, tmp_pat
     text = (out + err).strip()
     assert rc == 2 and len(text.splitlines()) == 1 and text.startswith(
         "list: no results database at "), text
+
+
+# -- 2 and 5. live --db stores as sync does, from its link threads ------------------------
+def test_live_results_store_from_a_worker_thread(flash, device, db_url):
+    from host_tools.device.sync_board import Board
+    from host_tools.live.results import Results
+
+    ids = fill_box(flash, 2)
+    results = Results(db_url)
+    failed = []
+
+    def work():
+        try:
+            with Board(device.port) as board:
+                results.pull(board, 1)
+        except Exception as e:  # the test reports what the thread got
+            failed.append(e)
+
+    try:
+        worker = threading.Thread(target=work)
+        worker.start()
+        worker.join(60)
+    finally:
+        results.close()
+    assert failed == []
+    assert sorted(m["id"] for m in stored(db_url).values()) == ids
+
+
+def follow(port, results, done, logged, timeout=40):
+    """Follow the box on `port` as `live --db` does (one link) until done()."""
+    from host_tools.live.link import Link
+    from host_tools.live.table import Table
+
+    link = Link(Table(1, port), lambda *a: None, results, idle=0.2, log=logged.append)
+    link.start()
+    try:
+        end = time.monotonic() + timeout
+        while not done():
+            assert time.monotonic() < end, "live did not get there: %s" % logged
+            time.sleep(0.1)
+    finally:
+        link.stop()
+        link.join(10)
+
+
+def test_live_keys_on_box_and_id_and_holds_corrections(tmp_path, db_url):
+    from host_tools.live.results import Results
+
+    mid = "DESK-2612011000-1-01"  # the same draw on two boxes
+    folders, lines = {}, {}
+    for n, box in enumerate(("PICO-0000000A", "PICO-0000000B")):
+        folders[box] = tmp_path / box
+        lines[box] = with_box(match_lines(mid, seed=11 + n), box)
+        journal_match(folders[box], mid, lines[box])
+        (folders[box] / "current").write_text(mid + "\n")
+    logged = []
+    results = Results(db_url, logged.append)
+    try:
+        for box, folder in folders.items():
+            with VirtualDevice(folder) as dev:
+                follow(dev.port, results,
+                       lambda f=folder: (f / "matches" / (mid + ".pulled")).exists(), logged)
+        assert sorted(stored(db_url)) == [("PICO-0000000A", mid), ("PICO-0000000B", mid)]
+
+        # Box A's last stroke is taken back and entered again while live is away (live
+        # visits a finished match): a correction, held for the desk.
+        box = "PICO-0000000A"
+        first = stored(db_url)[(box, mid)]
+        again = lines[box] + ["undo", lines[box][-1]]
+        journal_match(folders[box], mid, again)
+        want = ("table 1: refused matches/%s.sbn: corrected on the box: %s -> %s; "
+                "`scoreboard sync --accept-corrections` takes it" % (
+                    mid, result_of(lines[box]), result_of(again)))
+        with VirtualDevice(folders[box]) as dev:
+            follow(dev.port, results, lambda: want in logged, logged)
+        assert stored(db_url)[(box, mid)] == first
+    finally:
+        results.close()
 
 
 # -- the schema: the device column, every row kept ---------------------------------------
