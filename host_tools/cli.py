@@ -30,7 +30,7 @@ def main(argv=None):
     try:
         from host_tools.commands import flash, replay_cmd, setup_cmd
         from host_tools.device import device_cmd
-        from host_tools.results import export, report, sync
+        from host_tools.results import export, listing, report, sync
         from host_tools.live import command as live
         from host_tools.pico import pico_cmd
 
@@ -48,6 +48,7 @@ def main(argv=None):
         flash.add_parser(sub)
         export.add_parser(sub)
         report.add_parser(sub)
+        listing.add_parser(sub)
         live.add_parser(sub)
         args = parser.parse_args(argv)
         command = args.command

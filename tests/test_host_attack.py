@@ -34,6 +34,7 @@ from support.hostfixtures import fill_box
 from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, journal_text,
                           match_lines, scoreboard, sync)
 from host_tools.results.db import open_db
+from host_tools.results.db.migrations import LATEST
 
 CONTROLS = ("\x1b", "\x07", "\x9b", "\x85", "\x7f")
 VDEV_BOX = "HOST-3F2A0001"  # the box id the virtual device's app says (boards/host.py)
@@ -91,9 +92,10 @@ def test_a_corrected_result_reaches_the_database_as_a_new_version(flash, device,
     first = stored(db_url)[("PICO-3F2A0001", mid)]
     assert first["status"] == "finished" and first["version"] == 1
 
-    # The referee takes the last entry back: the match is in play again.
+    # The referee takes the last entry back: the match is in play again (a correction
+    # of a stored result: the desk takes it).
     journal_match(flash, mid, lines + ["undo"])
-    rc, out, err = sync(device.port, db_url)
+    rc, out, err = sync(device.port, db_url, "--accept-corrections")
     assert rc == 0, out + err
     assert last(out) == ("sync: pulled 0, skipped 0, refused 0; 1 in progress copied as "
                          "unfinished")
@@ -254,7 +256,7 @@ def test_migration_keeps_every_row(db_url):
                "'potted', '70', '')")
     db.close()
     db = open_db(db_url)
-    assert db.version() == 4
+    assert db.version() == LATEST
     assert [(m["box"], m["id"], m["version"], m["side_a"]) for m in db.matches()] == [
         ("", "M-1", 1, "Ann")]
     assert [f["score_a"] for f in db.frames("M-1", "")] == [70]
@@ -676,7 +678,7 @@ def test_ctrl_c_during_start_up_or_a_migration(tmp_path):
         assert db.version() == 3 and db.rows("SELECT id FROM matches") == [("M-1",)]
         db.close()
     db = open_db(url)
-    assert db.version() == 4 and [m["id"] for m in db.matches()] == ["M-1"]
+    assert db.version() == LATEST and [m["id"] for m in db.matches()] == ["M-1"]
     db.close()
 
 

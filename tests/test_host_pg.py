@@ -11,6 +11,7 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, pg_s
 from support.hostfixtures import fill_box
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.results.db import open_db
+from host_tools.results.db.migrations import LATEST
 
 
 def env_with(**extra):
@@ -35,7 +36,7 @@ def test_same_results_as_sqlite(flash, device, pg_server, tmp_path):
         assert rc == 0, err
         exports.append(json.loads(out))
     assert exports[0] == exports[1] and len(exports[0]) == 4
-    assert pg_server.psql("SELECT MAX(version) FROM schema_version") == [(4,)]
+    assert pg_server.psql("SELECT MAX(version) FROM schema_version") == [(LATEST,)]
     db = open_db(pg_server.url())
     assert db.counts() == open_db(lite).counts()
     db.close()
@@ -115,4 +116,4 @@ def test_hosts_migrating_one_server_at_once(pg_server):
         h.join()
     assert errors == []
     assert pg_server.psql("SELECT version FROM schema_version ORDER BY 1") == [
-        (1,), (2,), (3,), (4,)]
+        (v,) for v in range(1, LATEST + 1)]

@@ -2,8 +2,18 @@
 
 A finished match is stored by `scoreboard sync`'s own pull (host_tools/results/sync.py `pull`:
 the same checks, the same rows, the `.pulled` mark on the box), run by the link on its
-next catch-up once the box is idle between frames (link.py). One lock: the links share
-one database connection.
+next catch-up once the box is idle between frames (link.py), so it takes sync's checks
+too: a match is keyed by its box and id and bound to the device that delivered it, and
+a result corrected on the box after it was stored is held for the desk (refused, the
+change named in the live log once, the box's file left unmarked) until `scoreboard sync
+--accept-corrections` takes it. Whether a finished match is stored is the pull's to say
+(the box's marks, the store's checks), never an id remembered here: so `pulled`, which
+the links ask before a visit, holds nothing, and a finished match is visited once each
+time the link sees it finish or catches up.
+
+Each pull opens its own database connection in the thread that runs it (a link's) and
+closes it there: a SQLite connection is not to be used from another thread. One lock:
+one pull at a time.
 
 On PostgreSQL each table also has a row in `live_tables` that changes as the box plays
 (the table's JSON as /api/tables gives it, in a `jsonb` column), and every change sends
@@ -42,30 +52,42 @@ _UPSERT = """INSERT INTO live_tables (tbl, port, box, match_id, stem, lines, sig
 
 class Results:
     def __init__(self, url, log=None):
-        self.db = open_db(url)
+        self.url = url
+        db = open_db(url)  # a bad URL or schema is told now, in one line; migrated
+        try:
+            self.dialect, self.label = db.dialect, db.label
+            pg_url = db.url
+        finally:
+            db.close()
         self.log = log or (lambda text: None)
         self.lock = threading.Lock()
-        self.pulled = set()  # match ids stored and marked by this command
+        # What link.py asks (`id in results.pulled`) before it visits a finished match:
+        # nothing is known stored by its id alone (another box's match may have it, or
+        # the result may be corrected since), so every finished match is visited.
+        self.pulled = frozenset()
+        self.told = set()  # the lines a pull logged: a held correction is told once
         self.live = None
-        if self.db.dialect == "postgresql":
-            try:
-                self.live = LiveRows(self.db.url, self.log)
-            except BaseException:
-                self.db.close()
-                raise
+        if self.dialect == "postgresql":
+            self.live = LiveRows(pg_url, self.log)
 
     def pull(self, board, number):
-        """`scoreboard sync`'s pull of the box on table `number` (BoardError escapes:
-        what was committed and marked stays so)."""
-        got = []
+        """`scoreboard sync`'s pull of the box on table `number`, through a connection
+        of this thread's (BoardError escapes: what was committed and marked stays so)."""
         with self.lock:
-            counts = pull(board, self.db, out=got.append,
-                          err=lambda text: self.log("table %d: %s" % (number, text)))
-            for mid, status in self.db.rows("SELECT id, status FROM matches"):
-                if status in ("finished", "abandoned"):
-                    self.pulled.add(mid)
+            db = open_db(self.url)
+            try:
+                counts = pull(board, db, out=lambda text: self._tell(number, text),
+                              err=lambda text: self._tell(number, text))
+            finally:
+                db.close()
         self.log("table %d: sync: %s" % (number, summary(counts)))
         return counts
+
+    def _tell(self, number, text):
+        line = "table %d: %s" % (number, text)
+        if line not in self.told:
+            self.told.add(line)
+            self.log(line)
 
     def changed(self, snapshot):
         if self.live is not None:
@@ -74,8 +96,6 @@ class Results:
     def close(self):
         if self.live is not None:
             self.live.close()
-        with self.lock:
-            self.db.close()
 
 
 class LiveRows(threading.Thread):

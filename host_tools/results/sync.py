@@ -12,6 +12,12 @@ box. A torn last line (a write cut by a power loss) is dropped, as the box's rec
 The box's `current` file names the match in play; an unfinished match that is not the
 current one was left on the box (abandoned there): it is final, pulled and marked. Of a
 match's continuations (ID.N.sbn, written by the box's recovery) the highest N is taken.
+
+A stored match is bound to the device that delivered it (`device_identity`: the port's
+USB serial number, a Pico's unique id; else the box id): another box's journal under its
+id is refused. A final result that changed on the box is refused with its before and
+after until `--accept-corrections` takes it as the match's next version. The sync names
+the database and the ids it stored.
 """
 
 import contextlib
@@ -21,8 +27,11 @@ import sys
 from datetime import datetime, timezone
 from pathlib import Path
 
+import serial.tools.list_ports
+
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.results.db import FINAL, Conflict, DbError, add_db_options, open_db, url_from
+from host_tools.results.db import (FINAL, Conflict, Correction, DbError, add_db_options,
+                                   open_db, url_from)
 from host_tools.messages import fail, say, shown
 from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError, progress_bar
@@ -125,13 +134,30 @@ def record(stem, lines, match, source=None, in_play=True):
     return rec, frames
 
 
-def pull(board, db, files=None, progress=False, out=print, err=None, again=False):
-    """Pull what the box holds; returns the counts (pulled, skipped, refused, unfinished).
+def device_identity(port, box):
+    """Who delivers a match on `port`: its USB serial number (a Pico's is its unique id,
+    whatever the journals on it say), else `box`, the box id it reports (the virtual
+    device, a port with no serial number)."""
+    if not port:
+        return box
+    here = {port, os.path.realpath(port)}  # a link (/dev/serial/by-id/...) is its device
+    for p in serial.tools.list_ports.comports():
+        if p.serial_number and {p.device, os.path.realpath(p.device)} & here:
+            return p.serial_number
+    return box
+
+
+def pull(board, db, files=None, progress=False, out=print, err=None, again=False,
+         accept=False, ids=None):
+    """Pull what the box holds; returns the counts (pulled, skipped, refused, unfinished;
+    `ids`: the ids stored, updated, and copied in progress, in the caller's `ids` dict
+    when it gives one, so that they are known when the link goes).
 
     BoardError escapes when the link goes: what was committed (and marked) stays so.
     `again`: take the matches already marked pulled too (into a new database, say).
     A marked match is taken again when its journal's SHA-256 is no longer its mark's
-    (a result corrected on the box after the sync).
+    (a result corrected on the box after the sync); `accept`: a changed final result
+    is stored as the match's next version, else refused naming the change.
     """
     err = err or (lambda text: say(text, sys.stderr))
     entries = board.listdir(MATCHES)
@@ -147,13 +173,15 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
     up_to_date = board.marks({mid: latest[mid][1] for mid in latest if mid in marked})
     todo = [mid for mid in sorted(latest) if again or mid not in up_to_date]
     sizes = {mid: latest[mid][2] for mid in todo}
-    counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0}
+    counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0,
+              "ids": new_ids() if ids is None else ids}
     total = sum(sizes[s] for s in todo)
     bar = None
     if total >= _BAR_BYTES and (progress or sys.stderr.isatty()):
         bar = progress_bar("sync", total)
     done = 0
     boxes = {}  # the board's own id, asked once, for journals without a `box` line
+    devices = {}  # box id -> the device identity (the port's serial number looked up once)
     for mid in todo:
         stem = latest[mid][1]
         path = "%s/%s.sbn" % (MATCHES, stem)
@@ -171,7 +199,13 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
                 box = boxes["box"]
             rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
             rec["box"] = box
-            stored = db.store(rec, frames)
+            if box not in devices:
+                devices[box] = device_identity(board.port, box)
+            stored = db.store(rec, frames, device=devices[box], accept=accept)
+        except Correction as e:  # held for the desk: the old mark stays, asked again
+            err("refused %s: %s; `scoreboard sync --accept-corrections` takes it" % (path, e))
+            counts["refused"] += 1
+            continue
         except (Damaged, Conflict, ValueError) as e:
             err("refused %s: %s; the file stays on the box" % (path, e))
             counts["refused"] += 1
@@ -181,6 +215,10 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
         if stored == "corrected":
             out(shown("corrected %s: a new version, the earlier result kept as history"
                       % mid))
+        if stored != "same":
+            kind = "unfinished" if rec["status"] not in FINAL else (
+                "stored" if stored == "new" else "updated")
+            counts["ids"][kind].append(mid)
         if files is not None:
             write_copy(files, mid, rec["sbn"])
         if rec["status"] in FINAL:
@@ -252,6 +290,20 @@ def files_folder(files):
     return path
 
 
+def new_ids():
+    return {"stored": [], "updated": [], "unfinished": []}
+
+
+def stored_lines(ids):
+    """The lines naming the ids a pull stored, updated and copied in progress."""
+    lines = []
+    for kind, label in (("stored", "stored"), ("updated", "updated"),
+                        ("unfinished", "copied in progress")):
+        if ids[kind]:
+            lines.append("%s %s" % (label, ", ".join(ids[kind])))
+    return lines
+
+
 def summary(counts):
     text = "pulled %d, skipped %d, refused %d" % (
         counts["pulled"], counts["skipped"], counts["refused"])
@@ -268,6 +320,9 @@ def add_parser(sub):
                    help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")
     p.add_argument("--all", action="store_true",
                    help="also take the matches the box has marked pulled (a new database)")
+    p.add_argument("--accept-corrections", action="store_true",
+                   help="store a result changed on the box since it was stored as the "
+                        "match's next version (else it is refused, naming the change)")
     p.add_argument("--progress", action="store_true",
                    help="draw the progress bar even when stderr is not a terminal")
     p.set_defaults(run=run)
@@ -286,19 +341,30 @@ def run(args):
         db.close(keep_new=False)  # a wrong port leaves no empty database behind
         fail("sync", e)
         return 1
+    say("sync: database %s" % db.where())
+    ids = new_ids()
     try:
         with board:  # the raw REPL's Board gives the box back to its app however it ends
-            counts = pull(board, db, files, args.progress, again=args.all)
+            counts = pull(board, db, files, args.progress, again=args.all,
+                          accept=args.accept_corrections, ids=ids)
     except (BoardError, DbError, SyncError) as e:
+        tell_stored(ids)
         fail("sync", "%s; what was stored is kept and marked, run sync again" % e)
         return 1
     except KeyboardInterrupt:
+        tell_stored(ids)
         fail("sync", "interrupted; what was stored is kept and marked, run sync again")
         return 130
     finally:
         db.close()
+    tell_stored(ids)
     say("sync: " + summary(counts))
     return 1 if counts["refused"] else 0
+
+
+def tell_stored(ids):
+    for line in stored_lines(ids):
+        say("sync: " + line)
 
 
 def _now():

@@ -21,6 +21,12 @@ A match is keyed by (box, id) (`store`): the box's own id from the journal's hea
 schema 4. A journal that grew (`undo` after the end, a continuation) is the match's
 next version: the earlier final one is kept in `match_versions`; a different journal
 under a (box, id) already stored is refused (`Conflict`), never written over.
+
+The header's `box` word is the box's own say-so, so a stored match is also bound to the
+device that first delivered it (`device`: sync gives the USB serial number, else the
+box id): another device's journal under it is refused (`Conflict`). A final result that
+changed (a journal going on from it) is a correction the desk confirms: refused
+(`Correction`, naming the result before and after) unless the store is told to accept it.
 """
 
 import contextlib
@@ -35,7 +41,7 @@ from host_tools.results.db.migrations import LATEST, MIGRATIONS, SCHEMA_VERSION_
 
 _MATCH_COLUMNS = ("box", "id", "version", "date", "game", "format", "side_a", "side_b",
                   "status", "winner", "frames_a", "frames_b", "report", "sbn", "sha256",
-                  "pulled_at", "source")
+                  "pulled_at", "source", "device")
 _FRAME_COLUMNS = ("seq", "number", "breaker", "score_a", "score_b", "winner", "how",
                   "breaks_a", "breaks_b")
 FINAL = ("finished", "abandoned")
@@ -52,6 +58,23 @@ class DbError(Exception):
 
 class Conflict(Exception):
     """A different match under a (box, id) already stored: why, in one line."""
+
+
+class Correction(Conflict):
+    """A final result changed on the box, not accepted: `before` and `after` name the
+    two results (`Ann 2-1 Bob -> Ann 1-2 Bob`)."""
+
+    def __init__(self, before, after):
+        super().__init__("corrected on the box: %s -> %s" % (before, after))
+        self.before, self.after = before, after
+
+
+def result_text(side_a, side_b, frames_a, frames_b, status):
+    """`Ann 2-1 Bob`, with `, in play` or `, abandoned` when it is no finished result."""
+    text = "%s %d-%d %s" % (side_a, frames_a, frames_b, side_b)
+    if status == "unfinished":
+        return text + ", in play"
+    return text + ", abandoned" if status == "abandoned" else text
 
 
 def default_path():
@@ -235,7 +258,7 @@ def _sqlite(path, label, create=True):
         conn.execute("PRAGMA foreign_keys = ON")
     except sqlite3.Error as e:
         raise DbError("cannot open the database %s: %s" % (label, _first_line(e))) from None
-    return Database(conn, "sqlite", label, sqlite3.Error, made=made)
+    return Database(conn, "sqlite", label, sqlite3.Error, made=made, path=path)
 
 
 def _postgres(url):
@@ -263,13 +286,19 @@ def extends(old, new):
 class Database:
     """One connection; every query is parameterised, in the same SQL on both engines."""
 
-    def __init__(self, conn, dialect, label, errors, url=None, made=None):
+    def __init__(self, conn, dialect, label, errors, url=None, made=None, path=None):
         self.conn = conn
         self.dialect = dialect
         self.label = label
         self.errors = errors
         self.url = url
         self.made = made  # the SQLite file this connection created, if it did
+        self.path = path  # the SQLite file
+
+    def where(self):
+        """The database to name to the user: the SQLite file's full path, else the URL
+        with its password masked."""
+        return str(Path(self.path).resolve()) if self.path is not None else self.label
 
     def _sql(self, q):
         return q.replace("?", "%s") if self.dialect == "postgresql" else q
@@ -333,24 +362,32 @@ class Database:
                 self.rollback()
                 raise
 
-    def store(self, rec, frames):
+    def store(self, rec, frames, device=None, accept=False):
         """Store one match (and its frames) in one transaction, keyed by (box, id).
 
         Returns "new", "replaced" (the copy of a match in play brought up to date),
         "corrected" (a final version kept in match_versions, this one the next) or
         "same" (nothing to do: these bytes, or a journal this one is the start of, are
         stored already). Raises Conflict for a different journal under a (box, id) that
-        is stored: that match is never written over. A row with no box ('': older
+        is stored, and for any journal under one stored from another `device` (None:
+        the box is the device): that match is never written over. A changed final
+        result raises Correction unless `accept`. A row with no box ('': older
         firmware, or from before schema 4) is this box's when this journal goes on
-        from it.
+        from it; a row with no device (from before schema 5) is bound by the next
+        device that writes it.
         """
         box, mid = rec["box"], rec["id"]
+        device = box if device is None else device
         self.begin()
         try:
-            rows = self.rows("SELECT box, sha256, status, sbn, version FROM matches "
-                             "WHERE id = ?", (mid,))
+            rows = self.rows("SELECT box, sha256, status, sbn, version, device, side_a, "
+                             "side_b, frames_a, frames_b FROM matches WHERE id = ?", (mid,))
             old = [r for r in rows if r[0] == box] or [
                 r for r in rows if box and r[0] == "" and extends(r[3], rec["sbn"])]
+            if old and old[0][5] is not None and old[0][5] != device:
+                raise Conflict("claims id %s, stored from box %s (device %s), not from this "
+                               "device (%s)" % (mid, old[0][0] or "''", old[0][5] or "''",
+                                                device or "''"))
             seen = any(r[1] == rec["sha256"] for r in rows) or self.rows(
                 "SELECT COUNT(*) FROM match_versions WHERE id = ? AND sha256 = ?",
                 (mid, rec["sha256"]))[0][0]
@@ -360,11 +397,15 @@ class Database:
             outcome = "new"
             version = 1
             if old:
-                was_box, _, status, sbn, version = old[0]
+                was_box, _, status, sbn, version = old[0][:5]
                 if not extends(sbn, rec["sbn"]):
                     raise Conflict("a different match %s is stored already (not a "
                                    "continuation of its journal)" % mid)
                 outcome = "replaced"
+                if status in FINAL and not accept:
+                    raise Correction(result_text(*old[0][6:], status), result_text(
+                        rec["side_a"], rec["side_b"], rec["frames_a"], rec["frames_b"],
+                        rec["status"]))
                 if status in FINAL:
                     self._keep(was_box, mid)
                     version += 1
@@ -375,7 +416,7 @@ class Database:
                 if was_box != box:
                     self.execute("UPDATE match_versions SET box = ? WHERE box = ? AND id = ?",
                                  (box, was_box, mid))
-            values = dict(rec, version=version)
+            values = dict(rec, version=version, device=device)
             self.execute("INSERT INTO matches (%s) VALUES (%s)" % (
                 ", ".join(_MATCH_COLUMNS), ", ".join("?" * len(_MATCH_COLUMNS))),
                 [values.get(c) for c in _MATCH_COLUMNS])

@@ -3,7 +3,8 @@
 The same SQL runs on SQLite and PostgreSQL (TEXT and INTEGER columns, standard
 constraints), so a club can pull every table into one server. Since version 4 a match
 is keyed by the box that made it and its id (`matches`, `frames`), and the versions a
-correction on the box replaced are kept in `match_versions`. A database records the
+correction on the box replaced are kept in `match_versions`; since version 5 each
+match names the device that delivered it (`device`). A database records the
 versions it has in `schema_version`; `migrate()` (host_tools/results/db) applies the missing ones,
 each in its own transaction. Never edit a released migration: add the next one.
 """
@@ -126,6 +127,15 @@ MIGRATIONS = (
          " replaced_at TEXT NOT NULL,"
          " PRIMARY KEY (box, id, version))"),
         "CREATE INDEX match_versions_by_id ON match_versions (id)",
+    )),
+    # A box's `box` word is its own say-so: any box can write another's. A stored match
+    # is bound to the device that first delivered it (a Pico's USB serial number, which
+    # is its unique id; else the box id it reports), and another device's journal under
+    # it is refused. Rows from before name none (NULL): the next device to write one
+    # binds it.
+    (5, "the device that delivered each match", (
+        "ALTER TABLE matches ADD COLUMN device TEXT",
+        "ALTER TABLE match_versions ADD COLUMN device TEXT",
     )),
 )
 

@@ -1,0 +1,74 @@
+"""`scoreboard list [--db URL] [--json]`: what the results database holds, for the desk.
+
+One line per match, oldest first: its id, the players with the result (`Ann 2-1 Bob`,
+`, in play` for the copy of a match in play, `, abandoned`), its date, and the box when
+the id was stored from more than one (the same draw set up on two boxes) or the version
+when a correction made one. `--json`: a list with one object per match (`id`, `box`,
+`date`, `sides`, `frames_won`, `winner`, `stored`, `version`). Names come from the box,
+so every line is escaped for the terminal (messages.shown).
+"""
+
+import json
+import sys
+from collections import Counter
+
+from host_tools.messages import fail, say, shown, write_out
+from host_tools.results.db import DbError, add_db_options, open_db, result_text, url_from
+
+
+def as_lines(matches):
+    """The text listing: columns padded to the longest id and result."""
+    per_id = Counter(m["id"] for m in matches)
+    cells = []
+    for m in matches:
+        extra = []
+        if per_id[m["id"]] > 1:
+            extra.append("box %s" % (m["box"] or "''"))
+        if m["version"] > 1:
+            extra.append("version %d" % m["version"])
+        cells.append((shown(m["id"]), shown(result_text(
+            m["side_a"], m["side_b"], m["frames_a"], m["frames_b"], m["status"])),
+            shown(m["date"] or "no date"), shown(", ".join(extra))))
+    wide = [max((len(c[i]) for c in cells), default=0) for i in (0, 1)]
+    return "".join(("%-*s  %-*s  %s%s" % (wide[0], c[0], wide[1], c[1], c[2],
+                                          "  (%s)" % c[3] if c[3] else "")).rstrip() + "\n"
+                   for c in cells)
+
+
+def as_json(matches):
+    out = [{"id": m["id"], "box": m["box"], "date": m["date"],
+            "sides": {"A": m["side_a"], "B": m["side_b"]},
+            "frames_won": {"A": m["frames_a"], "B": m["frames_b"]},
+            "winner": m["winner"], "stored": m["status"], "version": m["version"]}
+           for m in matches]
+    # ensure_ascii: no control character of a name reaches the terminal raw.
+    return json.dumps(out, indent=1) + "\n"
+
+
+def add_parser(sub):
+    p = sub.add_parser("list", help="list the matches in the results database")
+    add_db_options(p)
+    p.add_argument("--json", action="store_true", help="as JSON, one object per match")
+    p.set_defaults(run=run)
+
+
+def run(args):
+    try:
+        db = open_db(url_from(args.db, args.db_file), create=False)
+    except DbError as e:
+        fail("list", e)
+        return 2
+    try:
+        matches = db.matches()
+        where = db.where()
+    except DbError as e:
+        fail("list", e)
+        return 2
+    finally:
+        db.close()
+    if args.json:
+        return write_out("list", as_json(matches))
+    if not matches:
+        say("list: no matches stored in %s" % where, sys.stderr)  # stdout stays empty
+        return 0
+    return write_out("list", as_lines(matches))
