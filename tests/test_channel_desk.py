@@ -231,3 +231,57 @@ def test_old_and_new_transports_agree(tmp_path):
             old = (sorted(b.listdir("matches")), b.current(), b.read(
                 "matches/%s.sbn" % ids[0]))
     assert new[:3] == old and new[3] == "HOST-3F2A0001"
+
+
+def test_a_host_killed_at_any_step_leaves_the_box_playing(tmp_path):
+    """sync, setup and live killed (SIGKILL: no clean-up at all) at every step of their
+    work while the referee plays: the box answers at once after each, and every press
+    is journaled. (The app was never stopped: nothing is left to restart.)"""
+    import signal
+    import subprocess
+
+    box = KeyBox(tmp_path / "box", script(POTS[:24], wait=250), match=MATCH)
+    draw = tmp_path / "draw.csv"
+    draw.write_text("table,a,b,game,format\n1,Cy,Di,snooker,best-of 3\n")
+    commands = [["sync", "--port", box.port, "--db", str(tmp_path / "r.db")],
+                ["setup", "--port", box.port, str(draw)],
+                ["live", "--port", box.port, "--http-port", "0"]]
+    try:
+        box.begun()
+        for cmd in commands:
+            for delay in (0.2, 0.4, 0.6, 0.9, 1.3):
+                proc = subprocess.Popen([str(REPO / ".venv" / "bin" / "scoreboard"), *cmd],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                time.sleep(delay)
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(10)
+                t0 = time.monotonic()
+                with open_box(box.port) as b:
+                    assert isinstance(b, ChannelBox) and b.hello["state"] == "match"
+                assert time.monotonic() - t0 < 2.0
+        assert len(played(box)) < 24, "the kills overlapped the play"
+        wait_for(lambda: len(played(box)) == 24, 60, "presses lost: %s" % (played(box),))
+        assert played(box) == ["pot " + p for p in POTS[:24]]
+    finally:
+        box.stop()
+
+
+def test_a_name_holding_the_frame_prefix_never_stops_a_match(tmp_path):
+    """A player named `SB> 1`: the header's echo holds the prefix twice; live takes every
+    line (no catch-up needed after the first), and every stroke goes in."""
+    match = MATCH.replace('"Bob"', '"Bob SB> 7 x"')
+    box = KeyBox(tmp_path / "box", script(["red", "black", "red", "pink"], wait=300),
+                 match=match)
+    try:
+        link = Link(Table(1, box.port), lambda *a: None)
+        link.start()
+        try:
+            wait_for(lambda: len(played(box)) == 4, 30, "strokes refused: %s" % played(box))
+            wait_for(lambda: link.table.lines == box.journal(), 10, "the table lags")
+            assert link.table.snapshot()["names"] == ["Ann", "Bob SB> 7 x"]
+            assert link.catch_ups == 1 and link.failed_heals == 0
+        finally:
+            link.stop()
+            link.join(5)
+    finally:
+        box.stop()

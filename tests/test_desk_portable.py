@@ -114,3 +114,18 @@ def test_the_default_database_is_where_the_platform_keeps_a_users_data(
     monkeypatch.setattr(platformdirs, "PlatformDirs",
                         {"windows": windows.Windows, "macos": macos.MacOS}[platform])
     assert str(default_path()) == expected
+
+
+def test_auto_never_probes_a_serial_device_that_is_no_pico(monkeypatch):
+    """`live --port auto` follows the Picos (Raspberry Pi's vendor id) and no Arduino,
+    which resets at every open; `sync --port auto` takes a Pico before any other."""
+    from host_tools.live import ports
+
+    infos = [_port("/dev/ttyACM0", 0x2341, 0x0043), _port("/dev/ttyACM1"),
+             _port("/dev/ttyUSB0", 0x0403, 0x6001)]
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: infos)
+    monkeypatch.setattr(ports, "announced", list)
+    assert ports.auto_ports() == ["/dev/ttyACM1"]
+    assert find_port("auto") == "/dev/ttyACM1"
+    monkeypatch.setattr(serial.tools.list_ports, "comports", lambda: infos[::2])
+    assert ports.auto_ports() == [] and find_port("auto") == "/dev/ttyACM0"

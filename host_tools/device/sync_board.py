@@ -173,9 +173,10 @@ def find_port(port):
     """The serial port to use: `port` itself, or the first USB serial device for auto."""
     if port and port != "auto":
         return port
-    for p in sorted(serial.tools.list_ports.comports()):
-        if p.vid is not None and p.pid is not None:
-            return p.device
+    usb = [p for p in sorted(serial.tools.list_ports.comports())
+           if p.vid is not None and p.pid is not None]
+    for p in sorted(usb, key=lambda p: p.vid != 0x2E8A):  # a Pico first (ports.PICO_VID)
+        return p.device
     raise BoardError("no board found: plug the box in over USB, or give --port PORT")
 
 

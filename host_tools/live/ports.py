@@ -1,7 +1,8 @@
-"""Which serial ports `scoreboard live --port auto` follows: every USB serial device (as
-`scoreboard sync --port auto` picks one: a device with a USB vendor and product id),
-and every virtual device or emulated Pico running on this computer, which announce
-their pseudo-terminal here while they serve it (`announce`).
+"""Which serial ports `scoreboard live --port auto` follows: every Pico on USB (Raspberry
+Pi's vendor id; any other USB serial device, such as an Arduino that resets at each open,
+is followed only when given with --port), and every virtual device or emulated Pico
+running on this computer, which announce their pseudo-terminal here while they serve it
+(`announce`).
 
 An announcement is a file in the user's runtime folder (`$XDG_RUNTIME_DIR/scoreboard/
 ports/`, else the temporary folder's `scoreboard-$USER/ports/`) named after the serving
@@ -91,13 +92,20 @@ def _announcements():
     return out
 
 
+# The USB vendor id a box's Pico (and Pico 2) reports: Raspberry Pi's. MicroPython's rp2
+# port keeps it; other USB serial devices (an Arduino resets at every open) are never
+# probed by `--port auto`: give them with --port.
+PICO_VID = 0x2E8A
+
+
 def usb_ports():
+    """The USB serial devices that may be boxes: a Raspberry Pi vendor id."""
     return sorted(p.device for p in serial.tools.list_ports.comports()
-                  if p.vid is not None and p.pid is not None)
+                  if p.vid == PICO_VID and p.pid is not None)
 
 
 def auto_ports():
-    """Every port a box may answer on: USB serial devices, then virtual ones."""
+    """Every port a box may answer on: the Picos on USB, then the virtual boxes."""
     seen = []
     for port in usb_ports() + announced():
         if port not in seen:
