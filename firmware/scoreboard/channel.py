@@ -173,8 +173,11 @@ class Channel:
     def _step(self):
         """The next line of the answer being sent; the last one (ok, err) ends it. A
         request that fails in any way is answered `err`: it never stops the app."""
+        job = self.job
+        if job is None:
+            return
         try:
-            line = next(self.job)
+            line = next(job)
             if line is _PENDING:
                 return
         except StopIteration:

@@ -33,6 +33,7 @@ import time
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.measure import app_bench
+from host_tools.measure import channel_bench
 from host_tools.measure import clock_drift
 from host_tools.measure import fuzz
 from host_tools.measure import common as measure
@@ -337,6 +338,7 @@ def main():
         rows += mash_rows(tmp)
     rows += slow_test_rows()
     rows += live_rows()
+    rows += channel_bench.rows()  # the request channel against the raw REPL (issue 24)
     rows += pico_bench.rows()  # the UF2 on the emulated RP2040 (host_tools/pico/bench.py)
     # its smallest heap for a best-of-3 (--long: a best-of-35 too) beside the 32-bit's
     rows += pico_heap.rows("--long" in sys.argv[1:])
