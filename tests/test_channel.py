@@ -209,3 +209,12 @@ def test_listing_settings_and_a_new_request_ends_the_last(tmp_path):
     assert d.ask("hello")[0] == "ok"
     d.r.wait(500)
     assert [ln for ln in d.lines() if answer(ln)[0] == 500] == []
+
+
+def test_a_ctrl_a_read_by_the_channel_stops_the_app_for_the_raw_repl(tmp_path):
+    """mpremote's Ctrl-A, should it reach the channel before its Ctrl-C took effect:
+    the app stops as Ctrl-C stops it (main.py), so the host's second try finds the REPL."""
+    d = Desk(tmp_path)
+    d.send(b"\r\x01")
+    with pytest.raises(KeyboardInterrupt):
+        d.r.wait(10)

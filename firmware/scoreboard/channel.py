@@ -44,7 +44,9 @@ A pass with nothing to read costs one poll of the console and allocates nothing.
 that stopped reading (an answer line that took SLOW_MS to go) ends its answer.
 
 Ctrl-C still stops the app (the port's keyboard interrupt), so mpremote's raw REPL works
-as before, for `scoreboard flash` and for development.
+as before, for `scoreboard flash` and for development. Should the Ctrl-A that follows
+it reach the channel first (it came before the interrupt took effect), the app stops
+just the same and the host's next try finds the REPL (sync_board.Board tries twice).
 """
 
 import binascii
@@ -132,7 +134,11 @@ class Channel:
                     self._request(bytes(self.line[:self.n]))
                 self.n = 0
                 self.over = False
-            elif b < 0x20 and b != 0x0D:  # Ctrl-C, Ctrl-A...: for the REPL, not us
+            elif b == 0x01:  # Ctrl-A: a host wants the raw REPL (mpremote), which a
+                # Ctrl-C before it should have given it; the byte is read here now, so
+                # the app stops as Ctrl-C stops it, and the host's next try finds the REPL
+                raise KeyboardInterrupt
+            elif b < 0x20 and b != 0x0D:  # Ctrl-C, Ctrl-D...: for the REPL, not us
                 self.n = 0
             elif self.n < _LINE:
                 if b != 0x0D:

@@ -207,7 +207,13 @@ class Board:
         self._busy = True
         try:
             with contextlib.redirect_stdout(io.StringIO()):
-                self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
+                try:
+                    self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
+                except TransportError:
+                    # A Ctrl-A that the app's request channel read before the Ctrl-C
+                    # stopped it (firmware/scoreboard/channel.py): the app has stopped
+                    # for it, and a second try finds the REPL.
+                    self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
         except (TransportError, serial.SerialException, OSError) as e:
             self._hand_back()
             raise BoardError("%s: no MicroPython answers there (%s)" % (
