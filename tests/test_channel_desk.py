@@ -285,3 +285,50 @@ def test_a_name_holding_the_frame_prefix_never_stops_a_match(tmp_path):
             link.join(5)
     finally:
         box.stop()
+
+
+def test_four_boxes_with_live_sync_and_setup_at_once(tmp_path):
+    """Four referees play; live follows the four boxes; the desk syncs and queues on all
+    four at once, through live: every command exits 0, every press is journaled, and
+    live's tables are the journals."""
+    from support.livebox import Live
+
+    boxes = [KeyBox(tmp_path / ("box%d" % i), script(POTS[:10], wait=300), match=MATCH)
+             for i in range(4)]
+    draw = tmp_path / "draw.csv"
+    draw.write_text("table,a,b,game,format\n1,Cy,Di,snooker,best-of 3\n")
+    live = None
+    try:
+        for b in boxes:
+            b.begun()
+        live = Live([b.port for b in boxes])
+        live.wait(lambda t: len(t) == 4 and all(x["signal"] for x in t.values()), 30)
+        results = []
+
+        def desk(box, i):
+            for k in range(3):
+                results.append(scoreboard("sync", "--port", box.port, "--db",
+                                          tmp_path / ("r%d.db" % i)))
+                results.append(scoreboard("setup", "--port", box.port, draw))
+
+        threads = [threading.Thread(target=desk, args=(b, i)) for i, b in enumerate(boxes)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(180)
+        assert len(results) == 24 and [r[0] for r in results] == [0] * 24, [
+            r for r in results if r[0]]
+        assert all("Traceback" not in r[1] + r[2] for r in results)
+        for b in boxes:
+            wait_for(lambda b=b: len(played(b)) == 10, 60, "presses lost: %s" % played(b))
+            assert played(b) == ["pot " + p for p in POTS[:10]]
+            assert len(list((b.flash / "queue").glob("*.sbn"))) == 3
+        tables = live.wait(lambda t: all(t[i + 1]["lines"] == len(b.journal())
+                                         for i, b in enumerate(boxes)), 20)
+        assert len(tables) == 4
+    finally:
+        if live is not None:
+            err = live.stop()
+            assert "Traceback" not in err, err
+        for b in boxes:
+            b.stop()
