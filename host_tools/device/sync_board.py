@@ -1,5 +1,7 @@
-"""The host tools' link to a box over mpremote (the only transport): connect, run code on
-the board's raw REPL, list, read and write its flash, and hand the box back to its app.
+"""The host tools' link to a box over mpremote's raw REPL: connect, run code on the
+board's raw REPL, list, read and write its flash, and hand the box back to its app. It
+stops the app while it works: `scoreboard flash` uses it, and the desk's other commands
+only for a box whose firmware has no request channel (device/connect.py, channel.py).
 
 Every failure becomes a `BoardError` whose text is one line for the user: no board, a
 wrong port, a board that does not answer, a cable pulled during a transfer, a file the
