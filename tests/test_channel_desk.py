@@ -332,3 +332,36 @@ def test_four_boxes_with_live_sync_and_setup_at_once(tmp_path):
             assert "Traceback" not in err, err
         for b in boxes:
             b.stop()
+
+
+def test_a_box_whose_frames_never_check_is_given_up_named_and_never_stopped(
+        tmp_path, monkeypatch):
+    """A noisy cable that damages every stroke's echo frame (the answers come through):
+    live catches up less and less often, gives the box up after GIVE_UP catch-ups that
+    did not hold, says so, and the referee's presses all go in meanwhile."""
+    from host_tools.live import link as link_module
+    from support.livebox import Cable
+
+    monkeypatch.setattr(link_module, "HEAL_GAP", 0.1)  # the test's patience, not live's
+    box = KeyBox(tmp_path / "box", script(POTS[:16], wait=400), match=MATCH)
+    cable = Cable(box.port, tmp_path / "ttyNOISY",
+                  mangle=lambda data: data.replace(b" pot ", b" p0t "))
+    logged = []
+    link = None
+    try:
+        box.begun()
+        link = Link(Table(1, str(tmp_path / "ttyNOISY")), lambda *a: None,
+                    log=logged.append)
+        link.start()
+        wait_for(lambda: link.given_up is not None, 60, "never given up: %s" % logged)
+        assert link.catch_ups == link_module.GIVE_UP
+        assert link.table.status == "given up"
+        assert any("given up" in line and "restart live" in line for line in logged)
+        wait_for(lambda: len(played(box)) == 16, 60, "presses lost: %s" % played(box))
+        assert played(box) == ["pot " + p for p in POTS[:16]]
+    finally:
+        if link is not None:
+            link.stop()
+            link.join(5)
+        cable.close()
+        box.stop()

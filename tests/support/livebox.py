@@ -117,8 +117,9 @@ class KeyBox:
 
 
 class Cable:
-    def __init__(self, port, link):
+    def __init__(self, port, link, mangle=None):
         self.link = Path(link)
+        self.mangle = mangle  # bytes from the box -> what reaches the host (noise)
         self.box = os.open(port, os.O_RDWR | os.O_NOCTTY)
         tty.setraw(self.box)
         os.set_blocking(self.box, False)
@@ -163,6 +164,8 @@ class Cable:
                     except (BlockingIOError, OSError):
                         continue
                     if fd == self.box:
+                        if self.mangle is not None:
+                            data = self.mangle(data)
                         if self.master >= 0:  # unplugged: what the box says is lost
                             _write_all(self.master, data)
                     elif fd == self.master and data:
