@@ -37,9 +37,10 @@ ends the one being answered (a host that gave up and asks afresh).
 PATH is `matches/NAME`, `queue/NAME` or one of the box's own top-level files: nothing
 else on the flash is reached.
 
-Pace: every pass (`poll`) reads what the console holds, up to IN_MAX bytes, and sends at
-most one piece of an answer (PIECE bytes of a file, or a slice of its hash), so a long
-read is served between the passes and the keys, the clock and the panels keep their pace.
+Pace: every pass (`poll`) reads what the console holds, up to IN_MAX bytes, then works on
+the answer for at most BUDGET_MS: one piece of it (PIECE bytes of a file, or a slice of
+its hash) and more while the budget lasts. So a long read is served between the passes
+and the keys, the clock and the panels keep their pace.
 A pass with nothing to read costs one poll of the console and allocates nothing. A host
 that stopped reading (an answer line that took SLOW_MS to go) ends its answer.
 
@@ -69,6 +70,7 @@ IN_MAX = const(256)  # console bytes read in one pass
 _LINE = const(400)  # the longest request line (a `put` of PIECE bytes is about 300)
 PIECE = const(384)  # file bytes in one answer line (512 in base64)
 SLOW_MS = const(200)  # an answer line that took this long found a host that does not read
+BUDGET_MS = const(4)  # a pass goes on answering for this long (the pass period is 10 ms)
 _TOP = ("current", "counter", "settings.txt", "board.txt")
 _FOLDERS = ("matches", "queue")
 
@@ -98,6 +100,7 @@ class Channel:
         self.one = bytearray(1)
         self.job = None  # the answer being sent: a generator of lines
         self.seq = "0"
+        self.budget_ms = BUDGET_MS
         self.requests = 0  # requests taken
         self.answered = 0  # answer lines sent
         self._poll = None
@@ -147,7 +150,11 @@ class Channel:
             else:
                 self.over = True
         if self.job is not None:
+            # pieces while the pass has time: the keys, the clock and the panels first
+            t0 = ticks_ms()
             self._step()
+            while self.job is not None and ticks_diff(ticks_ms(), t0) < self.budget_ms:
+                self._step()
 
     # -- requests -----------------------------------------------------------------------
     def _request(self, raw):
