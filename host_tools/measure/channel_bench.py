@@ -162,8 +162,8 @@ def rows():
                     "%.0f / %.0f ms / %.0f / %.0f ms" % (old[0] * 1e3, old[1] * 1e3,
                                                           new[0] * 1e3, new[1] * 1e3)))
         p = loop_pass(tmp)
-        out.append(("channel: the app's pass (32-bit frozen), idle / serving a read "
-                    "(4 ms budget)",
+        out.append((("channel: the app's pass (32-bit frozen), idle / serving a read "
+                     "(4 ms budget)"),
                     "%s / %s" % (p.get("idle", "?"), p.get("busy", "?"))))
         out.append(("channel: heap on the 32-bit build (module + Channel)",
                     p.get("heap", "?")))
