@@ -179,8 +179,8 @@ def test_a_box_without_the_channel_is_named_with_the_way_to_update_it(tmp_path):
     (old / "scoreboard" / "channel.py").unlink()
     app = old / "scoreboard" / "app.py"
     text = app.read_text()
-    for was, now in (("from scoreboard.channel import Channel, console_input\n", ""),
-                     ("console_input() if board.echo is not None else None", "None")):
+    for was, now in (("board.echo.console_input() if board.echo is not None else None",
+                      "None"),):
         assert was in text
         text = text.replace(was, now)
     app.write_text(text)
