@@ -12,6 +12,7 @@ firmware's own core, and serves pages and data on loopback:
     ports.py    which serial ports are boxes (`--port auto`), virtual devices included
     results.py  with --db: finished matches stored and marked as `scoreboard sync`
                 does; on PostgreSQL a live row per table and a NOTIFY per change
-    server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/stream
+    stream.py   the tables and their numbered events (the Hub), and /api/stream
+    server.py   the web server (aiohttp): the pages in static/, /api/tables
     command.py  the command line
 """

@@ -112,7 +112,8 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
 
     from host_tools.live.link import Link, stop_links
     from host_tools.live.ports import auto_ports
-    from host_tools.live.server import Hub, make_app
+    from host_tools.live.server import make_app
+    from host_tools.live.stream import Hub
     from host_tools.live.table import Table
 
     loop = asyncio.get_running_loop()
