@@ -194,6 +194,9 @@ class Live:
         cmd = [str(SCOREBOARD), "live", "--http-port", "0", *more]
         for p in ports:
             cmd += ["--port", str(p)]
+        # This checkout's host_tools first: the entry point's own may be another's.
+        env = dict(os.environ if env is None else env)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
         self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      start_new_session=True, env=env)
