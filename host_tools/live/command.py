@@ -131,7 +131,7 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
 
     def add(port):
         table = Table(len(links) + 1, port)
-        hub.tables[table.number] = table.snapshot()
+        hub.add(table.snapshot())
         link = Link(table, publish, results, idle, log)
         links.append(link)
         link.start()

@@ -1,7 +1,8 @@
 """The web side of `scoreboard live`, on aiohttp (asyncio):
 
     /                       a list of the pages
-    /table/N/overlay        the lower third for an OBS browser source (static/overlay.html)
+    /table/N/overlay        the lower third for an OBS browser source (static/overlay.html),
+                            also before table N's box is found: the page waits for it
     /tables                 every table on one page, for a TV (static/tables.html)
     /api/tables             JSON: a list of the tables (table.py's snapshot, whose
                             `replay` is NOTATION.md's replay JSON)
@@ -23,6 +24,7 @@ from aiohttp import web
 from host_tools.live import stream
 
 STATIC = Path(__file__).resolve().parent / "static"
+MAX_TABLE = 999  # the highest table number an overlay may wait for
 
 
 def make_app(hub):
@@ -45,7 +47,11 @@ def make_app(hub):
         return n
 
     async def overlay(request):
-        number(request)
+        # Any table number, found or not: an OBS browser source loads its page once and
+        # never asks again, so the page waits for its table itself (live.js).
+        n = request.match_info["n"]
+        if not (n.isdigit() and 1 <= int(n) <= MAX_TABLE):
+            raise web.HTTPNotFound(text="no such table: /table/N/overlay, N from 1")
         return await page("overlay.html")(request)
 
     async def tables(request):

@@ -27,11 +27,25 @@ class Hub:
     def __init__(self):
         self.tables = {}
         self.events = collections.deque(maxlen=KEEP)  # (id, table, text)
-        self.last_id = 0
+        # Ids go on from the last run's: a page that comes back to a `live` started again
+        # sends its Last-Event-ID, and must be sent every table then, not the new run's
+        # events after that number. Microseconds since the epoch: a run publishes far
+        # fewer events than it lasts microseconds, and the ids stay exact in JavaScript.
+        self.last_id = time.time_ns() // 1000
         self.clients = set()
         self.on_change = []  # callables(snapshot), e.g. the PostgreSQL rows
 
+    def add(self, snap):
+        """A table live has just found (its port): an event for the pages already
+        waiting for it; nothing has changed for the database (on_change)."""
+        self._event("table", snap)
+
     def publish(self, kind, snap, lines=None):
+        self._event(kind, snap, lines)
+        for call in self.on_change:
+            call(snap)
+
+    def _event(self, kind, snap, lines=None):
         self.last_id += 1
         self.tables[snap["table"]] = snap
         data = {"kind": kind, "table": snap["table"], "server_ms": _ms(), "state": snap}
@@ -41,8 +55,6 @@ class Hub:
         self.events.append((self.last_id, snap["table"], text))
         for q in list(self.clients):
             q.put_nowait((self.last_id, snap["table"], text))
-        for call in self.on_change:
-            call(snap)
 
     def snapshot_event(self, table=None):
         tables = [self.tables[n] for n in sorted(self.tables)
