@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from host_tools import cli
 from host_tools.live.stream import Hub
 from support.liveweb import Web, snapshot
 
@@ -105,3 +106,12 @@ def test_a_live_started_again_numbers_its_events_after_the_last_run():
     again = Hub()
     again.publish("table", snapshot(1, pots=()))
     assert again.last_id > first.last_id
+
+
+# -- 3. the help ---------------------------------------------------------------------------
+def test_live_help_says_without_db_nothing_is_stored(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(["live", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "without --db or --db-file nothing is stored" in text, text
+    assert "results.sqlite" not in text and "default: $" not in text

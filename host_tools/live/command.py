@@ -6,7 +6,8 @@ docstring says how; server.py lists the pages).
 serial port and every running virtual device (ports.py), looked for again every few
 seconds, so a box plugged in later becomes the next table. Nothing listens beyond
 loopback unless `--bind` says so. A port that is not there yet is a table without
-signal until it appears. Bad options, a port already taken, a database that does not
+signal until it appears. Results are stored only with `--db` or `--db-file` (no default
+database, unlike sync). Bad options, a port already taken, a database that does not
 open: one line on stderr and exit 2 (1 for the listening socket).
 """
 
@@ -18,7 +19,7 @@ import socket
 import sys
 import threading
 
-from host_tools.results.db import DbError, add_db_options, url_from
+from host_tools.results.db import ENV, DbError, url_from
 from host_tools.messages import fail, say
 
 DEFAULT_HTTP_PORT = 8019
@@ -37,7 +38,15 @@ def add_parser(sub):
     p.add_argument("--idle", type=float, default=10.0, metavar="S",
                    help="with --db: seconds without a stroke, between frames, before a "
                         "finished match is pulled and marked (default 10)")
-    add_db_options(p)
+    # Not add_db_options: sync's --db has a default database; live stores nothing
+    # unless told where, and says so.
+    p.add_argument("--db", default=None, metavar="URL",
+                   help="store each finished match as `scoreboard sync` does: a file, "
+                        "sqlite:///FILE or postgresql://... (there also a live row per "
+                        "table); without --db or --db-file nothing is stored ($%s is not "
+                        "read)" % ENV)
+    p.add_argument("--db-file", default=None, metavar="FILE",
+                   help="read the --db URL from FILE (out of sight of `ps`)")
     p.set_defaults(run=run)
 
 
