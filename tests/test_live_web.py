@@ -8,15 +8,25 @@ asked for from the start by readers that never read, a reader that stalls while 
 talks, a client that leaves before its headers, a flood of connections past the
 process's file limit."""
 
+import contextlib
 import http.client
 import json
+import os
+import signal
+import socket
+import subprocess
+import sys
 import time
+import urllib.error
+import urllib.request
 
 import pytest
 
 from host_tools import cli
 from host_tools.live.stream import Hub
+from support.livebox import _readline
 from support.liveweb import Web, snapshot
+from support.mpy import REPO
 
 
 def get(web_, path, host=None, headers=None):
@@ -115,3 +125,85 @@ def test_live_help_says_without_db_nothing_is_stored(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "without --db or --db-file nothing is stored" in text, text
     assert "results.sqlite" not in text and "default: $" not in text
+
+
+# -- 4. who may ask what ------------------------------------------------------------------
+def test_a_host_header_of_another_name_is_refused_everywhere(served):
+    w = served(hosts=["scores.club.example"])
+    w.publish("table", snapshot(1))
+    for path in ("/", "/tables", "/table/1/overlay", "/api/tables", "/api/stream",
+                 "/static/live.js", "/nothing"):
+        status, _, body = get(w, path, host="rebound.attacker.example:%d" % w.port)
+        assert status == 403, (path, status)
+        assert "rebound.attacker.example" in body and "\n" not in body.strip()
+    for host in ("127.0.0.1:%d" % w.port, "localhost:%d" % w.port, "LOCALHOST.",
+                 "[::1]:%d" % w.port, socket.gethostname(), "scores.club.example"):
+        assert get(w, "/api/tables", host=host)[0] == 200, host
+
+
+def test_beyond_loopback_the_desk_needs_the_token_and_viewers_see_no_device_path(served):
+    token = "k" * 24
+    w = served(bind="0.0.0.0", token=token)
+    w.publish("table", snapshot(1, port="/dev/ttyACM7"))
+    # The read-only pages: no token, and no device path anywhere in them.
+    for path in ("/", "/tables", "/table/1/overlay", "/api/tables", "/api/tables/1"):
+        status, _, body = get(w, path)
+        assert status == 200 and "ttyACM7" not in body, path
+    assert "port" not in json.loads(get(w, "/api/tables")[2])[0]
+    got = events(w, "/api/stream", count=1)
+    assert "ttyACM7" not in json.dumps(got)
+    w.publish("table", snapshot(1, port="/dev/ttyACM7", pots=("red", "black")))
+    got = events(w, "/api/stream?last=%d" % (w.hub.last_id - 1), count=1)
+    assert got[0][1] == "table" and "port" not in got[0][2]["state"]
+    # The desk's view: the token, by header or query; refused without it.
+    for headers, path in (({}, "/api/desk"), ({}, "/api/desk?token=wrong"),
+                          ({"Authorization": "Bearer wrong"}, "/api/desk")):
+        status, _, body = get(w, path, headers=headers)
+        assert status == 401 and "token" in body and "\n" not in body.strip()
+    for headers, path in (({"Authorization": "Bearer " + token}, "/api/desk"),
+                          ({}, "/api/desk?token=" + token)):
+        status, _, body = get(w, path, headers=headers)
+        assert status == 200
+        assert json.loads(body)["tables"][0]["port"] == "/dev/ttyACM7"
+
+
+def test_on_loopback_the_desk_needs_no_token(served):
+    w = served()
+    w.publish("table", snapshot(1, port="/dev/ttyACM7"))
+    status, _, body = get(w, "/api/desk")
+    assert status == 200 and json.loads(body)["tables"][0]["port"] == "/dev/ttyACM7"
+
+
+def _live(*args, env=None):
+    """`python -m host_tools live ...` from this checkout (its own code, not another)."""
+    return subprocess.Popen([sys.executable, "-m", "host_tools", "live", "--http-port", "0",
+                             *args], cwd=str(REPO), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True, env=env)
+
+
+def _stop(proc):
+    with contextlib.suppress(ProcessLookupError):
+        proc.send_signal(signal.SIGTERM)
+    try:
+        return proc.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        return proc.communicate(timeout=10)
+
+
+def test_live_beyond_loopback_prints_the_desk_token_once():
+    proc = _live("--bind", "0.0.0.0", "--port", "/dev/null-box")
+    try:
+        desk = _readline(proc, 20, b"live: desk: http://").split()[2]
+        port = int(desk.split(":")[2].split("/")[0])
+        token = desk.rsplit("?token=", 1)[1]
+        here = "http://127.0.0.1:%d/api/desk" % port
+        with urllib.request.urlopen(here + "?token=" + token, timeout=10) as r:
+            assert json.loads(r.read())["tables"][0]["port"] == "/dev/null-box"
+        with pytest.raises(urllib.error.HTTPError) as e:
+            urllib.request.urlopen(here, timeout=10)
+        assert e.value.code == 401
+    finally:
+        out, err = _stop(proc)
+    assert len(token) >= 20 and (out + err).decode().count(token) == 0

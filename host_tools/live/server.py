@@ -7,6 +7,9 @@
     /api/tables             JSON: a list of the tables (table.py's snapshot, whose
                             `replay` is NOTATION.md's replay JSON)
     /api/tables/N           JSON: one table
+    /api/desk               JSON for the desk: the tables with their boxes' device paths
+                            (the other pages do not show them); beyond loopback it needs
+                            the token live printed at its start (guard.py)
     /api/stream             Server-Sent Events: `line` per journal line taken (data: the
                             table, its line numbers and lines, the table after them),
                             `table` for any other change (signal, catch-up), `tables`
@@ -14,7 +17,8 @@
                             each event has an id: a reconnect with `Last-Event-ID` (or
                             `?last=ID`) gets what it missed. `?table=N` follows one table.
 
-The Hub (the tables and the events) and the stream are stream.py's.
+Every request's Host header is checked (guard.py). The Hub (the tables and the events)
+and the stream are stream.py's.
 """
 
 from pathlib import Path
@@ -22,14 +26,34 @@ from pathlib import Path
 from aiohttp import web
 
 from host_tools.live import stream
+from host_tools.live.guard import Guard
+from host_tools.live.stream import public
+from host_tools.messages import shown
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_TABLE = 999  # the highest table number an overlay may wait for
 
 
-def make_app(hub):
-    """The aiohttp application over the Hub's tables."""
-    app = web.Application()
+def plain(status, text, headers=None):
+    """A one-line refusal, as plain text (a Host header in it is never a page's)."""
+    return web.Response(status=status, text=text + "\n", headers={
+        "X-Content-Type-Options": "nosniff", **(headers or {})})
+
+
+def make_app(hub, bind="127.0.0.1", hosts=(), token=None):
+    """The aiohttp application over the Hub's tables, listening on `bind`: guard.py's
+    Guard with the other names it answers to (`hosts`) and the desk's `token` (None:
+    the desk's view needs none)."""
+    guard = Guard(bind, hosts, token)
+
+    @web.middleware
+    async def guarded(request, handler):
+        if not guard.host_ok(request.host):
+            return plain(403, "this server does not answer to the name %s (scoreboard "
+                              "live --allow-host NAME adds one)" % shown(request.host[:80]))
+        return await handler(request)
+
+    app = web.Application(middlewares=[guarded])
 
     def page(name):
         async def handler(request):
@@ -50,16 +74,23 @@ def make_app(hub):
         # Any table number, found or not: an OBS browser source loads its page once and
         # never asks again, so the page waits for its table itself (live.js).
         n = request.match_info["n"]
-        if not (n.isdigit() and 1 <= int(n) <= MAX_TABLE):
+        if not (n.isascii() and n.isdigit() and 1 <= int(n) <= MAX_TABLE):
             raise web.HTTPNotFound(text="no such table: /table/N/overlay, N from 1")
         return await page("overlay.html")(request)
 
     async def tables(request):
-        return web.json_response([hub.tables[n] for n in sorted(hub.tables)])
+        return web.json_response([public(hub.tables[n]) for n in sorted(hub.tables)])
 
     async def one(request):
         n = number(request)
-        return web.json_response(hub.tables.get(n))
+        return web.json_response(public(hub.tables[n]))
+
+    async def desk(request):
+        if not guard.desk_ok(request):
+            return plain(401, "this needs the desk's token, printed by scoreboard live at "
+                              "its start: ?token=... or Authorization: Bearer ...",
+                         {"WWW-Authenticate": "Bearer"})
+        return web.json_response({"tables": [hub.tables[n] for n in sorted(hub.tables)]})
 
     async def index(request):
         items = "".join('<li><a href="/table/%d/overlay">table %d: overlay</a></li>' % (n, n)
@@ -75,6 +106,7 @@ def make_app(hub):
     app.router.add_get("/table/{n}/overlay", overlay)
     app.router.add_get("/api/tables", tables)
     app.router.add_get("/api/tables/{n}", one)
+    app.router.add_get("/api/desk", desk)
     app.router.add_get("/api/stream", stream.handler(hub))
     app.router.add_static("/static/", STATIC)
 

@@ -21,8 +21,14 @@ def _ms():
     return int(time.time() * 1000)
 
 
+def public(snap):
+    """A table as every viewer sees it: without its box's device path (the desk's)."""
+    return {k: v for k, v in snap.items() if k != "port"}
+
+
 class Hub:
-    """The tables' latest snapshots and the numbered events, for the pages."""
+    """The tables' latest snapshots (`tables`: as the desk sees them, device paths
+    included) and the numbered events (as every viewer sees them: `public`)."""
 
     def __init__(self):
         self.tables = {}
@@ -48,7 +54,8 @@ class Hub:
     def _event(self, kind, snap, lines=None):
         self.last_id += 1
         self.tables[snap["table"]] = snap
-        data = {"kind": kind, "table": snap["table"], "server_ms": _ms(), "state": snap}
+        data = {"kind": kind, "table": snap["table"], "server_ms": _ms(),
+                "state": public(snap)}
         if lines is not None:
             data["lines"] = [{"n": n, "line": text} for n, text in lines]
         text = "id: %d\nevent: %s\ndata: %s\n\n" % (self.last_id, kind, json.dumps(data))
@@ -57,7 +64,7 @@ class Hub:
             q.put_nowait((self.last_id, snap["table"], text))
 
     def snapshot_event(self, table=None):
-        tables = [self.tables[n] for n in sorted(self.tables)
+        tables = [public(self.tables[n]) for n in sorted(self.tables)
                   if table is None or n == table]
         data = {"kind": "tables", "server_ms": _ms(), "tables": tables}
         return "id: %d\nevent: tables\ndata: %s\n\n" % (self.last_id, json.dumps(data))
