@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from host_tools.live import stream
 from support.livebox import KeyBox, Live, score
 from support.liveweb import Web, snapshot
 from support.mpy import REPO
@@ -165,5 +166,23 @@ def test_the_overlay_waits_for_its_table_and_says_no_signal_while_live_is_away(b
         d.switch_to.window(tv)
         wait_js(d, "return !document.getElementById('table-3').innerText"
                    ".includes('no signal')", timeout=20, what="the TV back")
+    finally:
+        w.stop()
+
+
+def test_a_page_refused_for_too_many_streams_tries_again(browser, monkeypatch):
+    """A stream refused (503: too many pages) ends an EventSource for good: the page
+    starts another a few seconds later by itself."""
+    monkeypatch.setattr(stream, "MAX_STREAMS", 0)
+    w = Web()
+    try:
+        w.publish("table", snapshot(2))
+        browser.get(w.url + "table/2/overlay")
+        wait_js(browser, "return Live.tries > 0", what="the refusal")
+        time.sleep(0.5)
+        monkeypatch.setattr(stream, "MAX_STREAMS", 5)
+        wait_js(browser, "return document.getElementById('name-a').textContent === 'Ann'",
+                timeout=20, what="the page in again")
+        assert w.hub.stats["refused"] >= 1
     finally:
         w.stop()

@@ -8,9 +8,11 @@ asked for from the start by readers that never read, a reader that stalls while 
 talks, a client that leaves before its headers, a flood of connections past the
 process's file limit."""
 
+import asyncio
 import contextlib
 import http.client
 import json
+import logging
 import os
 import signal
 import socket
@@ -21,8 +23,10 @@ import urllib.error
 import urllib.request
 
 import pytest
+from aiohttp import web
 
 from host_tools import cli
+from host_tools.live import stream
 from host_tools.live.stream import Hub
 from support.livebox import _readline
 from support.liveweb import Web, snapshot
@@ -172,6 +176,8 @@ def test_on_loopback_the_desk_needs_no_token(served):
     w.publish("table", snapshot(1, port="/dev/ttyACM7"))
     status, _, body = get(w, "/api/desk")
     assert status == 200 and json.loads(body)["tables"][0]["port"] == "/dev/ttyACM7"
+    assert json.loads(body)["streams"] == {"streams": 0, "peak": 0, "refused": 0,
+                                           "dropped": 0}
 
 
 def _live(*args, env=None):
@@ -207,3 +213,147 @@ def test_live_beyond_loopback_prints_the_desk_token_once():
     finally:
         out, err = _stop(proc)
     assert len(token) >= 20 and (out + err).decode().count(token) == 0
+
+
+# -- 5. attacks ---------------------------------------------------------------------------
+def test_streams_past_the_cap_are_told_to_come_back(served, monkeypatch):
+    monkeypatch.setattr(stream, "MAX_STREAMS", 3)
+    w = served()
+    w.publish("table", snapshot(1))
+    held = []
+    try:
+        for _ in range(3):
+            c = http.client.HTTPConnection("127.0.0.1", w.port, timeout=10)
+            c.request("GET", "/api/stream")
+            assert c.getresponse().status == 200
+            held.append(c)
+        wait(lambda: w.hub.stats["streams"] == 3)
+        status, headers, body = get(w, "/api/stream")
+        assert status == 503 and int(headers["Retry-After"]) > 0
+        assert "\n" not in body.strip()
+        assert w.hub.stats["refused"] == 1
+        assert get(w, "/api/tables")[0] == 200  # the rest of the server answers
+        held.pop().close()
+        wait(lambda: w.hub.stats["streams"] == 2)
+        assert len(events(w, count=1)) == 1
+    finally:
+        for c in held:
+            c.close()
+
+
+def test_the_history_goes_out_in_bounded_pages(served, monkeypatch):
+    """A stream from the start writes the history a page at a time (a reader that does
+    not read holds a page, not the whole history as one string)."""
+    sizes = []
+    write = web.StreamResponse.write
+
+    async def counted(self, data):
+        sizes.append(len(data))
+        await write(self, data)
+    monkeypatch.setattr(web.StreamResponse, "write", counted)
+    w = served()
+    snap = snapshot(1)
+    snap["last"] = "x" * 3000  # fat events
+    first = w.hub.last_id + 1
+    for n in range(300):
+        w.publish("table", dict(snap, lines=n))
+    got = events(w, "/api/stream?last=%d" % (first - 1), until=w.hub.last_id)
+    assert [e[0] for e in got] == list(range(first, w.hub.last_id + 1))
+    assert [e[2]["state"]["lines"] for e in got] == list(range(300))
+    one = len(w.hub.events[-1][2])
+    assert max(sizes) <= stream.PAGE + one, (max(sizes), stream.PAGE)
+
+
+def test_a_reader_that_falls_behind_is_dropped_and_resumes_from_its_id(served,
+                                                                        monkeypatch):
+    monkeypatch.setattr(stream, "QUEUE", 40)
+    w = served()
+    w.publish("table", snapshot(1))
+    stalled = socket.socket()
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    stalled.connect(("127.0.0.1", w.port))
+    stalled.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    wait(lambda: w.hub.stats["streams"] == 1)
+    snap = snapshot(1)
+    snap["last"] = "x" * 20000
+
+    async def chatty():  # a box far faster than the reader reads: until it is dropped
+        for n in range(5000):
+            w.hub.publish("table", dict(snap, lines=n))
+            assert all(c.queue.qsize() <= 40 for c in w.hub.clients)
+            if w.hub.stats["dropped"]:
+                return n
+            await asyncio.sleep(0)  # the stream's handler writes meanwhile
+    try:
+        sent = w.call(chatty())
+        assert sent is not None and sent < 5000
+        wait(lambda: w.hub.stats["dropped"] == 1 and w.hub.stats["streams"] == 0,
+             what="the stalled reader dropped")
+    finally:
+        stalled.close()
+    # Back with its last id, a reader gets what followed it from the history.
+    last = w.hub.last_id - 5
+    got = events(w, "/api/stream?last=%d" % last, until=w.hub.last_id)
+    assert [e[0] for e in got] == list(range(last + 1, w.hub.last_id + 1))
+
+
+def test_a_client_that_leaves_before_its_headers_leaves_no_traceback(served, caplog):
+    caplog.set_level(logging.DEBUG)
+    w = served()
+    w.publish("table", snapshot(1))
+    for _ in range(20):
+        s = socket.create_connection(("127.0.0.1", w.port))
+        s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+        s.close()  # a reset, before the answer's headers
+    time.sleep(0.5)
+    noisy = [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
+    assert not noisy, [r.getMessage() for r in noisy]
+    wait(lambda: w.hub.stats["streams"] == 0)  # and their places given back
+
+
+FLOOD = """
+import asyncio, resource, sys
+resource.setrlimit(resource.RLIMIT_NOFILE, (80, 80))
+from host_tools.live import command
+def ready(url, links):
+    print("URL", url, flush=True)
+sys.exit(asyncio.run(command.serve([], False, "127.0.0.1", 0, None, 10.0, command._Log(),
+                                   ready=ready)))
+"""
+
+
+def test_a_flood_past_the_file_limit_is_one_line_and_the_pages_answer_after():
+    proc = subprocess.Popen([sys.executable, "-c", FLOOD], cwd=str(REPO),
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, start_new_session=True)
+    socks = []
+    try:
+        port = int(_readline(proc, 20, b"URL ").rsplit(":", 1)[1].strip("/"))
+        for _ in range(150):  # streams that never read, well past 80 open files
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            socks.append(s)
+        time.sleep(2.5)
+        for s in socks:
+            s.close()
+        socks = []
+        end = time.monotonic() + 10
+        while True:
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=3)
+                c.request("GET", "/api/tables")
+                assert c.getresponse().status == 200
+                c.close()
+                break
+            except (OSError, http.client.HTTPException):
+                assert time.monotonic() < end, "the pages never answered again"
+                time.sleep(0.2)
+    finally:
+        for s in socks:
+            s.close()
+        _, err = _stop(proc)
+    err = err.decode()
+    assert "Traceback" not in err, err[:2000]
+    assert len(err) < 1000, err[:2000]
+    assert err.count("too many open files") == 1, err

@@ -124,11 +124,12 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
 
     from host_tools.live.link import Link, stop_links
     from host_tools.live.ports import auto_ports
-    from host_tools.live.server import make_app
+    from host_tools.live.server import calm, make_app
     from host_tools.live.stream import Hub
     from host_tools.live.table import Table
 
     loop = asyncio.get_running_loop()
+    calm(loop, log)
     hub = Hub()
     if results is not None:
         hub.on_change.append(results.changed)

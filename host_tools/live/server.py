@@ -8,19 +8,24 @@
                             `replay` is NOTATION.md's replay JSON)
     /api/tables/N           JSON: one table
     /api/desk               JSON for the desk: the tables with their boxes' device paths
-                            (the other pages do not show them); beyond loopback it needs
-                            the token live printed at its start (guard.py)
+                            (the other pages do not show them) and the streams' counters
+                            (stream.py); beyond loopback it needs the token live printed
+                            at its start (guard.py)
     /api/stream             Server-Sent Events: `line` per journal line taken (data: the
                             table, its line numbers and lines, the table after them),
                             `table` for any other change (signal, catch-up), `tables`
                             (every table) first, and again to a client too far behind;
                             each event has an id: a reconnect with `Last-Event-ID` (or
                             `?last=ID`) gets what it missed. `?table=N` follows one table.
+                            At most 200 at once (then 503, Retry-After); a reader that
+                            falls far behind is cut, and comes back with its last id.
 
 Every request's Host header is checked (guard.py). The Hub (the tables and the events)
 and the stream are stream.py's.
 """
 
+import errno
+import time
 from pathlib import Path
 
 from aiohttp import web
@@ -32,6 +37,35 @@ from host_tools.messages import shown
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_TABLE = 999  # the highest table number an overlay may wait for
+OUT_OF = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}  # a failed accept's
+SAY_EVERY = 60.0  # seconds between two log lines of failed accepts
+
+
+def calm(loop, log, clock=time.monotonic):
+    """One log line a minute while connections cannot be accepted (the process is out
+    of open files, or the system of memory), instead of asyncio's traceback for each
+    failed accept: up to a backlog's worth of them a second, megabytes a second."""
+    said = {"at": None, "since": 0}
+
+    def handler(loop, context):
+        exc = context.get("exception")
+        callback = getattr(context.get("handle"), "_callback", None)
+        if getattr(callback, "__name__", "") == "_start_serving" and isinstance(
+                exc, (OSError, ValueError)):
+            return  # asyncio's retry of the accepts, due after the server has closed
+        if not (isinstance(exc, OSError) and exc.errno in OUT_OF):
+            loop.default_exception_handler(context)
+            return
+        said["since"] += 1
+        now = clock()
+        if said["at"] is None or now - said["at"] >= SAY_EVERY:
+            text = "cannot take more connections: %s; the pages already open go on" % (
+                (exc.strerror or str(exc)).lower())
+            if said["since"] > 1:
+                text += " (%d failed since the last such line)" % said["since"]
+            log(text)
+            said["at"], said["since"] = now, 0
+    loop.set_exception_handler(handler)
 
 
 def plain(status, text, headers=None):
@@ -90,7 +124,8 @@ def make_app(hub, bind="127.0.0.1", hosts=(), token=None):
             return plain(401, "this needs the desk's token, printed by scoreboard live at "
                               "its start: ?token=... or Authorization: Bearer ...",
                          {"WWW-Authenticate": "Bearer"})
-        return web.json_response({"tables": [hub.tables[n] for n in sorted(hub.tables)]})
+        return web.json_response({"tables": [hub.tables[n] for n in sorted(hub.tables)],
+                                  "streams": hub.stats})
 
     async def index(request):
         items = "".join('<li><a href="/table/%d/overlay">table %d: overlay</a></li>' % (n, n)

@@ -4,17 +4,35 @@ Server-Sent Events (server.py's docstring says what a client gets).
 
 The links (link.py) run in threads and hand their changes to the Hub through the event
 loop (`call_soon_threadsafe`), so the Hub is only ever touched by the loop.
+
+Every cost of a reader is bounded, whatever the readers do (a page that never reads, a
+chatty box, a flood of pages):
+- at most MAX_STREAMS streams at once; one more is answered 503 with Retry-After;
+- the history (KEEP events, KEEP_CHARS characters) goes out a PAGE at a time, each
+  write waiting until the reader has taken the one before (aiohttp drains), so a reader
+  that does not read holds a page, never the whole history;
+- each stream has a queue of at most QUEUE events: a reader that falls that far behind
+  is dropped (its connection cut). The browser comes back with its Last-Event-ID and
+  gets the history from there, or every table when that is no longer kept.
 """
 
 import asyncio
 import collections
+import itertools
 import json
 import time
 
 from aiohttp import web
 
-KEEP = 20000  # events kept for clients that reconnect
+KEEP = 20000  # events kept for clients that reconnect...
+KEEP_CHARS = 32 * 1024 * 1024  # ...and at most this much of them
 PING = 15.0  # seconds between two comments on a quiet stream (proxies keep it open)
+LOOK = 1.0  # seconds between two looks whether a quiet stream's reader is still there
+MAX_STREAMS = 200  # streams at once (each an open file: the process has ~1024)
+RETRY_AFTER = 10  # seconds, to a stream refused
+QUEUE = 1000  # events a stream may be behind before it is dropped
+PAGE = 64 * 1024  # characters of history in one write
+RETRY = b"retry: 1000\n"  # the browser's wait before it reconnects, ms
 
 
 def _ms():
@@ -26,13 +44,24 @@ def public(snap):
     return {k: v for k, v in snap.items() if k != "port"}
 
 
+class Client:
+    """One stream: the events for it not yet written (`table`: the one it follows, or
+    None), and its connection, to cut."""
+
+    def __init__(self, table, transport):
+        self.table = table
+        self.queue = asyncio.Queue(QUEUE)
+        self.transport = transport
+
+
 class Hub:
     """The tables' latest snapshots (`tables`: as the desk sees them, device paths
     included) and the numbered events (as every viewer sees them: `public`)."""
 
     def __init__(self):
         self.tables = {}
-        self.events = collections.deque(maxlen=KEEP)  # (id, table, text)
+        self.events = collections.deque()  # (id, table, text), ids one after another
+        self.chars = 0  # the events' text, in all
         # Ids go on from the last run's: a page that comes back to a `live` started again
         # sends its Last-Event-ID, and must be sent every table then, not the new run's
         # events after that number. Microseconds since the epoch: a run publishes far
@@ -40,6 +69,9 @@ class Hub:
         self.last_id = time.time_ns() // 1000
         self.clients = set()
         self.on_change = []  # callables(snapshot), e.g. the PostgreSQL rows
+        # The server's own counters (the desk's view shows them): streams open now and
+        # at most, refused for too many, dropped for falling behind.
+        self.stats = {"streams": 0, "peak": 0, "refused": 0, "dropped": 0}
 
     def add(self, snap):
         """A table live has just found (its port): an event for the pages already
@@ -53,15 +85,34 @@ class Hub:
 
     def _event(self, kind, snap, lines=None):
         self.last_id += 1
-        self.tables[snap["table"]] = snap
-        data = {"kind": kind, "table": snap["table"], "server_ms": _ms(),
-                "state": public(snap)}
+        n = snap["table"]
+        self.tables[n] = snap
+        data = {"kind": kind, "table": n, "server_ms": _ms(), "state": public(snap)}
         if lines is not None:
-            data["lines"] = [{"n": n, "line": text} for n, text in lines]
+            data["lines"] = [{"n": k, "line": text} for k, text in lines]
         text = "id: %d\nevent: %s\ndata: %s\n\n" % (self.last_id, kind, json.dumps(data))
-        self.events.append((self.last_id, snap["table"], text))
-        for q in list(self.clients):
-            q.put_nowait((self.last_id, snap["table"], text))
+        self.events.append((self.last_id, n, text))
+        self.chars += len(text)
+        while len(self.events) > 1 and (len(self.events) > KEEP or self.chars > KEEP_CHARS):
+            self.chars -= len(self.events.popleft()[2])
+        for c in list(self.clients):
+            if c.table is None or c.table == n:
+                try:
+                    c.queue.put_nowait((self.last_id, n, text))
+                except asyncio.QueueFull:
+                    self.drop(c)
+
+    def drop(self, client):
+        """Cut a stream that fell QUEUE events behind: its writes fail, its handler
+        ends, and the browser reconnects with its last id."""
+        self.clients.discard(client)
+        self.stats["dropped"] += 1
+        if client.transport is not None:
+            client.transport.abort()
+
+    def oldest(self):
+        """The first id the history holds (one past the last when it holds none)."""
+        return self.events[0][0] if self.events else self.last_id + 1
 
     def snapshot_event(self, table=None):
         tables = [public(self.tables[n]) for n in sorted(self.tables)
@@ -71,8 +122,34 @@ class Hub:
 
     def close(self):
         """End every stream (the server stops)."""
-        for q in list(self.clients):
-            q.put_nowait((None, None, None))
+        for c in list(self.clients):
+            try:
+                c.queue.put_nowait((None, None, None))
+            except asyncio.QueueFull:
+                self.drop(c)
+
+
+async def _history(hub, resp, last, upto, only):
+    """Write the events after `last` up to `upto` (for table `only`, or all) a PAGE at
+    a time. Returns the id the stream is at then: `upto`, or later when the history
+    moved past the reader meanwhile and every table was sent instead."""
+    nxt = last + 1
+    while nxt <= upto:
+        first = hub.oldest()
+        if nxt < first:  # the reader took so long that the rest is no longer kept
+            await resp.write(hub.snapshot_event(only).encode())
+            return hub.last_id
+        out, size = [], 0
+        for eid, table, text in itertools.islice(hub.events, nxt - first, None):
+            if eid > upto or size >= PAGE:
+                break
+            nxt = eid + 1
+            if only is None or table == only:
+                out.append(text)
+                size += len(text)
+        if out:
+            await resp.write("".join(out).encode())  # waits for the reader (drain)
+    return upto
 
 
 def handler(hub):
@@ -89,35 +166,54 @@ def handler(hub):
             last = int(last) if last not in (None, "") else None
         except ValueError:
             raise web.HTTPBadRequest(text="Last-Event-ID: a number") from None
+        stats = hub.stats
+        if stats["streams"] >= MAX_STREAMS:
+            stats["refused"] += 1
+            resp = web.Response(status=503, headers={"Retry-After": str(RETRY_AFTER)},
+                                text="too many pages follow this server (%d): try again "
+                                     "in a moment\n" % MAX_STREAMS)
+            resp.force_close()  # its open file back at once
+            return resp
+        stats["streams"] += 1
+        stats["peak"] = max(stats["peak"], stats["streams"])
+        client = Client(only, request.transport)
         resp = web.StreamResponse(headers={
             "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
             "X-Accel-Buffering": "no"})
-        await resp.prepare(request)
-        q = asyncio.Queue()
-        hub.clients.add(q)
         try:
-            oldest = hub.events[0][0] if hub.events else hub.last_id + 1
-            if last is None or last > hub.last_id or last < oldest - 1:
-                await resp.write(("retry: 1000\n" + hub.snapshot_event(only)).encode())
+            await resp.prepare(request)  # a reader gone already fails here: quietly
+            # From here on every event reaches the queue; the history and the snapshot
+            # are taken at the same moment, without an await between.
+            hub.clients.add(client)
+            upto = at = hub.last_id
+            if last is None or last > upto or last < hub.oldest() - 1:
+                await resp.write(RETRY + hub.snapshot_event(only).encode())
             else:
-                out = ["retry: 1000\n"]
-                for eid, table, text in hub.events:
-                    if eid > last and (only is None or table == only):
-                        out.append(text)
-                await resp.write("".join(out).encode())
+                await resp.write(RETRY)
+                at = await _history(hub, resp, last, upto, only)
+            quiet = 0.0
             while True:
                 try:
-                    eid, table, text = await asyncio.wait_for(q.get(), PING)
+                    eid, _, text = await asyncio.wait_for(client.queue.get(), LOOK)
                 except asyncio.TimeoutError:
-                    await resp.write(b": ping\n\n")
+                    # aiohttp does not end a handler whose reader has gone: look, so
+                    # that a page closed gives its place back within LOOK seconds.
+                    if request.transport is None or request.transport.is_closing():
+                        break
+                    quiet += LOOK
+                    if quiet >= PING:
+                        quiet = 0.0
+                        await resp.write(b": ping\n\n")
                     continue
+                quiet = 0.0
                 if eid is None:  # the server stops
                     break
-                if only is None or table == only:
+                if eid > at:  # not in the snapshot already sent
                     await resp.write(text.encode())
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
+        except (ConnectionError, asyncio.CancelledError):
+            pass  # the reader left, or was dropped
         finally:
-            hub.clients.discard(q)
+            hub.clients.discard(client)
+            stats["streams"] -= 1
         return resp
     return stream
