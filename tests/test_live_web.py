@@ -264,6 +264,24 @@ def test_the_history_goes_out_in_bounded_pages(served, monkeypatch):
     assert max(sizes) <= stream.PAGE + one, (max(sizes), stream.PAGE)
 
 
+def test_the_history_is_kept_within_its_bounds(served, monkeypatch):
+    monkeypatch.setattr(stream, "KEEP_CHARS", 50000)
+    monkeypatch.setattr(stream, "KEEP", 30)
+    w = served()
+    snap = snapshot(1)
+    for n in range(100):
+        w.publish("table", dict(snap, last="x" * (3000 if n < 50 else 10), lines=n))
+    hub = w.hub
+    assert len(hub.events) == 30 and hub.chars == sum(len(e[2]) for e in hub.events)
+    assert [e[0] for e in hub.events] == list(range(hub.last_id - 29, hub.last_id + 1))
+    for n in range(3):
+        w.publish("table", dict(snap, last="x" * 20000, lines=n))
+    assert hub.chars <= 50000 and len(hub.events) == 2
+    # A reader back from before the history gets every table instead.
+    got = events(w, "/api/stream?last=%d" % (hub.last_id - 10), count=1)
+    assert got[0][1] == "tables" and got[0][0] == hub.last_id
+
+
 def test_a_reader_that_falls_behind_is_dropped_and_resumes_from_its_id(served,
                                                                         monkeypatch):
     monkeypatch.setattr(stream, "QUEUE", 40)

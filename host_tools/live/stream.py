@@ -17,8 +17,6 @@ chatty box, a flood of pages):
 """
 
 import asyncio
-import collections
-import itertools
 import json
 import time
 
@@ -60,7 +58,9 @@ class Hub:
 
     def __init__(self):
         self.tables = {}
-        self.events = collections.deque()  # (id, table, text), ids one after another
+        # (id, table, text), ids one after another: a list, so that a reader's place in
+        # it is found by its id at once (a deque is walked to an index)
+        self.events = []
         self.chars = 0  # the events' text, in all
         # Ids go on from the last run's: a page that comes back to a `live` started again
         # sends its Last-Event-ID, and must be sent every table then, not the new run's
@@ -93,8 +93,13 @@ class Hub:
         text = "id: %d\nevent: %s\ndata: %s\n\n" % (self.last_id, kind, json.dumps(data))
         self.events.append((self.last_id, n, text))
         self.chars += len(text)
-        while len(self.events) > 1 and (len(self.events) > KEEP or self.chars > KEEP_CHARS):
-            self.chars -= len(self.events.popleft()[2])
+        old = 0
+        while old < len(self.events) - 1 and (len(self.events) - old > KEEP or
+                                              self.chars > KEEP_CHARS):
+            self.chars -= len(self.events[old][2])
+            old += 1
+        if old:
+            del self.events[:old]
         for c in list(self.clients):
             if c.table is None or c.table == n:
                 try:
@@ -140,10 +145,11 @@ async def _history(hub, resp, last, upto, only):
             await resp.write(hub.snapshot_event(only).encode())
             return hub.last_id
         out, size = [], 0
-        for eid, table, text in itertools.islice(hub.events, nxt - first, None):
-            if eid > upto or size >= PAGE:
-                break
-            nxt = eid + 1
+        events, i = hub.events, nxt - first
+        while i < len(events) and nxt <= upto and size < PAGE:
+            _, table, text = events[i]
+            i += 1
+            nxt += 1
             if only is None or table == only:
                 out.append(text)
                 size += len(text)
