@@ -123,6 +123,7 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
     from aiohttp import web
 
     from host_tools.live.link import Link, stop_links
+    from host_tools.live.numbering import Numbering, wanted
     from host_tools.live.ports import auto_ports
     from host_tools.live.server import calm, make_app
     from host_tools.live.stream import Hub
@@ -137,15 +138,44 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
         loop.add_signal_handler(signal.SIGTERM, stop.set)
 
-    def publish(kind, snap, lines):
-        loop.call_soon_threadsafe(hub.publish, kind, snap, lines)
-
     links = []
+    numbering = Numbering()
+
+    def renumber(link):
+        """In the loop's thread, at each change of a table: the draw's number."""
+        table = link.table
+        want = wanted(table)
+        ok, holder = numbering.claim(table, want, [x.table for x in links])
+        if not ok:
+            if holder is not None and numbering.conflict_once(want, table.port):
+                log("table %d: the draw names table %d for %s too; it stays table %d" % (
+                    holder.number, want, table.port, table.number))
+            return
+        if holder is not None:  # numbered by its port only: it makes room
+            old = holder.number
+            holder.number = numbering.free([x.table for x in links] + [table])
+            hub.tables.pop(old, None)
+            hub.add(holder.snapshot())
+            log("table %d is now table %d (%s)" % (old, holder.number, holder.port))
+        old = table.number
+        table.number = want
+        hub.tables.pop(old, None)
+        log("table %d is table %d of the draw (%s)" % (old, want, table.port))
+
+    def publish(kind, snap, lines, link=None):
+        def on_loop():
+            if link is not None:
+                renumber(link)  # the snapshot was taken before: its number now
+                hub.publish(kind, dict(snap, table=link.table.number), lines)
+            else:
+                hub.publish(kind, snap, lines)
+        loop.call_soon_threadsafe(on_loop)
 
     def add(port):
-        table = Table(len(links) + 1, port)
+        table = Table(numbering.first([x.table for x in links]), port)
         hub.add(table.snapshot())
-        link = Link(table, publish, results, idle, log)
+        link = Link(table, None, results, idle, log)
+        link.publish = lambda kind, snap, lines, link=link: publish(kind, snap, lines, link)
         links.append(link)
         link.start()
         log("table %d: %s" % (table.number, port))
