@@ -526,7 +526,9 @@ def test_a_really_full_littlefs_in_a_match(tmp_path, interpreter):
 def test_device_keys_exits_non_zero_when_the_app_reached_its_error_screen(tmp_path):
     flash = tmp_path / "box"
     device.queue(flash, "m1", HEADER)
-    (flash / "matches").write_text("not a folder")  # a flash the journal cannot write
+    # a flash the journal cannot write: matches/ a link to nowhere (a file in its place
+    # the box sets aside now: tests/test_box_layouts.py)
+    (flash / "matches").symlink_to(tmp_path / "nowhere" / "matches")
     keys = tmp_path / "keys.txt"
     keys.write_text("ok\nred\n")
     rc, out = mpy.run_tool([mpy.BIN / "scoreboard", "device", "--flash", flash,

@@ -84,14 +84,15 @@ def test_hello_says_who_the_box_is_and_what_it_shows(tmp_path):
 
 def test_bad_requests_are_refused_with_a_reason_or_not_answered(tmp_path):
     d = Desk(tmp_path)
-    d.send(b"SB? 7 hello *00000000\n")  # a checksum that fails
+    d.send(b"#SB? 7 hello *00000000\n")  # a checksum that fails
     assert d.wait(7)[:2] == ("err", ["checksum"])
     assert d.ask("launch")[:2] == ("err", ["unknown", "request", "launch"])
     assert d.ask("ls", "etc")[0] == "err"
-    d.send(b"print('hi')\nSB? x hello *1\n" + b"x" * 1000 + b"\n")  # not ours: no answer
+    # not ours (a person typing, no `#`, no number, a runaway line): no answer
+    d.send(b"print('hi')\n#SB? x hello *1\nSB? 8 hello *1\n" + b"x" * 1000 + b"\n")
     d.r.wait(200)
     assert d.lines() == []
-    d.send(b"SB? 9 hel\x03")  # a Ctrl-C mid-line drops it; the next line stands
+    d.send(b"#SB? 9 hel\x03")  # a Ctrl-C mid-line drops it; the next line stands
     assert d.ask("hello")[0] == "ok"
 
 

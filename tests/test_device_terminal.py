@@ -49,11 +49,11 @@ def test_keyboard_plays_and_ctrl_c_stops(tmp_path):
 
 
 def test_ctrl_c_after_the_error_screen_exits_non_zero(tmp_path):
-    """The app stopped on its error screen (here: a flash whose matches/ is a file, so
-    the journal cannot start): Ctrl-C ends the terminal device with one line and exit 1,
-    as `--keys` does."""
+    """The app stopped on its error screen (here: a flash whose matches/ is a link to
+    nowhere, so the journal cannot start): Ctrl-C ends the terminal device with one line
+    and exit 1, as `--keys` does."""
     device.queue(tmp_path, "m1", HEADER)
-    (tmp_path / "matches").write_text("not a folder")
+    (tmp_path / "matches").symlink_to(tmp_path / "nowhere" / "matches")
     main, child = pty.openpty()
     proc = subprocess.Popen([str(mpy.BIN / "scoreboard"), "device", "--flash", str(tmp_path)],
                             stdin=child, stdout=child, stderr=child, close_fds=True)

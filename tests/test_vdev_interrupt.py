@@ -137,7 +137,10 @@ def run_interrupted(module, argv, at, how, monkeypatch, capsys):
     """Run `scoreboard ARGV` in this process, interrupted at step `at`; its exit code
     (None when an exception left it), its stderr and the steps it took."""
     cls = interrupting(at, how)
-    monkeypatch.setattr(module, "Board", cls)
+    if hasattr(module, "open_box"):  # sync, setup: their raw REPL path (old firmware)
+        monkeypatch.setattr(module, "open_box", lambda port, **kw: cls(port))
+    else:
+        monkeypatch.setattr(module, "Board", cls)
     with monkeypatch.context() as patch:
         if at == 0:
             patch.setattr(SerialTransport, "enter_raw_repl", connecting(how))

@@ -189,7 +189,8 @@ def noisy_board(lose, what=b"ilistdir"):
 
 
 def _sync_in_process(monkeypatch, capsys, board_class, port, url):
-    monkeypatch.setattr(sync_cmd, "Board", board_class)
+    # the raw REPL's path (a box whose firmware has no request channel), under noise
+    monkeypatch.setattr(sync_cmd, "open_box", lambda port, **kw: board_class(port))
     rc = cli.main(["sync", "--port", port, "--db", url])
     out, err = capsys.readouterr()
     return rc, out, err

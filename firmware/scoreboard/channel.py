@@ -5,7 +5,8 @@ press made meanwhile).
 Protocol 1. A request is one line from the host; every answer line goes back on the
 console beside the echo's `SB> ` frames (scoreboard/echo.py), framed the same way:
 
-    SB? SEQ VERB ARG... *CRC32    a request (SEQ: the host's number for it)
+    #SB? SEQ VERB ARG... *CRC32   a request (SEQ: the host's number for it; the `#`
+                                  makes it a comment to a REPL a stopped app left)
     SB! SEQ - DATA... *CRC32      a piece of the answer: more follow
     SB! SEQ ok WORDS... *CRC32    the answer's end, and what it says
     SB! SEQ err WORDS... *CRC32   refused, the reason in words
@@ -149,10 +150,10 @@ class Channel:
 
     # -- requests -----------------------------------------------------------------------
     def _request(self, raw):
-        if raw[:4] != b"SB? ":
+        if raw[:5] != b"#SB? ":
             return  # not ours (a person typing, the REPL's echo): no answer
         try:
-            text = raw[4:].decode()
+            text = raw[5:].decode()
         except UnicodeError:
             return
         seq = text.partition(" ")[0]
@@ -227,13 +228,14 @@ class Channel:
         folder = _one(args, "ls DIR")
         if folder not in _FOLDERS:
             raise Refused("no folder %s: matches or queue" % folder)
-        path = self.app.journal.files.path(folder)
+        # bytes: a name that is not UTF-8 (no file of the box's own) still lists
+        path = self.app.journal.files.path(folder).encode()
         count = 0
         for e in os.ilistdir(path) if hasattr(os, "ilistdir") else _listdir(path):
             name = e[0]
-            size = e[3] if len(e) > 3 else os.stat(path + "/" + name)[6]
-            if isinstance(name, str):
+            if isinstance(name, str):  # a port that gives str for a bytes folder
                 name = name.encode()
+            size = e[3] if len(e) > 3 else os.stat(path + b"/" + name)[6]
             count += 1
             yield "- %s %d %d" % (binascii.hexlify(name).decode(), e[1], size)
         yield "ok %d" % count
@@ -322,9 +324,7 @@ class Channel:
         except (ValueError, JournalError) as e:
             files.remove(part)
             raise Refused(str(e)) from None
-        files.remove(final)
-        os.rename(part, final)
-        files.sync()
+        files.replace(part, final)
         self.app.queue_changed(ticks_ms())
         yield "ok"
 
@@ -447,7 +447,7 @@ def _hasher():
 def _listdir(path):
     """(name, kind, inode, size) like ilistdir, where a port has only listdir."""
     for n in os.listdir(path):
-        st = os.stat(path + "/" + n)
+        st = os.stat(path + b"/" + n)
         yield n, st[0] & 0xF000, 0, st[6]
 
 

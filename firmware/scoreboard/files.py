@@ -210,13 +210,16 @@ class Files:
 
     def names(self, folder):
         """The names in a folder, one at a time (ilistdir where there is one): a long
-        queue is never held in RAM as a list."""
-        path = self.path(folder)
-        if hasattr(os, "ilistdir"):
-            for e in os.ilistdir(path):
-                yield e[0]
-        else:
-            yield from os.listdir(path)
+        queue is never held in RAM as a list. Read as bytes: a name that is not UTF-8
+        (no file of the box's own: a host put it there) is skipped, where decoding it
+        stopped whatever walked the folder."""
+        path = self.path(folder).encode()
+        for name in ((e[0] for e in os.ilistdir(path)) if hasattr(os, "ilistdir")
+                     else os.listdir(path)):
+            try:
+                yield name if isinstance(name, str) else name.decode()
+            except UnicodeError:
+                pass
 
     def remove(self, path):
         try:
@@ -258,11 +261,16 @@ class Files:
         with open(new, "w") as f:
             f.write(text + "\n")
             f.flush()
+        self.replace(new, self.path(name))
+
+    def replace(self, new, path):
+        """Rename the written file `new` over `path` (both full paths), then sync: the
+        one way the box replaces a file (a queued match from the desk too)."""
         try:
-            os.rename(new, self.path(name))
+            os.rename(new, path)
         except OSError:  # a VFS that will not rename over a file (FAT)
-            self.remove(self.path(name))
-            os.rename(new, self.path(name))
+            self.remove(path)
+            os.rename(new, path)
         self.sync()
 
     def next_number(self, box):

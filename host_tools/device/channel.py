@@ -17,6 +17,7 @@ import base64
 import binascii
 import hashlib
 import itertools
+import sys
 import time
 
 try:
@@ -32,7 +33,7 @@ from scoreboard.core.words import crc, escaped
 
 _TermiosError = termios.error if termios is not None else OSError
 PROTOCOL = 1
-REQUEST = b"SB? "
+REQUEST = b"#SB? "  # a comment to a Python REPL: a box whose app is stopped shrugs
 ANSWER = b"SB! "
 TRIES = 3
 HELLO_TIMEOUT = 2.0  # seconds a box has to answer `hello` (a flash erase stalls it 0.4 s)
@@ -166,9 +167,10 @@ class ChannelBox:
 
     channel_used = True
 
-    def __init__(self, channel, port, hello=None):
+    def __init__(self, channel, port, hello=None, warn=None):
         self.channel = channel
         self.port = port
+        self.warn = warn or (lambda text: print(text, file=sys.stderr))
         self.hello = hello if hello is not None else self.ask_hello()
 
     def ask_hello(self, timeout=HELLO_TIMEOUT, tries=TRIES):
@@ -202,9 +204,15 @@ class ChannelBox:
         out = []
         for raw, kind, size in pieces:
             try:
-                name = bytes.fromhex(raw).decode("utf-8")
-            except (ValueError, UnicodeDecodeError):
-                continue  # not a name of the box's own files
+                name = bytes.fromhex(raw)
+            except ValueError:
+                continue
+            try:
+                name = name.decode("utf-8")
+            except UnicodeDecodeError:  # no match file of the box's
+                self.warn("skipped %s/%s on the box: its name is not UTF-8" % (
+                    escaped(folder), escaped(name.decode("utf-8", "backslashreplace"))))
+                continue
             out.append((name, int(kind) == 0x4000, int(size)))
         return out
 

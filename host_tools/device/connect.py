@@ -38,10 +38,10 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
     port = find_port(port)
     relay = owner.connect(port)
     if relay is not None:
-        return ChannelBox(Channel(relay), port)
+        return ChannelBox(Channel(relay), port, warn=warn)
     ser = open_serial(port, warn, wait)
     try:
-        box = ChannelBox(Channel(SerialPipe(ser)), port)
+        box = ChannelBox(Channel(SerialPipe(ser)), port, warn=warn)
         box.close = ser.close
         return box
     except NoAnswer:

@@ -7,7 +7,7 @@ registry (host_tools/live/ports.py's `folder()`, beside `ports/`):
 
     owners/dev_ttyACM0.sock
 
-A command that finds one (`connect(port)`) sends its request lines (`SB? ...`, the
+A command that finds one (`connect(port)`) sends its request lines (`#SB? ...`, the
 request channel's: device/channel.py) down the socket and reads the answer lines back.
 One connection is one session: the owner takes its link's session lock for it, so two
 commands on one box, and the owner's own catch-ups, are queued and never interleaved.
@@ -20,6 +20,7 @@ import socket
 import threading
 import time
 
+from host_tools.device.channel import REQUEST
 from host_tools.device.sync_board import BoardError
 
 
@@ -151,7 +152,7 @@ class Owner:
                     return
                 while b"\n" in buf:
                     line, _, buf = buf.partition(b"\n")
-                    if line.startswith(b"SB? "):
+                    if line.startswith(REQUEST):
                         try:
                             link.send(line + b"\n")
                         except OSError:

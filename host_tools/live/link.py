@@ -193,6 +193,8 @@ class Link(threading.Thread):
                         self.stopping.wait(wait)
             except (BoardError, serial.SerialException, OSError) as e:
                 self._close()
+                if self.stopping.is_set():
+                    return
                 self._lost(str(e).splitlines()[0] if str(e) else e.__class__.__name__)
                 self.stopping.wait(RETRY)
 
@@ -330,6 +332,8 @@ class Link(threading.Thread):
                     return "visit"
                 continue
             if raw is _END:
+                if self.stopping.is_set():
+                    return "stop"  # live stops: the box is not gone
                 raise serial.SerialException("the port is gone")
             frame = parse(raw)
             if frame is None:

@@ -205,7 +205,9 @@ def setup_sync_export_report(desk, tmp_path):
     with VirtualDevice(flash) as dev:
         (desk.work / "final.sbn").write_text(HEADER, encoding="utf-8")
         desk.ok("setup", "--port", dev.port, "final.sbn", "--date", "2026-12-06T14:00")
-        queued = _header((flash / "queue" / "final.sbn").read_text(encoding="utf-8"))
+        (path,) = (flash / "queue").glob("*.sbn")  # named by its match id
+        queued = _header(path.read_text(encoding="utf-8"))
+        assert path.stem == queued.id
         assert queued.id.startswith("DESK-2612061400-") and queued.target == 9
 
         out = desk.ok("sync", "--port", dev.port, "--files", "copies")
