@@ -4,7 +4,7 @@
     /table/N/overlay        the lower third for an OBS browser source (static/overlay.html)
     /tables                 every table on one page, for a TV (static/tables.html)
     /api/tables             JSON: a list of the tables (table.py's snapshot, whose
-                            `replay` is NOTATION.md's replay JSON)
+                            `replay` is docs/notation.md's replay JSON)
     /api/tables/N           JSON: one table
     /api/stream             Server-Sent Events: `line` per journal line taken (data: the
                             table, its line numbers and lines, the table after them),
