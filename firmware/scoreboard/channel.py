@@ -52,7 +52,6 @@ just the same and the host's next try finds the REPL (sync_board.Board tries twi
 
 import binascii
 import os
-import sys
 
 from micropython import const
 
@@ -77,14 +76,6 @@ _FOLDERS = ("matches", "queue")
 
 class Refused(Exception):
     """A request the box will not do: its reason goes back as `err`."""
-
-
-def console_input():
-    """The console's input stream for requests, or None (not MicroPython: a test's
-    stdin, or a terminal that is someone else's)."""
-    if sys.implementation.name != "micropython":
-        return None
-    return getattr(sys.stdin, "buffer", sys.stdin)
 
 
 class Channel:
