@@ -241,14 +241,7 @@ class Channel:
     def sha(self, args):
         path = _path(self.app, _one(args, "sha PATH"))
         h = _hasher()
-        buf = bytearray(PIECE)
-        with open(path, "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                h.update(memoryview(buf)[:n])
-                yield _PENDING
+        yield from _hashing(path, h)
         yield "ok " + binascii.hexlify(h.digest()).decode()
 
     def read(self, args):
@@ -347,14 +340,7 @@ class Channel:
         if stem is None:
             raise Refused("no match %s on the box" % mid)
         h = _hasher()
-        buf = bytearray(PIECE)
-        with open(files.match_path(stem + ".sbn"), "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                h.update(memoryview(buf)[:n])
-                yield _PENDING
+        yield from _hashing(files.match_path(stem + ".sbn"), h)
         if binascii.hexlify(h.digest()).decode() != want.lower():
             raise Refused("%s changed since it was read: sync again" % stem)
         files.write_small("matches/%s.pulled" % mid, "pulled %s sha256 %s" % (when, want))
@@ -438,6 +424,18 @@ def _flash_free(app):
     from scoreboard.files import fs_free
 
     return fs_free(app.journal.files.root or "/")
+
+
+def _hashing(path, h):
+    """A job's steps that hash the file at `path` into `h`, a PIECE a step."""
+    buf = bytearray(PIECE)
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                return
+            h.update(memoryview(buf)[:n])
+            yield _PENDING
 
 
 def _hasher():
