@@ -55,9 +55,10 @@ deps-system:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
-# The 32-bit unix port with the firmware frozen in (shared/RUNTIME.md, "A 32-bit build"):
-# Pico-sized objects and the code in flash, not the heap. Built from a copy of the
-# read-only source tree into build/ (git-ignored), again only when the firmware changed.
+# The 32-bit unix port with the firmware frozen in (docs/developer.md, "Builds of
+# MicroPython"): Pico-sized objects and the code in flash, not the heap. Built from a copy
+# of the read-only MicroPython source tree (MP_SRC, outside the repository: a build input,
+# the v1.28.0 release) into build/ (git-ignored), again only when the firmware changed.
 MP_SRC := ../shared/micropython
 MP_TREE := build/micropython
 MP32 := build/mp32/micropython
@@ -100,13 +101,14 @@ $(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY
 		MICROPY_VFS_LFS2=1 FROZEN_MANIFEST=$(abspath $(QEMU_MANIFEST))
 	mkdir -p $(dir $@) && cp $(MP_TREE)/ports/qemu/build-MPS2_AN385/firmware.elf $@
 
-# The Pico images (shared/RUNTIME.md, "The Pico itself"): the rp2 port built from the copy
-# in build/ with firmware/manifest.py (the port's own frozen modules, then the app and a
-# frozen main.py that starts it at power-on), made into a UF2 by picotool built from a
-# copy of ../shared/picotool (no USB or signing support: neither is needed for a UF2).
+# The Pico images (docs/developer.md, "Builds of MicroPython"): the rp2 port built from
+# the copy in build/ with firmware/manifest.py (the port's own frozen modules, then the
+# app and a frozen main.py that starts it at power-on), made into a UF2 by picotool built
+# from a copy of its sources, which sit beside the MicroPython tree (no USB or signing
+# support: neither is needed for a UF2).
 # `make deps` builds the RP2040 one (the tests check it); `make uf2` both (the Pico 2's
 # adds about as long again as the Pico's, so `make test` from nothing does not wait for it).
-PICOTOOL_SRC := ../shared/picotool
+PICOTOOL_SRC := $(dir $(MP_SRC))picotool
 PICOTOOL := build/picotool/bin/picotool
 PICO_UF2 := build/pico/scoreboard-pico.uf2
 PICO2_UF2 := build/pico/scoreboard-pico2.uf2

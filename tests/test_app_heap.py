@@ -1,4 +1,4 @@
-"""The whole app in a Pico-sized heap (DESIGN.md's budget, issue 16 item 8): the 32-bit
+"""The whole app in a Pico-sized heap (docs/design.md's budget, issue 16 item 8): the 32-bit
 build with the firmware frozen in plays a frame by keys in 40 KB, and at the sizes just
 above (MicroPython's heap fragments: host_tools/measure/common.py), the e-ink panel drawn in
 bands; and the breakdown tool accounts for the heap module by module."""

@@ -1,4 +1,4 @@
-"""The shot clock against RULES.md (seed 004 1.11) and NOTATION.md (`clock` keys).
+"""The shot clock against docs/rules.md (seed 004 1.11) and docs/notation.md (`clock` keys).
 
 Times are fed in by hand; the ticks count starts just before the 2**30 wrap wherever it
 matters, so every test that runs a shot also crosses the wrap.

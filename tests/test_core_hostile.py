@@ -135,7 +135,7 @@ def test_waiting_for_respot_takes_only_the_words_the_contract_lists():
 
 
 def _level_on_black():
-    """A 15-red frame that ends level on the last black (RULES.md's arithmetic)."""
+    """A 15-red frame that ends level on the last black (docs/rules.md's arithmetic)."""
     events = []
     for _ in range(15):  # A fouls for 4 dropping a red, and plays again: B 60, A 0
         events += ["foul 4 red", "again"]

@@ -1,7 +1,7 @@
 """Whole frames played by keys alone on the box (the real app under real MicroPython), each
 journal replayed by `scoreboard replay` to the JSON of the notation a referee would write.
 
-The expected lines are written from NOTATION.md and RULES.md by hand; the box must have
+The expected lines are written from docs/notation.md and docs/rules.md by hand; the box must have
 journaled exactly those events (stamped and checksummed), and the replay of its journal
 must equal the replay of the hand-written match in everything but the times.
 """

@@ -1,5 +1,5 @@
 """The table a match is played on (issue 24 item C): the header word `table N`, N a
-table number 1..99 (an addition to NOTATION's header, at most once, header only,
+table number 1..99 (an addition to the notation's header, at most once, header only,
 written back by Header.lines(); a header without it stays valid: `header.table` is then
 None). The core reads it the same on CPython and MicroPython."""
 

@@ -1,5 +1,5 @@
 """`scoreboard export` and `scoreboard report` on matches that sync pulled from the virtual
-device (issue 10, points 6-8): JSON keys as NOTATION.md's replay JSON plus id, date and
+device (issue 10, points 6-8): JSON keys as docs/notation.md's replay JSON plus id, date and
 names; one CSV row per frame; the report self-contained, names escaped, opened in
 headless Chromium and saved as a screenshot.
 """

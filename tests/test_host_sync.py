@@ -1,6 +1,6 @@
 """`scoreboard sync` against the virtual device with the real mpremote, into SQLite and a
 real PostgreSQL server: what is pulled and marked, what stays, twice in a row, damaged
-files, cut transfers, bad input. Expectations follow issue 10 and DESIGN.md's flash layout.
+files, cut transfers, bad input. Expectations follow issue 10 and docs/design.md's flash layout.
 """
 
 import json

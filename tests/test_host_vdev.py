@@ -1,7 +1,7 @@
 """The virtual device (host_tools/device/vdev.py) as the real mpremote sees it: filesystem
 commands on the flash folder, the computer's root out of reach, sizes as on littlefs, the
 firmware running at boot, interrupted by mpremote and started again by a soft reset;
-`scoreboard device --pty` serving it (issue 10, point 1; RUNTIME.md).
+`scoreboard device --pty` serving it (issue 10, point 1; docs/developer.md).
 """
 
 import hashlib

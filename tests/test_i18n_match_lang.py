@@ -1,5 +1,5 @@
 """A prepared match carries the language of its event (issue 18 item 2): the header
-word `lang CODE` (en, pl, bg; an addition to NOTATION's header, at most once, header
+word `lang CODE` (en, pl, bg; an addition to the notation's header, at most once, header
 only, written back by Header.lines()), which the box speaks for that match's screens
 instead of settings.txt's `lang=` while the match is played; `scoreboard setup` writes
 it from a CSV draw's `lang` column or `--lang`."""

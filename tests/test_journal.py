@@ -1,7 +1,7 @@
 """The journal on a folder as flash: checksummed appends, recovery after a reset, the
 queue, match ids, a full flash and the pruning of pulled matches.
 
-What must hold comes from NOTATION.md ("Journal lines") and DESIGN.md ("Flash layout"):
+What must hold comes from docs/notation.md ("Journal lines") and docs/design.md ("Flash layout"):
 one `text *crc32` line per event, appended and flushed, never rewritten; a reset
 recovers exactly the match the lines describe; the box never deletes a match the host
 has not marked pulled.

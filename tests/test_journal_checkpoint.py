@@ -1,4 +1,4 @@
-"""Checkpoints: after a reset the box replays at most the current frame (DESIGN.md
+"""Checkpoints: after a reset the box replays at most the current frame (docs/design.md
 "Budgets": boot time does not grow with the match), and the match it rebuilds is the
 full replay's, byte for byte in the report.
 

@@ -5,7 +5,7 @@ quietly, and never changes the damaged file.
 
 The recorded match is tests/scenarios/snooker-best-of-3.sbn played through the journal
 (three frames, so checkpoints are crossed); the expected match after each cut is a full
-replay of the whole lines left (NOTATION.md: a last line without `\\n` or with a bad
+replay of the whole lines left (docs/notation.md: a last line without `\\n` or with a bad
 checksum is dropped; a bad line before the end is damage).
 """
 

@@ -1,7 +1,7 @@
 """Whole frames played by keys alone (issue 7, points 1 and 6): the lines the grammar
 produces, applied as the app applies them, must replay to the expected state.
 
-Expected figures are worked out by hand from RULES.md and NOTATION.md.
+Expected figures are worked out by hand from docs/rules.md and docs/notation.md.
 """
 
 from support import sbn

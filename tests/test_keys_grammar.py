@@ -179,7 +179,7 @@ def test_frame_one_breaker_switch_and_the_next_frame():
 @pytest.mark.parametrize("policy,breaker", [("alternate", "B"), ("winner", "B"),
                                              ("loser", "A")])
 def test_the_next_breaker_is_the_match_s_one_rule(policy, breaker):
-    """The break policy (RULES.md) is the match's: the grammar announces the side that
+    """The break policy (docs/rules.md) is the match's: the grammar announces the side that
     `frame` will then give, because it asks the match, which applies it."""
     d = Desk(header("nineball", "race-to 3", "breaks " + policy), A)
     d.play("rackB")  # A broke rack 1, B won it

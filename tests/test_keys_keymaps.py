@@ -1,6 +1,6 @@
 """Keymaps (firmware/scoreboard/keys/keymaps.py): the legends as data.
 
-The snooker names are DESIGN.md's, in a fixed set; every family has 16 distinct
+The snooker names are docs/design.md's, in a fixed set; every family has 16 distinct
 one-word names, `undo menu ok` on the bottom row and `ok` last (the number entry ends
 with it); number entry covers 1..15 on the other keys.
 """

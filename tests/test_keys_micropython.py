@@ -69,7 +69,7 @@ def test_key_scripts_give_the_same_lines_under_both_interpreters(micropython_bin
         assert len(reports) == 2 and reports[0] == reports[1], block[:40]
 
 
-MP32 = mpy.REPO / "build" / "mp32" / "micropython"  # `make deps` builds it (RUNTIME.md)
+MP32 = mpy.REPO / "build" / "mp32" / "micropython"  # `make deps` builds it (docs/developer.md)
 
 
 @pytest.mark.parametrize("script", [HEAP_LOCK, GAMES])

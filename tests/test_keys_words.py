@@ -111,7 +111,7 @@ CASES = {
     ],
 }
 HEADERS = {"snooker": SNOOKER, "pool": NINEBALL, "straight": STRAIGHT}
-NEVER = {("pool", "penalty")}  # the pool rules take no penalty (NOTATION.md)
+NEVER = {("pool", "penalty")}  # the pool rules take no penalty (docs/notation.md)
 
 
 def run_case(fam, head, setup, keys):

@@ -193,7 +193,7 @@ def test_two_boxes_followed_from_after_the_start(tmp_path):
             t = done[n]
             assert t["names"] == names and t["status"] == "live"
             assert t["box"] == "HOST-3F2A0001" and t["id"] == t["stem"]
-            # The table's replay is the core's of the box's journal: NOTATION's JSON.
+            # The table's replay is the core's of the box's journal: the notation's JSON.
             from host_tools.results.sync import load
             from host_tools.mp.replay_json import to_json
 

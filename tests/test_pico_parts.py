@@ -15,6 +15,7 @@ import subprocess
 import pytest
 
 from drivers import max7219, ssd1683
+from host_tools.pico.emulator import BOOTROM
 from support import fakes, mpy
 
 RP2040 = 0xE48BFF56
@@ -83,17 +84,18 @@ def test_the_uf2_reader_refuses_what_is_not_an_rp2040_image(data, why):
 # -- the boot ROM -------------------------------------------------------------------------
 
 def test_the_boot_rom_gets_bkpt_at_its_erase_and_program_functions_only():
+    # The ROM image is the emulator's (BOOTROM names where it sits, once).
     out = json.loads(node("""
 import { readFileSync } from 'node:fs';
 import { patchedBootrom, BKPT_ERASE, BKPT_PROGRAM } from './host_tools/pico/bootrom.mjs';
-const path = '../shared/rp2040/bootrom-b1.bin';
+const path = JSON.parse(readFileSync(0, 'utf8')).path;
 const before = new Uint8Array(readFileSync(path));
 const after = new Uint8Array(patchedBootrom(path).buffer);
 const diff = [];
 for (let i = 0; i < before.length; i++) if (before[i] !== after[i]) diff.push([i, after[i]]);
 console.log(JSON.stringify({ diff, erase: BKPT_ERASE, program: BKPT_PROGRAM }));
-"""))
-    rom = (mpy.REPO.parent / "shared" / "rp2040" / "bootrom-b1.bin").read_bytes()
+""", {"path": str(BOOTROM)}))
+    rom = BOOTROM.read_bytes()
     table = {}
     at = struct.unpack_from("<H", rom, 0x14)[0]
     while struct.unpack_from("<H", rom, at)[0]:

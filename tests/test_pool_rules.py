@@ -1,5 +1,5 @@
-"""Pool rules (8-ball, 9-ball, 10-ball), one or more tests per rule of RULES.md (Pool,
-Tournament rules) and per pool word of NOTATION.md. Every expected figure is worked out by
+"""Pool rules (8-ball, 9-ball, 10-ball), one or more tests per rule of docs/rules.md (Pool,
+Tournament rules) and per pool word of docs/notation.md. Every expected figure is worked out by
 hand from those two pages, never copied from the engine's output.
 
 Interpretations where the contract leaves something open are marked `INTERPRETATION`.
@@ -256,7 +256,7 @@ def test_game_ball_after_break_wins(game):
 
 
 def test_eightball_restart_after_8_on_break():
-    # RULES: the 8 on the break: the breaker has it spotted or the rack restarted.
+    # docs/rules.md: the 8 on the break: the breaker has it spotted or the rack restarted.
     st = eight().state("pot 8", "restart")
     assert st["frames"] == [rack(1, "A", None, "restarted"), rack(1, "A")]
     assert st["frames_won"] == {"A": 0, "B": 0}

@@ -1,4 +1,4 @@
-"""Property tests over random *legal* matches (NOTATION.md, RULES.md).
+"""Property tests over random *legal* matches (docs/notation.md, docs/rules.md).
 
 `host_tools.measure.matchgen` proposes likely lines and keeps the first that the engine accepts;
 hypothesis drives its choices: each example draws a seed for a seeded random chooser
@@ -7,7 +7,7 @@ word, so that some matches are full of `undo`, others of fouls, others of plain 
 Every property is checked after every accepted line (through matchgen's `on_event`).
 
 The expected figures come from the contract, not from the engine: property 1 keeps its
-own small snooker scorer (`Tracker`), written from NOTATION.md's word table.
+own small snooker scorer (`Tracker`), written from docs/notation.md's word table.
 """
 
 import json
@@ -131,7 +131,7 @@ def event_of(match, line):
 
 # -- 1. an independent snooker scorer -----------------------------------------------------------
 class Tracker:
-    """Snooker score, striker, reds and ball on, from NOTATION.md's word table only.
+    """Snooker score, striker, reds and ball on, from docs/notation.md's word table only.
 
     `on` is "red", "any" (a colour after a red) or a colour value 2..7 (8: table empty).
     Handles every word matchgen writes, `undo`, `replace` and `restart` included: `undo`
@@ -529,7 +529,7 @@ def test_pool_fouls_winners_and_straight_score(head, choose):
 
 class PoolTracker:
     """Fouls in a row, warnings, the striker and (straight pool) the scores, from the
-    word tables of NOTATION.md and RULES.md only. Who breaks a new rack is read from the
+    word tables of docs/notation.md and docs/rules.md only. Who breaks a new rack is read from the
     engine (the break policy is not what is checked here). `undo` pops own states."""
 
     def __init__(self, game):

@@ -3,7 +3,7 @@ of each `.json` and `.err` (tests/test_micropython_parity.py then checks that
 MicroPython prints the same bytes as CPython, and test_mp32_parity.py the 32-bit build).
 
 Every `NAME.sbn` replays to the JSON object in the `NAME.json` beside it (worked out by
-hand from RULES.md and NOTATION.md); `error-*.sbn` must stop with a NotationError whose
+hand from docs/rules.md and docs/notation.md); `error-*.sbn` must stop with a NotationError whose
 text is exactly the `line N: why` in the `.err` beside it (the line numbers were worked
 out by hand before the engine's reasons were written in).
 """

@@ -2,7 +2,7 @@
 port) in headless Chromium, driven like a referee would: clicks, held buttons and key
 strokes. The panels are checked from the page's framebuffer data against what the same
 firmware draws on CPython from the same flash; the journal the page shows and
-downloads replays with `scoreboard replay` to figures worked out by hand from RULES.md.
+downloads replays with `scoreboard replay` to figures worked out by hand from docs/rules.md.
 
 Screenshots and the measurements (first frame, key-to-panel latency, download size) go
 to test-output/sim/.
@@ -232,7 +232,7 @@ def test_a_nineball_rack_from_a_queued_file_by_key_strokes(page, tmp_path):
     assert without_timing(replay_json(journal)) == {
         "game": "nineball", "status": "playing", "winner": None,
         "frames_won": {"A": 1, "B": 0},
-        # NOTATION.md: pool racks have no score and no breaks
+        # docs/notation.md: pool racks have no score and no breaks
         "frames": [{"number": 1, "breaker": "A", "score": None, "winner": "A", "how": "won",
                     "breaks": None}],
         "current": None, "result": None,

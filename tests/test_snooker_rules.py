@@ -1,5 +1,5 @@
-"""Snooker rules, one or more tests per rule of RULES.md (Snooker) and per snooker word of
-NOTATION.md. Every expected figure is worked out by hand from those two pages (the
+"""Snooker rules, one or more tests per rule of docs/rules.md (Snooker) and per snooker word of
+docs/notation.md. Every expected figure is worked out by hand from those two pages (the
 arithmetic is in the comments), never copied from the engine's output.
 
 Interpretations where the contract leaves something open are marked `INTERPRETATION`.
@@ -616,7 +616,7 @@ def test_penalty_value_out_of_range_refused(value):
 
 
 def test_penalty_on_striker_refused():
-    # INTERPRETATION: NOTATION says "A, not at the table"; penalising the striker is a foul.
+    # INTERPRETATION: the notation says "A, not at the table"; penalising the striker is a foul.
     assert play_error("penalty A 5") == 7
 
 
@@ -1135,7 +1135,7 @@ def test_by_points_winner_on_aggregate_not_frames():
 
 
 def test_undo_before_any_frame_refused():
-    # NOTATION: between the header and the first `frame` only `called`, `forfeit`,
+    # docs/notation.md: between the header and the first `frame` only `called`, `forfeit`,
     # `abandon` and `clock` may appear; and undo reaches back only to a `frame` line.
     assert error_line(HEADER + "undo\n") == 6
     assert error_line(HEADER + "called\nundo\n") == 7

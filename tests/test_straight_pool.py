@@ -1,6 +1,6 @@
-"""Straight pool (14.1 continuous), from RULES.md (Straight pool) and NOTATION.md (Straight
-pool). Every expected figure is worked out by hand (arithmetic in the comments), never
-copied from the engine's output.
+"""Straight pool (14.1 continuous), from docs/rules.md (Straight pool) and
+docs/notation.md (Straight pool). Every expected figure is worked out by hand
+(arithmetic in the comments), never copied from the engine's output.
 
 Balls on the table are tracked by hand in the comments as `[n]`: 15 at the start; the
 board re-racks 14 when one is left (back to 15); the 14th and 15th together: 15 racked.
@@ -320,7 +320,7 @@ def test_penalty_takes_points_from_the_side_not_at_the_table():
 
 
 def test_penalty_on_striker_refused():
-    # NOTATION says `penalty A N` is for A "not at the table"; snooker refuses the striker
+    # docs/notation.md says `penalty A N` is for A "not at the table"; snooker refuses the striker
     g = S()
     assert g.error("penalty A 1") == g.line(1)
 

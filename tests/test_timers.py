@@ -1,4 +1,4 @@
-"""Match stopwatch and the late-start timer (RULES.md: late start 1.7, suspended play
+"""Match stopwatch and the late-start timer (docs/rules.md: late start 1.7, suspended play
 1.12), driven by hand across the 2**30 ticks wrap."""
 
 import random

@@ -1,6 +1,6 @@
 """Shot clock and match timers through the notation (`@MS` stamps, `clock`, `go`, `hit`,
-`extend`, `suspend`/`resume`, `called`), against RULES.md (Tournament rules: seed 004
-1.7, 1.11, 1.12) and NOTATION.md, plus the report's `timing` object. Every expected figure
+`extend`, `suspend`/`resume`, `called`), against docs/rules.md (Tournament rules: seed 004
+1.7, 1.11, 1.12) and docs/notation.md, plus the report's `timing` object. Every expected figure
 is worked out by hand (the arithmetic is in the comments).
 
 Shots: a shot starts on `go`, or on an outcome line unless the clock waits for `go`; it
@@ -107,7 +107,7 @@ def test_time_prompt_after_shot_limit():
 
 
 def test_time_prompt_after_warn_fouls():
-    # NOTATION order: `warn-fouls` before `time`
+    # the notation's order: `warn-fouls` before `time`
     st = N().state(*TWO_B[:-1], "@5000 end")
     assert cur(st)["prompts"] == ["warn-fouls"]
 
@@ -120,7 +120,7 @@ def test_time_prompt_gone_after_hit():
 
 def test_warn_fouls_then_time():
     # straight pool: B on two fouls at the table, unwarned, shot from 5000 (35 s):
-    # at 40000 both prompts, `warn-fouls` first (NOTATION order)
+    # at 40000 both prompts, `warn-fouls` first (the notation's order)
     ev = ["@1000 end", "@2000 foul", "@3000 end", "@4000 foul", "@5000 end"]
     st = S().state(*ev, "@40000 penalty A 1")
     assert cur(st)["prompts"] == ["warn-fouls", "time"]

@@ -112,7 +112,7 @@ def _imported_modules(path, root=mpy.FIRMWARE):
 
 # The layer rule, per folder or file of firmware/ (the most specific row applies):
 # which firmware modules it may import (prefixes), and which outside modules it must not.
-# DESIGN.md: the core is pure; keys and screens sit on the core (screens draw through
+# docs/design.md: the core is pure; keys and screens sit on the core (screens draw through
 # framebuf); the journal keeps files for the core; drivers take pins and buses and know
 # nothing of the scoreboard; boards wire drivers, and build Pins only when asked.
 HARDWARE = {"machine", "rp2", "pyb", "esp", "esp32", "network", "bluetooth", "neopixel"}
@@ -203,8 +203,9 @@ def test_layer_rule_catches_a_core_that_imports_the_screens():
     assert not _allowed("scoreboard.core", _layer(mpy.FIRMWARE / "drivers/y.py")[1])
 
 
-# No import cycles (STYLE.md 17), in the firmware and the host tools alike: each module's
-# imports, wherever in the module they stand, form a graph that must have none.
+# No import cycles (docs/developer.md, House style), in the firmware and the host tools
+# alike: each module's imports, wherever in the module they stand, form a graph that
+# must have none.
 HOST_TOOLS = mpy.REPO / "host_tools"
 
 

@@ -5,7 +5,7 @@ by a person at the REPL).
 One frame a line, plain text:
 
     SB> STEM N TEXT *CRC32      line N (1 is `sbn 1`) of matches/STEM.sbn, byte for byte
-                                as the journal holds it (its own ` *crc32`, DESIGN.md)
+                                as the journal holds it (its own ` *crc32`, docs/design.md)
     SB> STEM N                  matches/STEM.sbn holds N lines (said after a reset's
                                 recovery, so a reader knows where the box stands)
 

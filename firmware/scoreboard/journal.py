@@ -1,9 +1,9 @@
 """The match journal on flash: one checksummed line per event, appended and flushed, never
 rewritten, with a checkpoint at every frame; the match in play after a reset.
 
-Files under the board's flash folder (DESIGN.md "Flash layout", plus the box's own):
+Files under the board's flash folder (docs/design.md "Flash layout", plus the box's own):
 
-    matches/ID.sbn      the journal: NOTATION's journal lines, each `text *crc32`, append-only
+    matches/ID.sbn      the journal: the notation's journal lines, each `text *crc32`, append-only
     matches/ID.ckpt     checkpoints and finished frames' records, append-only
                         (`scoreboard.recovery` describes its lines)
     matches/ID.N.sbn    a continuation (N = 2, 3...), written when recovery finds ID.sbn

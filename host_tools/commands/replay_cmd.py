@@ -25,7 +25,8 @@ from host_tools.mp.replay_json import to_json
 def add_parser(sub):
     p = sub.add_parser("replay", help="replay a match file (.sbn) and print its state")
     p.add_argument("file", help="the match notation file, or - for standard input")
-    p.add_argument("--json", action="store_true", help="print NOTATION.md's JSON object")
+    p.add_argument("--json", action="store_true",
+                   help="print the replay JSON object (docs/notation.md)")
     p.set_defaults(run=run)
 
 

@@ -2,8 +2,8 @@
 
 `serve_pty(flash_dir)` opens a pty, prints (through `on_port`) its name, and relays bytes
 between it and `micropython -i BOOT` until stopped, so the real `mpremote connect
-/dev/pts/N ...` drives it as it drives a Pico on /dev/ttyACM0 (shared/RUNTIME.md,
-"A virtual device for mpremote"):
+/dev/pts/N ...` drives it as it drives a Pico on /dev/ttyACM0 (docs/developer.md,
+"The virtual device"):
 
 - the boot script mounts `flash_dir` as the device's `/` through a small VFS wrapper
   (`ilistdir` with sizes as on littlefs, a flash-sized `statvfs`) that confines every

@@ -11,8 +11,9 @@ MicroPython's source (`extmod/font_petme128_8x8.h`, MIT licence, Copyright (c) 2
 firmware/scoreboard/ui/font8.py (on the device: one bytes constant, in flash when
 frozen), which the CPython framebuf stand-in reads too.
 
-The default source is `../shared/micropython/extmod/font_petme128_8x8.h` relative to the
-repository (RUNTIME.md: the same tree is `git clone -b v1.28.0` of micropython).
+The default source is `extmod/font_petme128_8x8.h` in the MicroPython source tree beside
+the repository, the one the Makefile's MP_SRC names (docs/developer.md, "Set-up": the
+same tree is `git clone -b v1.28.0` of micropython).
 The generated files are committed; nothing reads the C header at run time.
 """
 

@@ -5,7 +5,7 @@
                             also before table N's box is found: the page waits for it
     /tables                 every table on one page, for a TV (static/tables.html)
     /api/tables             JSON: a list of the tables (table.py's snapshot, whose
-                            `replay` is NOTATION.md's replay JSON)
+                            `replay` is docs/notation.md's replay JSON)
     /api/tables/N           JSON: one table
     /api/desk               JSON for the desk: the tables with their boxes' device paths
                             (the other pages do not show them) and the streams' counters

@@ -14,7 +14,7 @@ So a stroke is never doubled (a line is kept by its number) and never lost (a mi
 number is read from the flash).
 
 `snapshot()` is the table as the pages and /api/tables show it: the replay JSON of
-NOTATION.md (`replay`), the names, the shot clock at the last line, the signal.
+docs/notation.md (`replay`), the names, the shot clock at the last line, the signal.
 """
 
 import json

@@ -1,4 +1,4 @@
-"""`make bench`: a number for every budget of DESIGN.md, in one table.
+"""`make bench`: a number for every budget of docs/design.md, in one table.
 
 Core (the rules): events per second on CPython and MicroPython and their ratio; `undo`
 against plain replay; `Segment.append`'s allocation; the smallest heap that replays a

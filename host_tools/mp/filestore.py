@@ -7,7 +7,7 @@ from host_tools/mp/, `from host_tools.mp.filestore import ...` on the host).
 
 A record is `(number, breaker, score, winner, how, breaks_a, breaks_b)` (the core's
 `records.py`). Each record is one line that carries the journal's checksum (` *` and the
-CRC-32 of the text before it, as NOTATION.md's journal lines), so a torn write (a last
+CRC-32 of the text before it, as docs/notation.md's journal lines), so a torn write (a last
 line without its `\\n`) or a flipped byte is found, never read as a wrong frame:
 opening the file checks every line (`FileStore.damage` says where and why, and only the
 good records before it count), and reading a damaged record raises `StoreError`.

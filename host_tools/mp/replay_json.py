@@ -1,7 +1,7 @@
-"""The replay JSON of NOTATION.md, written by hand so that CPython and MicroPython print
+"""The replay JSON of docs/notation.md, written by hand so that CPython and MicroPython print
 the same bytes: fixed key order, `", "` and `": "` separators, ASCII with `\\u` escapes.
 
-After NOTATION.md's keys come two more, always present: `result` (how the match
+After docs/notation.md's keys come two more, always present: `result` (how the match
 ended, null while it is played) and `timing` (elapsed times and shot-clock figures per
 side, null when no line carries `@MS`).
 

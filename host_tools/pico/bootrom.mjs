@@ -3,7 +3,7 @@
 // rp2040js serves flash reads only (its SSI model cannot erase or program), so the ROM's
 // `flash_range_erase` ('RE') and `flash_range_program` ('RP') get a BKPT instruction
 // each; the harness's onBreak does the work on the emulated flash and returns to LR
-// (../shared/rp2040/README.md). The functions are found as the firmware finds them:
+// (docs/developer.md, "The emulated Pico"). The functions are found as the firmware finds them:
 // through the table whose 16-bit pointer is at 0x14, entries of a 16-bit code (two ASCII
 // letters) and a 16-bit address with the Thumb bit set, ended by a zero code.
 import { readFileSync } from 'node:fs';

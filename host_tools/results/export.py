@@ -2,7 +2,7 @@
 
 JSON: a list with one object per match, oldest first: `id`, `box`, `date`, `sides` (A
 and B's names), `stored` (finished, abandoned, or unfinished: the copy of the match in play),
-then every key of NOTATION.md's replay JSON in its order (`game`, `status`, `winner`,
+then every key of docs/notation.md's replay JSON in its order (`game`, `status`, `winner`,
 `frames_won`, `frames`, `current`, `result`, `timing`), as the core computed them when
 the match was pulled. CSV: one row per frame (or rack): match id, date, game, frame
 number, both names, both scores, the winner (A/B and name), how the frame ended, each

@@ -3,7 +3,7 @@
 (`TEXTS[code]`, English the reference) for `scoreboard report --lang en|pl|bg`, and
 `date()`, a stored date in that language's words.
 
-The terms are the rule books' (../shared/seeds/), as the box's own tables
+The terms are the Polish and Bulgarian rule books', as the box's own tables
 (firmware/scoreboard/lang/) have them: Polish frejm, faul, brejk, partia (a rack),
 uderzenie (a shot); Bulgarian фрейм, гейм (a rack), фаул, серия (a break), удар (a shot),
 страна (a side). Only the page's own texts are here: names and everything else read

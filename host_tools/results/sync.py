@@ -2,7 +2,7 @@
 
 Every finished or abandoned match is copied, each journal line's checksum checked, the
 match replayed by the core, stored keyed by its `id` in one transaction, and only after
-the commit is `matches/ID.pulled` written on the box (DESIGN.md, "Flash layout"). The
+the commit is `matches/ID.pulled` written on the box (docs/design.md, "Flash layout"). The
 match in progress is copied too, marked unfinished, stays on the box unmarked, and the
 next sync replaces the copy. So a transfer cut at any point loses nothing (the box keeps
 every match it has not seen marked) and doubles nothing (the database is keyed by id and

@@ -94,7 +94,7 @@ pot green
 pot brown
 """
 
-# Level after the last black (seed RULES): the board waits for `respot A` or `respot B`.
+# Level after the last black (docs/rules.md): the board waits for `respot A` or `respot B`.
 RESPOT = HEAD.replace('"Ronnie O\'Sullivan"', '"Ann"').replace('"Judd Trump"', '"Bob"') + """\
 frame A
 end

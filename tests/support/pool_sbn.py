@@ -1,8 +1,8 @@
 """Helpers for the pool, straight-pool and timing tests: build a header for any game, replay
-events after it and read back the WHOLE JSON report (NOTATION.md's keys plus `result` and
+events after it and read back the WHOLE JSON report (docs/notation.md's keys plus `result` and
 `timing`), or the line number of the error.
 
-The expected figures in the tests are worked out by hand from RULES.md and NOTATION.md;
+The expected figures in the tests are worked out by hand from docs/rules.md and docs/notation.md;
 these helpers only feed text to the engine and hand back what it says. They reuse
 tests/sbn.py (which is not changed).
 """

@@ -1,6 +1,6 @@
 """Small helpers for the rules tests: replay `.sbn` text and read back the JSON report.
 
-The expected figures in the tests are worked out by hand from RULES.md and NOTATION.md;
+The expected figures in the tests are worked out by hand from docs/rules.md and docs/notation.md;
 these helpers only feed text to the engine and hand back what it says.
 """
 
@@ -43,9 +43,9 @@ def _replay(text):
     return replay(lines_of(text))
 
 
-# The keys of NOTATION.md's report. The engine may add keys after them (an extension the
+# The keys of docs/notation.md's report. The engine may add keys after them (an extension the
 # contract does not describe); the rules tests compare only these.
-# NOTATION.md's keys, then the two that always follow them: how the match ended, and
+# docs/notation.md's keys, then the two that always follow them: how the match ended, and
 # the times and shot-clock figures from `@MS` stamps.
 KEYS = ("game", "status", "winner", "frames_won", "frames", "current", "result", "timing")
 
@@ -59,7 +59,7 @@ def to_dict(match):
 
 
 def state(text):
-    """Replay `text` and return the parsed JSON report (NOTATION.md, `replay --json`)."""
+    """Replay `text` and return the parsed JSON report (docs/notation.md, `replay --json`)."""
     return to_dict(_replay(text))
 
 

@@ -1,6 +1,6 @@
 """The shot clock: pure, fed with `now_ms` and a ticks module, never sleeping.
 
-RULES.md (seed 004, 1.11): the clock runs from the moment the balls are at rest and set
+docs/rules.md (seed 004, 1.11): the clock runs from the moment the balls are at rest and set
 (`go`, or an outcome line unless the clock waits for `go`) to the strike (`hit`). A
 warning comes at `warn` seconds left; the professional profile counts the last seconds
 down audibly (`beeps`); each side has `ext_count` extensions of `ext_secs` per frame;
@@ -13,7 +13,7 @@ harmless. `tick(now_ms)` is the hot path: it only compares and stores small ints
 returns a small int event code, so it runs under `micropython.heap_lock()`.
 
 Settings are whole seconds (`clocksettings.py`: `Settings`, `profile()`,
-`parse_words()` for the NOTATION `clock` keys); inside, everything is integer ms.
+`parse_words()` for the notation's `clock` keys); inside, everything is integer ms.
 """
 
 from micropython import const

@@ -1,5 +1,5 @@
 """Shot-clock settings, apart from the running clock: `Settings`, the named profiles,
-and the NOTATION `clock` keys read and written (`shot`, `warn`, `ext`, `first`, `wait`,
+and the notation's `clock` keys read and written (`shot`, `warn`, `ext`, `first`, `wait`,
 `beeps`). The keys are checked here, once, with a message naming the key and the limit;
 the header, `clock on` and the checkpoint all read them through `parse_words`.
 """
@@ -81,7 +81,7 @@ class Settings:
 
 
 def profile(name):
-    """A fresh Settings for a named profile (RULES.md); None for 'off'."""
+    """A fresh Settings for a named profile (docs/rules.md); None for 'off'."""
     if name == "seed":  # seed 004 1.11: at most 45 s, warning 10 s before the end
         return Settings(shot=45, warn=10)
     if name == "wpa":  # 35 s, warning at 10 s, 1x25 s per rack, 60 s after the break
@@ -94,7 +94,7 @@ def profile(name):
 
 
 def profile_words(name):
-    """The NOTATION keys of a named profile (`shot=45 warn=10`): what a header's `clock`
+    """The notation's keys of a named profile (`shot=45 warn=10`): what a header's `clock`
     line or `clock on` carries for it; '' for 'off'."""
     return format_settings(profile(name))
 
@@ -127,7 +127,7 @@ def parse_words(words, base=None):
 
 
 def parse_settings(keys, base=None):
-    """Settings from the NOTATION clock keys, a dict of str -> str.
+    """Settings from the notation's clock keys, a dict of str -> str.
 
     Keys: shot, warn, ext (NxS), first, wait (only `go`), beeps. Keys not given keep the
     value in `base`; without a base, `shot` is required and the others default to the
@@ -174,7 +174,7 @@ def parse_settings(keys, base=None):
 
 
 def format_settings(s):
-    """The NOTATION keys for s (parse_settings of them gives s back); '' for None."""
+    """The notation's keys for s (parse_settings of them gives s back); '' for None."""
     if s is None:
         return ""
     out = "shot=" + str(s.shot) + " warn=" + str(s.warn)

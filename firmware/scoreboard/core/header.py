@@ -1,11 +1,11 @@
-"""The header of a match file: the lines before the first `frame` (NOTATION.md).
+"""The header of a match file: the lines before the first `frame` (docs/notation.md).
 
 What is played (`game`, `match`, `breaks`), by whom (`side`), under which settings
 (`rules`, `clock`), plus `sbn`, `id`, `box` and `date`. Each line is checked as it is
 read, and what depends on two lines (a game and its kind of match) on whichever comes
 second.
 
-`box ID` is an addition to NOTATION.md's header (its rule: add words, never change one):
+`box ID` is an addition to docs/notation.md's header (its rule: add words, never change one):
 the box that made the match, written by the box when it starts one (journal.py), so
 that a match id is unique per box and the host keys its database by both. Its ID is
 checked by `check_id`, it is given at most once, and only in the header.

@@ -1,6 +1,6 @@
 """The match notation (`.sbn`): strict parser and writer, one line at a time.
 
-NOTATION.md is the contract. This module knows the *syntax* of every line (which words
+docs/notation.md is the contract. This module knows the *syntax* of every line (which words
 exist in which game, how many arguments, which values); whether an event is allowed at
 that moment is the rules' business (`match.py`). An event is a tuple
 `(ms, word, args)`: `ms` is the `@MS` stamp or None, `args` a tuple of ints and

@@ -1,6 +1,6 @@
 """What the report and the screens read of a match, with names, not positions.
 
-`View`: the frame in play, NOTATION.md's `current` object. `Match.view()` fills one View
+`View`: the frame in play, docs/notation.md's `current` object. `Match.view()` fills one View
 that the match keeps and returns it each time (the same object, refilled: no allocation
 but the prompts list), so read it before the next event or copy what must be kept.
 `Timing`: elapsed times and shot statistics from the `@MS` stamps (`Match.timing()`).
@@ -13,7 +13,7 @@ class View:
     score (pair, or None for a pool rack), brk (the striker's break or run), ball_on
     (`red`, `colour` or a colour's name), reds, remaining, snookers_required, free_ball,
     respotted_black, fouls (fouls in a row, pair), misses (misses in a row, pair),
-    prompts (list of codes in NOTATION.md's order)."""
+    prompts (list of codes in docs/notation.md's order)."""
 
     def __init__(self):
         self.striker = None

@@ -37,7 +37,7 @@ a decision that ends a frame or the match (`concede`, `claim`, `award`, `restart
 `forfeit`, `abandon`) is asked once, naming who ("A (Ann) concedes the frame? ok"),
 before its line is given; `undo` says no and goes back to the menu. Who concedes is
 chosen (menus.concede_menu), and a concession by the side not at the table is refused
-with its reason: only the striker may (NOTATION.md).
+with its reason: only the striker may (docs/notation.md).
 
 What the panel says the keys do now is here too, so it follows the state: `entry()`
 (the entry in progress; else what `ok` does, the decision pending after a foul or a

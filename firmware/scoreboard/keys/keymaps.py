@@ -12,7 +12,7 @@ small in a corner of each key on the pool and straight-pool legends (`numbered`)
 (always the last key) ends the entry. `number(family, name)` and `number_key(family,
 n)` translate. Snooker has no number entry.
 
-The snooker names are DESIGN.md's: red yellow green brown blue pink black foul miss
+The snooker names are docs/design.md's: red yellow green brown blue pink black foul miss
 free again replace end undo menu ok. Every family keeps `undo menu ok` on the bottom
 row, `ok` bottom right.
 """

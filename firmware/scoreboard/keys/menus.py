@@ -39,7 +39,7 @@ STRIKER = const(3)
 OWN = const(4)
 
 # The shot-clock profiles the clock menu offers, in its order (the settings of each are
-# clocksettings.profile's, RULES.md and seed 004 1.11).
+# clocksettings.profile's, docs/rules.md and seed 004 1.11).
 CLOCK_MENU_PROFILES = ("wpa", "pro", "seed")
 
 

@@ -198,7 +198,7 @@ def elapsed(match):
 
 
 def prompt_words(code, fig, match):
-    """A prompt code of the core (NOTATION.md) in words for the referee."""
+    """A prompt code of the core (docs/notation.md) in words for the referee."""
     if code == "snookers":
         return t("m.p.snookers")
     if code == "tie-only":  # the side behind: its most is a tie (and a re-spotted black)

@@ -1,4 +1,4 @@
-"""Eight-ball, nine-ball and ten-ball racks (RULES.md, pool; seed 004 after the WPA).
+"""Eight-ball, nine-ball and ten-ball racks (docs/rules.md, pool; seed 004 after the WPA).
 
 The board records who wins each rack and the fouls; ball numbers (`pot 3 9`) are an
 optional detail that shows the balls left and lets the board end a rack on a legal pot

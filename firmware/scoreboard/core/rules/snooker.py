@@ -1,4 +1,4 @@
-"""Snooker: the frame's rules (RULES.md, snooker; seed 000 after the WPBSA rules).
+"""Snooker: the frame's rules (docs/rules.md, snooker; seed 000 after the WPBSA rules).
 
 The board computes the score, the ball on, the reds left, points remaining, snookers
 required, breaks, fouls and misses in a row, the end of the frame and the prompts; it

@@ -1,4 +1,4 @@
-"""Straight pool (14.1 continuous): points to a target, one frame (RULES.md).
+"""Straight pool (14.1 continuous): points to a target, one frame (docs/rules.md).
 
 One point a ball; a foul costs 1, an opening-break foul 2 (not one of three fouls);
 the third foul in a row by a warned side costs 15 more, and that side breaks again
