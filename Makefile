@@ -3,6 +3,9 @@
 #   make deps       install what is missing (Debian packages, Python venv, Node tools,
 #                   MicroPython stubs, the 32-bit MicroPython and the Cortex-M3 build with
 #                   the firmware frozen in, picotool and the Pico's UF2)
+#   make check      the fast tier, before `make test`: ruff, pyright and the tests that
+#                   need only CPython and the venv (no build, MicroPython, Node, Chromium,
+#                   PostgreSQL or virtual device; tests/support/tiers.py), in under a minute
 #   make test       the test suite (calls deps first)
 #   make bench      memory/time budgets, full sweeps (calls deps first; LONG=1: the
 #                   Pico's smallest heap for a best-of-35 too)
@@ -27,7 +30,7 @@ PY_STAMP := $(VENV)/.deps-stamp
 NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 
-.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test \
+.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test check \
 	dist bench lint typecheck flash sync sim clean-pycache
 
 deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2
@@ -178,6 +181,20 @@ $(TYPINGS_STAMP): requirements-typings.txt | $(BIN)/python
 test: deps
 	@$(BIN)/pytest -q -n auto --dist loadfile -m "not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+# The fast tier: nothing is installed or built (`make deps` does that); a missing venv or
+# node_modules is one line. The tests marked needs_build (tests/conftest.py sets it) and
+# the slow sweeps are left to `make test`; the sampled sweeps take smaller samples
+# (SCOREBOARD_TIER=check: a quarter of the property examples, a third of the power cuts).
+check:
+	@test -x $(BIN)/python || { echo "make check: no Python venv in $(VENV)/: run make deps" >&2; exit 1; }
+	@test -x node_modules/.bin/pyright || { echo "make check: no pyright in node_modules/: run make deps" >&2; exit 1; }
+	$(BIN)/ruff check firmware host_tools tests
+	node_modules/.bin/pyright
+	@SCOREBOARD_TIER=check POWER_CUT_STEP=263 $(BIN)/pytest -q -n auto \
+		-m "not needs_build and not slow"; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make check: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
 # LONG=1: the Pico's smallest heap for a best-of-35 too (host_tools/pico/heap.py; about
