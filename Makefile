@@ -122,7 +122,8 @@ RP2_CHECK = @for t in $(RP2_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
 	exit 1; }; done
 # $(call rp2_uf2,BOARD,check target): build the port for BOARD into its build-BOARD/
 # (the output in build/pico/build-BOARD.log, its tail on failure), then check the UF2
-# (python -m host_tools.commands.uf2, which prints what it covers) and only then keep it.
+# (python -m host_tools.commands.uf2, which prints what it covers) and only then keep it;
+# its figures and the .mpy files' go into docs/figures.md (host_tools/measure/figures.py).
 define rp2_uf2
 	$(RP2_CHECK)
 	mkdir -p build/pico
@@ -132,6 +133,8 @@ define rp2_uf2
 		|| { tail -n 30 build/pico/build-$(1).log >&2; exit 1; }
 	$(BIN)/python -m host_tools.commands.uf2 $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $(2)
 	cp $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $@
+	$(BIN)/python -m host_tools.measure.figures uf2 $@
+	$(BIN)/python -m host_tools.measure.figures mpy
 endef
 
 deps-uf2: $(PICO_UF2)
@@ -214,12 +217,13 @@ typecheck: deps-node deps-typings
 # the sdist cannot (setuptools leaves build/ out of it). The RP2040 image is brought up to
 # date first, as make deps does, and the Pico 2's too once `make uf2` has made it: a wheel
 # never carries an image of older firmware. build/lib is emptied first: setuptools would
-# ship a module deleted since the last build. DIST=DIR writes elsewhere (tests/test_wheel.py).
+# ship a module deleted since the last build. The sizes go into docs/figures.md. DIST=DIR writes elsewhere (tests/test_wheel.py).
 DIST ?= dist
 
 dist: deps-python deps-uf2 $(wildcard $(PICO2_UF2))
 	rm -rf build/lib build/bdist.*
 	$(BIN)/python -m build --sdist --wheel --outdir $(DIST) .
+	$(BIN)/python -m host_tools.measure.figures wheel $(DIST)
 
 # CPython leaves __pycache__ folders in firmware/ when tests import the core: never ship them.
 clean-pycache:
