@@ -7,8 +7,9 @@
 #                   need only CPython and the venv (no build, MicroPython, Node, Chromium,
 #                   PostgreSQL or virtual device; tests/support/tiers.py), in under a minute
 #   make test       the test suite (calls deps first)
-#   make bench      memory/time budgets, full sweeps (calls deps first; LONG=1: the
-#                   Pico's smallest heap for a best-of-35 too)
+#   make bench      memory/time budgets and sweeps, about ten minutes (calls deps first;
+#                   LONG=1, hours: the full sweeps, the Pico's smallest heap, its
+#                   best-of-35 by keys, live's scaling)
 #   make lint       ruff
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
 #   make uf2        the Pico images with the firmware frozen in: build/pico/scoreboard-pico.uf2
@@ -200,8 +201,9 @@ check:
 	if [ $$rc -eq 5 ]; then echo "make check: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
-# LONG=1: the Pico's smallest heap for a best-of-35 too (host_tools/pico/heap.py; about
-# half an hour more), not only for a best-of-3.
+# LONG=1: the long sweeps too (host_tools/measure/bench.py says which): the fuzzer's and
+# the mashing's 100,000, the Pico's smallest heap (host_tools/pico/heap.py, minutes a run)
+# and its best-of-35 by keys, live's boxes before the latency doubles.
 bench: deps
 	$(BIN)/python -m host_tools.measure.bench $(if $(LONG),--long)
 
