@@ -3,9 +3,13 @@
 #   make deps       install what is missing (Debian packages, Python venv, Node tools,
 #                   MicroPython stubs, the 32-bit MicroPython and the Cortex-M3 build with
 #                   the firmware frozen in, picotool and the Pico's UF2)
+#   make check      the fast tier, before `make test`: ruff, pyright and the tests that
+#                   need only CPython and the venv (no build, MicroPython, Node, Chromium,
+#                   PostgreSQL or virtual device; tests/support/tiers.py), in under a minute
 #   make test       the test suite (calls deps first)
-#   make bench      memory/time budgets, full sweeps (calls deps first; LONG=1: the
-#                   Pico's smallest heap for a best-of-35 too)
+#   make bench      memory/time budgets and sweeps, about ten minutes (calls deps first;
+#                   LONG=1, hours: the full sweeps, the Pico's smallest heap, its
+#                   best-of-35 by keys, live's scaling)
 #   make lint       ruff
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
 #   make uf2        the Pico images with the firmware frozen in: build/pico/scoreboard-pico.uf2
@@ -27,7 +31,7 @@ PY_STAMP := $(VENV)/.deps-stamp
 NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 
-.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test \
+.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test check \
 	dist bench lint typecheck flash sync sim clean-pycache
 
 deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2
@@ -121,7 +125,8 @@ RP2_CHECK = @for t in $(RP2_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
 	exit 1; }; done
 # $(call rp2_uf2,BOARD,check target): build the port for BOARD into its build-BOARD/
 # (the output in build/pico/build-BOARD.log, its tail on failure), then check the UF2
-# (python -m host_tools.commands.uf2, which prints what it covers) and only then keep it.
+# (python -m host_tools.commands.uf2, which prints what it covers) and only then keep it;
+# its figures and the .mpy files' go into docs/figures.md (host_tools/measure/figures.py).
 define rp2_uf2
 	$(RP2_CHECK)
 	mkdir -p build/pico
@@ -131,6 +136,8 @@ define rp2_uf2
 		|| { tail -n 30 build/pico/build-$(1).log >&2; exit 1; }
 	$(BIN)/python -m host_tools.commands.uf2 $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $(2)
 	cp $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $@
+	$(BIN)/python -m host_tools.measure.figures uf2 $@
+	$(BIN)/python -m host_tools.measure.figures mpy
 endef
 
 deps-uf2: $(PICO_UF2)
@@ -182,8 +189,23 @@ test: deps
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
-# LONG=1: the Pico's smallest heap for a best-of-35 too (host_tools/pico/heap.py; about
-# half an hour more), not only for a best-of-3.
+# The fast tier: nothing is installed or built (`make deps` does that); a missing venv or
+# node_modules is one line. The tests marked needs_build (tests/conftest.py sets it) and
+# the slow sweeps are left to `make test`; the sampled sweeps take smaller samples
+# (SCOREBOARD_TIER=check: a quarter of the property examples, a third of the power cuts).
+check:
+	@test -x $(BIN)/python || { echo "make check: no Python venv in $(VENV)/: run make deps" >&2; exit 1; }
+	@test -x node_modules/.bin/pyright || { echo "make check: no pyright in node_modules/: run make deps" >&2; exit 1; }
+	$(BIN)/ruff check firmware host_tools tests
+	node_modules/.bin/pyright
+	@SCOREBOARD_TIER=check POWER_CUT_STEP=263 $(BIN)/pytest -q -n auto \
+		-m "not needs_build and not slow"; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make check: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+# LONG=1: the long sweeps too (host_tools/measure/bench.py says which): the fuzzer's and
+# the mashing's 100,000, the Pico's smallest heap (host_tools/pico/heap.py, minutes a run)
+# and its best-of-35 by keys, live's boxes before the latency doubles.
 bench: deps
 	$(BIN)/python -m host_tools.measure.bench $(if $(LONG),--long)
 
@@ -199,12 +221,13 @@ typecheck: deps-node deps-typings
 # the sdist cannot (setuptools leaves build/ out of it). The RP2040 image is brought up to
 # date first, as make deps does, and the Pico 2's too once `make uf2` has made it: a wheel
 # never carries an image of older firmware. build/lib is emptied first: setuptools would
-# ship a module deleted since the last build. DIST=DIR writes elsewhere (tests/test_wheel.py).
+# ship a module deleted since the last build. The sizes go into docs/figures.md. DIST=DIR writes elsewhere (tests/test_wheel.py).
 DIST ?= dist
 
 dist: deps-python deps-uf2 $(wildcard $(PICO2_UF2))
 	rm -rf build/lib build/bdist.*
 	$(BIN)/python -m build --sdist --wheel --outdir $(DIST) .
+	$(BIN)/python -m host_tools.measure.figures wheel $(DIST)
 
 # CPython leaves __pycache__ folders in firmware/ when tests import the core: never ship them.
 clean-pycache:

@@ -9,7 +9,7 @@ MicroPython and the other device tools are in tests/support/mpy.py.
 import host_tools  # noqa: F401  (sys.path: firmware/, host_tools/compat/)
 import pytest
 
-from support import mpy
+from support import mpy, tiers
 
 
 @pytest.fixture(scope="session")
@@ -28,3 +28,39 @@ def scenarios_dir():
 def micropython_bin():
     """Path of the unix port's `micropython`; fails (never skips) when it is missing."""
     return mpy.tool(mpy.MICROPYTHON)
+
+
+def pytest_collection_modifyitems(config, items):
+    """The `needs_build` marker, from each test's file and fixtures (support/tiers.py)."""
+    for item in items:
+        why = tiers.needs_build(item)
+        if why and not item.get_closest_marker("needs_build"):
+            item.add_marker(pytest.mark.needs_build(why))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    tiers.guard().seen = []
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item):
+    """A test that started MicroPython, a build, Node, Chromium, PostgreSQL, ... without
+    the needs_build marker errors here, once its fixtures are torn down: `make check`
+    would run it and should not."""
+    guard = tiers.guard()
+    seen, guard.seen = guard.seen or [], None
+    if seen and not item.get_closest_marker("needs_build"):
+        pytest.fail("%s started %s but is not marked needs_build: add its file to "
+                    "NEEDS_BUILD_FILES in tests/support/tiers.py"
+                    % (item.nodeid, ", ".join(sorted(set(seen)))), pytrace=False)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Under `-m "not needs_build ..."` (make check) the files listed whole in
+    NEEDS_BUILD_FILES are not even imported: every test in them would be deselected, and
+    importing them costs seconds a worker."""
+    if collection_path.name in tiers.NEEDS_BUILD_FILES and tiers.leaves_out_builds(
+            config.getoption("markexpr", "")):
+        return True
+    return None

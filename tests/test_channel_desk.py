@@ -21,6 +21,7 @@ from host_tools.results.sync import pull
 from support import device
 from support.livebox import KeyBox
 from support.vdev import REPO, VirtualDevice, scoreboard
+from support.waits import wait_for
 
 MATCH = """sbn 1
 game snooker reds=15
@@ -42,13 +43,6 @@ def played(box):
     files = sorted((box.flash / "matches").glob("*.sbn"))
     return [ln for ln in device.events(files[-1])
             if ln.startswith("pot ")] if files else []
-
-
-def wait_for(test, timeout, what):
-    end = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < end, what
-        time.sleep(0.05)
 
 
 def follow(port):
@@ -156,16 +150,17 @@ def test_two_commands_on_one_box_without_live_are_queued(tmp_path):
             "b = open_box(%r)\nprint('held', flush=True)\ntime.sleep(3)\nb.close()\n"
             % dev.port)], cwd=str(REPO), stdout=subprocess.PIPE, text=True)
         assert holder.stdout.readline().strip() == "held"
-        got = []
-        t = threading.Thread(target=lambda: got.append(scoreboard(
-            "sync", "--port", dev.port, "--db", tmp_path / "r.db")))
-        t.start()
-        time.sleep(1.5)
-        assert not got  # ...the second waits for it, saying so
+        sync = subprocess.Popen([sys.executable, "-m", "host_tools", "sync", "--port", dev.port,
+                                 "--db", str(tmp_path / "r.db")], cwd=str(REPO),
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        said = sync.stderr.readline()  # ...the second waits for it, saying so
+        assert "is in use by" in said and "waiting for it" in said, said
+        assert holder.poll() is None and sync.poll() is None  # while the first holds it
         holder.wait(10)
-        t.join(60)
-    rc, out, err = got[0]
-    assert rc == 0 and "is in use by" in err and "waiting for it" in err, out + err
+        out, err = sync.communicate(timeout=60)
+    rc = sync.returncode
+    assert rc == 0, out + said + err
     assert out.strip().splitlines()[-1] == "sync: pulled 3, skipped 0, refused 0"
 
 

@@ -6,7 +6,6 @@ journaled exactly those events (stamped and checksummed), and the replay of its 
 must equal the replay of the hand-written match in everything but the times.
 """
 
-import json
 
 import pytest
 
@@ -30,11 +29,7 @@ def interpreter(request):
 
 
 def replay_json(path):
-    rc, out = mpy.run_tool([mpy.BIN / "scoreboard", "replay", path, "--json"])
-    assert rc == 0, out
-    report = json.loads(out)
-    report.pop("timing")
-    return report
+    return mpy.replay_json(path, timing=False)
 
 
 def expected_json(tmp_path, header, events):

@@ -8,31 +8,16 @@ import hashlib
 import os
 import signal
 import subprocess
-import time
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
-from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, match_lines
+from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, match_lines, mpremote
+from support.waits import appears
 from host_tools.device.sync_board import Board
-
-MPREMOTE = REPO / ".venv" / "bin" / "mpremote"
-
-
-def mpremote(port, *args, timeout=60):
-    proc = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
-                          timeout=timeout, check=False, stdin=subprocess.DEVNULL)
-    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
 def booted(flash, timeout=20):
     """Whether the app booted (again): its Journal makes queue/ when it is missing."""
-    return wait_for(flash / "queue", timeout)
-
-
-def wait_for(path, timeout=20):
-    deadline = time.monotonic() + timeout
-    while not path.exists() and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return path.exists()
+    return appears(flash / "queue", timeout)
 
 
 def test_mpremote_filesystem_commands_on_the_flash_folder(flash, device, tmp_path):
@@ -70,7 +55,7 @@ def test_device_code_never_reaches_the_computers_root(flash, device):
 
 
 def test_firmware_runs_at_boot_stops_on_interrupt_restarts_on_soft_reset(flash, device):
-    assert wait_for(flash / "queue")  # the app booted and made its journal folders
+    assert appears(flash / "queue")  # the app booted and made its journal folders
     assert (flash / "matches").is_dir()
     board = Board(device.port, soft_reset=False)  # Ctrl-C: the running app stops
     try:

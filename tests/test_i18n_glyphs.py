@@ -12,7 +12,7 @@ from host_tools.gen import glyphgen
 from support import mpy
 
 from scoreboard.ui import draw, glyphs
-from host_tools.compat import framebuf
+from support.screens import canvas
 
 SCRIPT = mpy.REPO / "tests" / "micropython" / "i18n_text.py"
 MP32 = mpy.REPO / "build" / "mp32" / "micropython"
@@ -27,14 +27,9 @@ def _blocks():
     return [chr(c) for c in codes]
 
 
-def _canvas(w=64, h=8):
-    buf = bytearray((w + 7) // 8 * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
-
-
 def _pixels(ch):
     """The 8x8 pixels `draw.text` leaves for one character at scale 1, as 8 column bytes."""
-    _, c = _canvas(8, 8)
+    _, c = canvas(8, 8)
     draw.text(c, ch, 0, 0)
     return bytes(sum(c.pixel(x, y) << y for y in range(8)) for x in range(8))
 
@@ -74,7 +69,7 @@ def test_a_character_no_table_has_is_one_visible_replacement_glyph():
     for ch in ("\u4e2d", "\U0001f3b1", "\u0301", "\x07"):
         assert _pixels(ch) == replacement
     # one glyph each: the text after it is where it would be after any character
-    _, c = _canvas(64, 8)
+    _, c = canvas(64, 8)
     assert draw.text(c, "a\u4e2db", 0, 0) == 24
     assert draw.text_width("a\u4e2db") == 24
 
@@ -88,9 +83,9 @@ def test_a_long_name_is_cut_with_an_ellipsis_at_a_character():
     cyr = "Александър Иванов"
     assert draw.fit(cyr, 7) == cyr[:6] + "\u2026"
     # drawn: the ellipsis glyph in the last cell of the field, nothing past it
-    _, c = _canvas(80, 8)
+    _, c = canvas(80, 8)
     draw.text_at(c, name, 0, 0, 80, draw.LEFT)
-    _, one = _canvas(8, 8)
+    _, one = canvas(8, 8)
     draw.text(one, "\u2026", 0, 0)
     last = bytes(sum(c.pixel(72 + x, y) << y for y in range(8)) for x in range(8))
     assert last == _pixels("\u2026") and any(last)
@@ -118,9 +113,9 @@ def test_ascii_text_is_drawn_exactly_as_before():
     """English screens stay the same: printable ASCII still goes through canvas.text,
     and the glyph loop gives the same pixels for it."""
     for s in ("Ronnie O'Sullivan", "BEST OF 7", "~!@#$%^&*()_+{}|:<>?"):
-        a_buf, a = _canvas(200, 8)
+        a_buf, a = canvas(200, 8)
         a.text(s, 0, 0, 1)
-        b_buf, b = _canvas(200, 8)
+        b_buf, b = canvas(200, 8)
         draw.text(b, s + "\u00e9", 0, 0)  # a character beyond ASCII: the glyph loop
         b.fill_rect(8 * len(s), 0, 8, 8, 0)
         assert a_buf == b_buf, s

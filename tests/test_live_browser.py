@@ -103,9 +103,10 @@ def test_the_overlay_and_the_tv_page_show_every_score_in_order(tmp_path, browser
         assert "Ann" in text and "Bob" in text and "18" in text
         # The shot clock counts down by itself from the last stamp (45 s, B's shot... A's).
         first = d.execute_script("return document.getElementById('clock').textContent")
-        time.sleep(1.2)
-        second = d.execute_script("return document.getElementById('clock').textContent")
-        assert first.isdigit() and second.isdigit() and int(second) < int(first) <= 45
+        assert first.isdigit() and int(first) <= 45
+        wait_js(d, "const t = document.getElementById('clock').textContent; "
+                "return /^[0-9]+$/.test(t) && Number(t) < %d" % int(first), timeout=5,
+                what="the shot clock to count down")
         frame = "data:image/svg+xml;base64," + base64.b64encode(FRAME.encode()).decode()
         d.execute_script("document.documentElement.style.background = "
                          "'url(" + frame + ") center / cover'")

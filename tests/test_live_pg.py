@@ -14,6 +14,7 @@ import psycopg
 from support.hostfixtures import pg_server  # noqa: F401  (the fixture)
 from support.livebox import KeyBox, Live
 from support.vdev import scoreboard
+from support.waits import wait_for
 
 MATCH = """sbn 1
 game snooker reds=6
@@ -73,7 +74,9 @@ def test_live_results_and_notifications_on_postgresql(tmp_path, pg_server):  # n
         tbl, lines, signal, match_id, state = live_row[0]
         assert (tbl, lines, signal, match_id) == (1, HEADER_LINES + STROKES, True, mid)
         assert json.loads(state)["replay"]["winner"] == "A"
-        time.sleep(0.5)
+        # The notifications may trail the row: every stroke's, then stop.
+        wait_for(lambda: len([g for g in listener.got if g["lines"] > HEADER_LINES])
+                 >= STROKES, 10, "a notification for every stroke")
     finally:
         if live is not None:
             err = live.stop()

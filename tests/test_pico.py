@@ -24,7 +24,7 @@ import subprocess
 
 import pytest
 
-from host_tools.pico.emulator import UF2, Pico, PicoError
+from host_tools.pico.emulator import Pico, PicoError
 from support import device, mpy
 
 MPREMOTE = mpy.BIN / "mpremote"
@@ -36,10 +36,6 @@ KEYS = ["ok", "red", "black", "end", "red", "pink", "red", "black", "red", "blac
 EVENTS = ["frame A", "pot red", "pot black", "end", "pot red", "pot pink", "pot red",
           "pot black", "pot red", "pot black", "pot red", "pot black", "pot red", "pot black",
           "pot yellow", "pot green", "pot brown", "pot blue", "pot pink", "pot black"]
-
-
-def need_uf2():
-    assert UF2.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
 
 
 def run(*cmd, timeout=180):
@@ -68,17 +64,16 @@ def journal_text(raw):
 
 
 def replay_json(tmp_path, text):
+    """`scoreboard replay --json` on `text`, written to a file first."""
     path = tmp_path / "replay-input.sbn"
     path.write_text(text, encoding="utf-8")
-    rc, out, err = run(SCOREBOARD, "replay", "--json", path)
-    assert rc == 0, err
-    return json.loads(out)
+    return mpy.replay_json(path)
 
 
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
     """The box's whole evening, with what each step left (see the module docstring)."""
-    need_uf2()
+    mpy.need_uf2()
     tmp = tmp_path_factory.mktemp("pico")
     image = tmp / "box.img"
     got = {"tmp": tmp}
@@ -330,7 +325,7 @@ def test_the_pico_bench_measures_heap_latency_and_refreshes():
     a best-of-35): every figure is there and within what a Pico can be."""
     from host_tools.pico import bench
 
-    need_uf2()
+    mpy.need_uf2()
     rows = dict(bench.rows(frames=1))
     assert not [v for v in rows.values() if "FAILED" in v], rows
     heap = {k: v for k, v in rows.items() if k.startswith("heap in use (")}

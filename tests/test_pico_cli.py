@@ -28,12 +28,8 @@ def pico(*args, timeout=300):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def need_uf2():
-    assert UF2.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
-
-
 def test_a_key_script_is_pressed_on_the_keypad_and_the_pngs_are_scoreboard_devices(tmp_path):
-    need_uf2()
+    mpy.need_uf2()
     script = tmp_path / "keys.txt"
     script.write_text("menu      # the set-up on the box\nmenu\n@500\n", encoding="utf-8")
     rc, out, err = pico("--flash-image", tmp_path / "box.img", "--keys", script,
@@ -59,7 +55,7 @@ def test_a_key_script_is_pressed_on_the_keypad_and_the_pngs_are_scoreboard_devic
 
 
 def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
-    need_uf2()
+    mpy.need_uf2()
     proc = subprocess.Popen([str(SCOREBOARD), "pico", "--pty", "--flash-image",
                              str(tmp_path / "box.img")], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=str(mpy.REPO))
@@ -100,7 +96,7 @@ def test_the_pty_with_keys_is_a_table_scoreboard_live_follows_as_it_is_played(tm
     (its @MS waits the box's own) while it serves the port, and announces the port, so
     `scoreboard live --port auto` finds the emulated Pico and shows each stroke as it
     comes."""
-    need_uf2()
+    mpy.need_uf2()
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path))  # the announcements seen here
     script = tmp_path / "keys.txt"
     script.write_text(LIVE_KEYS, encoding="utf-8")
@@ -148,7 +144,7 @@ def test_the_pty_with_keys_is_a_table_scoreboard_live_follows_as_it_is_played(tm
 def test_a_power_cut_in_a_flash_program_ends_the_run_with_one_line(tmp_path):
     """--cut-at-program N (for tests): the Nth flash program is half written, then the
     process dies as the power would; the image keeps what reached the flash."""
-    need_uf2()
+    mpy.need_uf2()
     script = tmp_path / "keys.txt"
     script.write_text("menu\n", encoding="utf-8")
     image = tmp_path / "box.img"
@@ -163,7 +159,7 @@ def test_a_power_cut_in_a_flash_program_ends_the_run_with_one_line(tmp_path):
 def test_relative_paths_are_taken_in_the_current_folder(tmp_path):
     """--flash-image and --uf2 relative to where the user runs the command (issue 24,
     point 4), not to the checkout the emulator's Node process runs in."""
-    need_uf2()
+    mpy.need_uf2()
     shutil.copy(UF2, tmp_path / "mine.uf2")
     stray = mpy.REPO / "rel-box.img"
     assert not stray.exists()
@@ -251,7 +247,7 @@ def test_hold_and_gap_are_how_long_the_keypad_is_pressed(tmp_path):
     5 ms, too short a tap for any scan of the keypad (the app's 20 ms debounce, a PIO's
     two samples 8 ms apart): not taken; the next line's `hold=80` is. The box ends on
     the picture of one `menu`, as `scoreboard device` shows it (none and two differ)."""
-    need_uf2()
+    mpy.need_uf2()
     pictures = {}
     for n in (0, 1, 2):
         script = tmp_path / ("menu%d.txt" % n)

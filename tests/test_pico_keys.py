@@ -21,15 +21,12 @@ import shutil
 import pytest
 
 from host_tools.pico import heap, keys_bench
-from host_tools.pico.emulator import UF2, Pico
+from host_tools.pico.emulator import Pico
 from host_tools.pico.keys_bench import FRAME_KEYS as KEYS
 from host_tools.pico.keys_bench import HEADER
+from support import mpy
 
 SAMPLE_US = 8000  # drivers/pio_keypad.py SAMPLE_US
-
-
-def need_uf2():
-    assert UF2.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
 
 
 def journal_lines(pico):
@@ -40,7 +37,7 @@ def journal_lines(pico):
 @pytest.fixture(scope="module")
 def frame(tmp_path_factory):
     """A frame by 30 ms taps, 125 ms apart, with bouncing contacts; what it left."""
-    need_uf2()
+    mpy.need_uf2()
     image = tmp_path_factory.mktemp("keys") / "box.img"
     with Pico(image, names=KEYS, chatter_ms=5) as pico:
         pico.boot()
@@ -106,7 +103,7 @@ def drained(pico):
 
 @pytest.fixture(scope="module")
 def pad(tmp_path_factory):
-    need_uf2()
+    mpy.need_uf2()
     image = tmp_path_factory.mktemp("pad") / "box.img"
     with Pico(image) as pico:
         pico.boot()
@@ -160,7 +157,7 @@ def test_a_full_fifo_waits_and_is_counted(pad):
 def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp_path):
     """The ballast leaves a little more than the app holds on its start screen; the
     margin goes down until the match runs out of memory while it is played."""
-    need_uf2()
+    mpy.need_uf2()
     queued = tmp_path / "queued.img"
     keys = ["ok"] + ["red", "black"] * 6
     with Pico(queued, names=keys) as pico:

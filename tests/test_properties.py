@@ -25,12 +25,14 @@ from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
+from support import tiers
 
 # Cheap properties run many examples; the undo property (a refold and a deep snapshot
-# after every line) fewer. The whole file takes about 15 s.
-SETTINGS_FAST = settings(max_examples=150, deadline=None,
+# after every line) fewer. The whole file takes about 15 s (a quarter of the examples in
+# `make check`: support/tiers.py).
+SETTINGS_FAST = settings(max_examples=tiers.examples(150), deadline=None,
                          suppress_health_check=[HealthCheck.too_slow])
-SETTINGS = settings(max_examples=40, deadline=None,
+SETTINGS = settings(max_examples=tiers.examples(40), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 MAX_EVENTS = 400
 

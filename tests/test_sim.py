@@ -11,14 +11,13 @@ to test-output/sim/.
 import base64
 import json
 import shutil
-import subprocess
 import time
 import zipfile
 
 import pytest
 
 from scoreboard.keys.keymaps import KEYMAPS
-from support.mpy import BIN, FIRMWARE
+from support.mpy import FIRMWARE, replay_json
 from support.simpage import OUTPUT, Page, Server, chrome, host_panels, quit_chrome
 
 NINEBALL = """sbn 1
@@ -59,14 +58,6 @@ def lines_of(text):
 def flash_files(page):
     return {rel: base64.b64decode(page.js("return sim.fileBase64(arguments[0])", rel))
             for rel, _size, _mtime in page.js("return sim.files()")}
-
-
-def replay_json(path):
-    """`scoreboard replay FILE --json`, as a person would run it on the download."""
-    out = subprocess.run([str(BIN / "scoreboard"), "replay", str(path), "--json"],
-                         capture_output=True, text=True, check=False, timeout=60)
-    assert out.returncode == 0, out.stderr
-    return json.loads(out.stdout)
 
 
 def without_timing(report):
@@ -190,9 +181,11 @@ def test_a_snooker_frame_by_clicks_and_keys_survives_a_reload(page):
 def test_a_nineball_rack_from_a_queued_file_by_key_strokes(page, tmp_path):
     page.open()
     # the clear-storage button: a fresh box with only the demonstration match
+    page.js("window.beforeClear = true")  # gone once the page has reloaded
     page.driver.find_element("id", "clear").click()
     page.driver.switch_to.alert.accept()
-    time.sleep(0.3)
+    page.wait("return !window.beforeClear && document.readyState === 'complete'",
+              what="the page to reload after the clear")
     page.wait_running()
     assert [rel for rel, *_ in page.js("return sim.files()")] == ["queue/demo.sbn"]
     # a prepared nine-ball match, queued through the file picker: the box resets

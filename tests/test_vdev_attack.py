@@ -17,7 +17,8 @@ import pytest
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_text, match_lines
 from host_tools.device.sync_board import Board
-from test_host_vdev import mpremote, wait_for
+from support.vdev import mpremote
+from support.waits import appears
 
 # Each probe prints `NAME refused ERRNO` or `NAME LEAK ...`: every one must be refused.
 _PROBES = r"""
@@ -118,7 +119,7 @@ def test_a_current_file_naming_a_path_outside_cannot_make_the_firmware_write_the
     (flash / "current").write_text("../../x\n")
     before = sorted(p.name for p in tmp_path.iterdir())
     with VirtualDevice(flash):
-        assert wait_for(flash / "queue")  # the app booted and recovered (or refused)
+        assert appears(flash / "queue")  # the app booted and recovered (or refused)
         time.sleep(1.0)  # recovery runs right after: give it time to do its worst
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert outside.read_text(encoding="utf-8") == torn

@@ -32,7 +32,7 @@ from host_tools.commands import setup_cmd
 from host_tools.results import sync as sync_cmd
 from host_tools.results.db import open_db
 from host_tools.device.sync_board import Board
-from test_host_vdev import wait_for
+from support.waits import appears
 
 
 class HostFailure(Exception):
@@ -111,7 +111,7 @@ def app_is_back(flash, port, marker, timeout=20):
     test removed while the app was stopped) and a Ctrl-C stops it as it stops the app
     (`scoreboard: stopped`). A Ctrl-C that lands while it still loads its modules only
     says KeyboardInterrupt: then it is started again (Ctrl-D) and asked once more."""
-    if not wait_for(flash / marker, timeout):
+    if not appears(flash / marker, timeout):
         return False
     for pause in (0.3, 1.0, 2.0):
         time.sleep(pause)  # from the journal's folders into the app's loop
@@ -293,7 +293,7 @@ def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
         for argv, marker, first in commands:
             for p in _GONE:
                 (flash / p).unlink(missing_ok=True)
-            assert _app_runs(device) and wait_for(flash / marker)
+            assert _app_runs(device) and appears(flash / marker)
             time.sleep(0.5)  # past its journal's start-up: nothing remakes the marker now
             shutil.rmtree(flash / marker)
             proc = subprocess.Popen([str(PYTHON), "-m", "host_tools", argv[0], "--port",

@@ -22,7 +22,12 @@ to first key.
 
 Timings on this machine move with its load: each is printed with its ratio to a
 reference loop timed in the same run (host_tools/measure/common.py). `make test` runs small
-samples of the sweeps; this runs them in full (about ten minutes).
+samples of the sweeps; this runs larger ones, and `--long` (`make bench LONG=1`) the
+longest in full: the fuzzer's and the key mashing's 100,000 (20,000 without), the Pico's
+matches by keys as a best-of-35 (a best-of-3 without), the smallest heap on the emulated
+Pico (minutes a run: only with it) and live's boxes before the latency doubles. Without
+it the bench stays within about ten minutes here; with it, hours (a best-of-35 on the
+emulated Pico is half an hour or more a run).
 """
 
 import os
@@ -35,6 +40,7 @@ import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.measure import app_bench
 from host_tools.measure import channel_bench
 from host_tools.measure import clock_drift
+from host_tools.measure import figures
 from host_tools.measure import fuzz
 from host_tools.measure import common as measure
 from host_tools.measure.matchgen import generate, header
@@ -48,6 +54,7 @@ BIN = os.path.join(ROOT, ".venv", "bin")
 MICROPYTHON = os.path.join(BIN, "micropython")
 RUNNER = os.path.join(ROOT, "host_tools", "mp", "replay.py")
 FUZZ_FILES = 100_000
+SWEEP = 20_000  # the fuzzer's files and the mashed keys without --long
 MP32 = os.path.join(ROOT, "build", "mp32", "micropython")
 
 
@@ -146,7 +153,7 @@ def workloads():
     ]
 
 
-def core_rows(tmp, ref):
+def core_rows(tmp, ref, fuzz_files=FUZZ_FILES):
     rows = []
     mpy = os.path.join(tmp, "mpy")
     mpy_bytes = measure.compile_firmware(mpy)
@@ -197,7 +204,7 @@ def core_rows(tmp, ref):
     rows.append(("shot clock error after 1 h of a jittery loop: deadlines / naive",
                  "%d ms / %d ms" % (ticks_err, naive_err)))
     t = time.perf_counter()
-    f = fuzz.run(FUZZ_FILES, seed=1)
+    f = fuzz.run(fuzz_files, seed=1)
     secs = time.perf_counter() - t
     rows.append(("fuzzer: mutated files on both interpreters (ok, line N: why)",
                  "%d (%d, %d) in %.0f s" % (f["files"], f["ok"], f["error"], secs)))
@@ -307,13 +314,20 @@ def slow_test_rows():
             ("  slow tests", lines[-1] if lines else p.stderr[-200:])]
 
 
-def live_rows():
-    """scoreboard live (issue 19): press to overlay, boxes, the echo's cost, bytes a stroke."""
+def live_rows(long=False):
+    """scoreboard live (issue 19): press to overlay, the echo's cost, bytes a stroke, and
+    with `long` the boxes before the latency doubles."""
     p = subprocess.run([os.path.join(BIN, "pytest"), "-q", "-s", "-m", "slow", "-p",
                         "no:cacheprovider", "tests/test_live_bench.py"], capture_output=True,
                        text=True, check=False, cwd=ROOT)
+    # The figures that check nothing are no test: tests/support/live_figures.py.
+    q = subprocess.run([os.path.join(BIN, "python"), "-m", "support.live_figures",
+                        *(["--long"] if long else [])],
+                       capture_output=True, text=True, check=False, cwd=ROOT,
+                       env=dict(os.environ, PYTHONPATH=os.pathsep.join(
+                           [ROOT, os.path.join(ROOT, "tests")])))
     found = {}
-    for x in p.stdout.splitlines():
+    for x in p.stdout.splitlines() + q.stdout.splitlines():
         x = x.lstrip(".")
         if x.startswith("live ") and ": " in x:
             key, value = x.split(": ", 1)
@@ -322,28 +336,40 @@ def live_rows():
              ("live scaling", "live: boxes followed before that latency doubles"),
              ("live loop", "live: the box's loop with and without the console echo"),
              ("live bytes", "live: bytes per stroke on the wire"))
-    return [(label, found.get(key, "?")) for key, label in names]
+    return [(label, found.get(key, "?" if long or key != "live scaling" else "LONG=1"))
+            for key, label in names]
 
 
 def main():
+    long = "--long" in sys.argv[1:]
+    sweep = FUZZ_FILES if long else SWEEP
     ref = measure.reference_ms()
     rows = [("reference loop (all times are also given as a ratio to it)", "%.1f ms" % ref)]
     t = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        rows += core_rows(tmp, ref)
+        rows += core_rows(tmp, ref, sweep)
         rows += app_bench.rows(35, ref, tmp)
         rows += journal_rows()
         rows += alloc_rows(tmp)
         rows += qemu_rows()
-        rows += mash_rows(tmp)
+        rows += mash_rows(tmp, presses=sweep)
     rows += slow_test_rows()
-    rows += live_rows()
+    rows += live_rows(long)
     rows += channel_bench.rows()  # the request channel against the raw REPL (issue 24)
-    rows += pico_bench.rows()  # the UF2 on the emulated RP2040 (host_tools/pico/bench.py)
-    # its smallest heap for a best-of-3 (--long: a best-of-35 too) beside the 32-bit's
-    rows += pico_heap.rows("--long" in sys.argv[1:])
+    # the UF2 on the emulated RP2040 (host_tools/pico/bench.py): its matches by keys are
+    # a best-of-3, a best-of-35 with --long (two of them side by side: the longest part)
+    rows += pico_bench.rows(35 if long else 3)
+    # its smallest heap, best-of-3 and best-of-35, beside the 32-bit's: each size tried is
+    # a run of minutes (host_tools/pico/heap.py), so only with --long
+    if long:
+        rows += pico_heap.rows(True)
+    else:
+        rows.append(("smallest heap, whole app by keys on the emulated Pico", "LONG=1"))
     rows += keys_bench.rows()  # its keypad: taps, stalls, scan gaps (pico/keys_bench.py)
-    rows.append(("(this bench took)", "%.0f s" % (time.perf_counter() - t)))
+    seconds = time.perf_counter() - t
+    rows.append(("(this bench took)", "%.0f s" % seconds))
+    # The docs quote these figures from docs/figures.md, never from memory.
+    figures.rewrite("bench", figures.bench_body(rows, seconds))
     width = max(len(r[0]) for r in rows)
     print("%-*s  %s" % (width, "measure", "value"))
     print("-" * (width + 14))

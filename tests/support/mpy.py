@@ -3,6 +3,7 @@
 Nothing here skips: `make deps` installs every tool, so a missing one is a failure.
 """
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -90,3 +91,23 @@ def split_lines(text):
     if parts[-1]:
         lines.append(parts[-1])
     return lines
+
+
+def need_uf2():
+    """The Pico's image `make deps` builds (build/pico/scoreboard-pico.uf2), or a failure
+    that says how to get it."""
+    from host_tools.pico.emulator import UF2
+
+    assert UF2.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make uf2`"
+
+
+def replay_json(path, timing=True):
+    """`scoreboard replay PATH --json`, as a person runs it: the report as a dict (without
+    its `timing` when `timing` is False)."""
+    proc = subprocess.run([str(BIN / "scoreboard"), "replay", str(path), "--json"],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    if not timing:
+        report.pop("timing")
+    return report

@@ -20,6 +20,14 @@ from scoreboard.core.words import with_checksum
 
 REPO = Path(__file__).resolve().parents[2]
 PYTHON = REPO / ".venv" / "bin" / "python"
+MPREMOTE = REPO / ".venv" / "bin" / "mpremote"
+
+
+def mpremote(port, *args, timeout=60):
+    """The real mpremote on `port`: (returncode, stdout, stderr) as text."""
+    proc = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
+                          timeout=timeout, check=False, stdin=subprocess.DEVNULL)
+    return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
 class VirtualDevice:
