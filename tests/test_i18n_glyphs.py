@@ -12,7 +12,7 @@ from host_tools.gen import glyphgen
 from support import mpy
 
 from scoreboard.ui import draw, glyphs
-from host_tools.compat import framebuf
+from support import screens as S
 
 SCRIPT = mpy.REPO / "tests" / "micropython" / "i18n_text.py"
 MP32 = mpy.REPO / "build" / "mp32" / "micropython"
@@ -28,8 +28,7 @@ def _blocks():
 
 
 def _canvas(w=64, h=8):
-    buf = bytearray((w + 7) // 8 * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    return S.canvas(w, h)
 
 
 def _pixels(ch):

@@ -22,7 +22,6 @@ import _paths
 
 _paths.setup(__file__)
 
-import framebuf  # noqa: E402
 
 from drivers.ssd1683 import BAND_ROWS, Band, draw_bands  # noqa: E402
 
@@ -361,8 +360,9 @@ def led_screens():
 
 
 def _canvas(w, h):
-    buf = bytearray(((w + 7) // 8) * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    """A canvas of the whole picture (a Band of every row: it states its size)."""
+    band = Band(w, h, h)
+    return band.buf, band
 
 
 def _panel(screen, w, h, bands):
