@@ -212,31 +212,30 @@ class App:
         self.led_pass(now)  # the LED answers in the same pass
 
     def _menu_key(self, name, long, now):
-        action = self.menu.press(name, long)
+        r = self.menu.press(name, long)  # a Result (keys/result.py), as the grammar's
         self._legend(self.menu.family())
-        if action is None:
+        if r.refusal is not None:
+            self._refuse(r.refusal, now)
             return
-        if action[0] == "refuse":
-            self._refuse(action[1], now)
-            return
-        if action[0] == "volume":
+        if r.setting == "volume":
             self.set_volume(next_volume(self.buzzer.volume))
             return
-        if action[0] == "lang":  # a long `undo` on the start screen: the box's language
-            self.settings["lang"] = action[1]
+        code = r.value
+        if r.setting == "lang" and code:  # a long `undo` on the start screen: the language
+            self.settings["lang"] = code
             save_settings(self.journal.files, self.settings)
-            self.screen.notice = lang.t("a.language") % lang.name(action[1])
+            self.screen.notice = lang.t("a.language") % lang.name(code)
             return
-        # ("start", header_lines, breaker, queued name or None, first line)
-        _, lines, breaker, queued, first = action
+        if r.header is None:
+            return
         try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
-            self.journal.start(lines, queued)
+            self.journal.start(r.header, r.queued)
         except JournalError as e:
             self._refuse(str(e), now)
             return
         self._take_match(self.journal.match, now, 0)
-        self.grammar.first_breaker = 0 if breaker == "A" else 1  # if `first` is no frame
-        self._enter(first, now)
+        self.grammar.first_breaker = 0 if r.breaker == "A" else 1  # if `line` is no frame
+        self._enter(r.line, now)
         self._dirty(now, full=True)
 
     def state(self):
