@@ -50,7 +50,6 @@ RESERVE = const(1024)  # heap set aside at the start, let go for the out-of-memo
 OUT_OF_MEMORY = ("scoreboard: out of memory (%s; %d bytes free after a collection): "
                  "the match is kept on the flash and recovered at the next start")
 _FAMILY_DEFAULT = "snooker"
-OVERTIME = "match time over 6.2 days: only abandon, forfeit, suspend"
 _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past MAX_MS
 
 

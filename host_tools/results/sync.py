@@ -243,13 +243,14 @@ def _box_of(board):
 
 
 def header_ids(header, mid):
-    """The box the header names (None when it names none: older firmware); ValueError
-    when its id is not one (check_id) or is not the file's name."""
+    """The box the header names (None when it names none: older firmware's files have
+    no `box` line); ValueError when its id is not one (check_id) or is not the file's
+    name."""
     if header.id is not None:
         check_id(header.id, "id")
         if header.id != mid:
             raise ValueError("its id %s is not its file's name %s" % (header.id, mid))
-    return getattr(header, "box", None)
+    return header.box
 
 
 class SyncError(Exception):

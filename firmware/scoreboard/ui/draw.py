@@ -227,11 +227,6 @@ def count_digits(n):
     return c
 
 
-def number_width(n, w, gap):
-    c = count_digits(n)
-    return c * w + (c - 1) * gap
-
-
 def number(canvas, n, x, y, w, h, t, gap, align=LEFT, col=1, box=0):
     """The integer n in seven-segment digits w x h, `gap` apart. With align RIGHT or
     CENTRE, `box` is the width to align in (from x). Returns the width drawn."""
