@@ -92,7 +92,7 @@ def test_framebuf_stand_in_matches_the_real_one(micropython_bin):
     rc_cp, out_cp = mpy.run_tool([sys.executable, OPS])
     assert rc_mp == 0, out_mp
     assert rc_cp == 0, out_cp
-    assert len(out_mp.splitlines()) == 16
+    assert len(out_mp.splitlines()) == 17
     assert out_cp == out_mp
 
 
