@@ -31,11 +31,12 @@ import serial.tools.list_ports
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.results.db import (FINAL, Conflict, Correction, DbError, add_db_options,
-                                   open_db, url_from)
+                                   open_chosen)
 from host_tools.messages import fail, say, shown
 from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError, progress_bar
-from scoreboard.core.notation import SIDES, NotationError
+from scoreboard.core.notation import NotationError
+from scoreboard.core.vocab import SIDES
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 from scoreboard.core.words import check_id, strip_checksum
@@ -332,7 +333,7 @@ def add_parser(sub):
 def run(args):
     try:
         files = files_folder(args.files)
-        db = open_db(url_from(args.db, args.db_file))
+        db = open_chosen(args)
     except (DbError, SyncError) as e:
         fail("sync", e)
         return 2
