@@ -8,7 +8,7 @@ in the core's API is one edit in this file (`figures` reads `Match.view()`).
 
 from micropython import const
 
-from scoreboard.core.notation import SIDES
+from scoreboard.core.vocab import SIDES
 from scoreboard.lang import t
 
 KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
