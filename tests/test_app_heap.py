@@ -101,8 +101,10 @@ def test_a_game_loads_only_its_own_rules(tmp_path):
 # build plays it in 39 KB. The bound keeps a margin above that edge.
 PICO_FREE_KB = 72
 # The live heap (gc.mem_alloc() after a collection, the app alive) after its first
-# frame: measured 48.5 KB.
-PICO_LIVE_KB = 52
+# frame: measured 48.5 KB before the request channel (issue 24), 53.6 KB with it (the
+# channel's module and buffers 2.1 KB, the boot's flash repairs and the header's table
+# word about 3 KB more); the best-of-3 above still plays with 72 KB free.
+PICO_LIVE_KB = 56
 
 
 def _need_uf2():

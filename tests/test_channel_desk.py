@@ -179,8 +179,8 @@ def test_a_box_without_the_channel_is_named_with_the_way_to_update_it(tmp_path):
     (old / "scoreboard" / "channel.py").unlink()
     app = old / "scoreboard" / "app.py"
     text = app.read_text()
-    for was, now in (("from scoreboard.channel import Channel, console_input\n", ""),
-                     ("console_input() if board.echo is not None else None", "None")):
+    for was, now in (("board.echo.console_input() if board.echo is not None else None",
+                      "None"),):
         assert was in text
         text = text.replace(was, now)
     app.write_text(text)
@@ -365,3 +365,33 @@ def test_a_box_whose_frames_never_check_is_given_up_named_and_never_stopped(
             link.join(5)
         cable.close()
         box.stop()
+
+
+def test_tables_are_numbered_by_the_draw(tmp_path):
+    """Two boxes, found in port order, play matches a draw put on tables 7 and 1: the
+    pages number them 7 and 1 (the port order only stands in before the match says)."""
+    from support.livebox import Live
+
+    boxes = [KeyBox(tmp_path / ("box%d" % i), script(["red"], wait=300),
+                    match=MATCH.replace("side A", "table %d\nside A" % n))
+             for i, n in enumerate((7, 1))]
+    live = None
+    try:
+        for b in boxes:
+            b.begun()
+        live = Live([b.port for b in boxes])
+        tables = live.wait(lambda t: sorted(t) == [1, 7] and all(
+            x["signal"] and x["lines"] for x in t.values()), 30, "the draw's numbers")
+        desk = live.get("/api/desk")  # on loopback: no token, the device paths shown
+        ports = {t["table"]: t["port"] for t in desk["tables"]}
+        assert ports == {7: boxes[0].port, 1: boxes[1].port}, desk
+        assert tables[7]["names"] == tables[1]["names"] == ["Ann", "Bob"]
+        assert tables[7]["lines"] == len(boxes[0].journal())
+        assert tables[1]["lines"] == len(boxes[1].journal())
+    finally:
+        if live is not None:
+            err = live.stop()
+            assert "Traceback" not in err, err
+            assert "is table 7 of the draw" in err
+        for b in boxes:
+            b.stop()

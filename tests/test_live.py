@@ -207,8 +207,9 @@ def test_two_boxes_followed_from_after_the_start(tmp_path):
         again = _stream(live.url, last=last - 3, count=3)
         assert [e[0] for e in again] == [last - 2, last - 1, last]
         assert all(e[1] in ("line", "table") for e in again)
-        # A page that does not exist, a table that does not: 404.
-        for path in ("/table/9/overlay", "/api/tables/x"):
+        # A page that does not exist, a table that does not: 404 (but an overlay waits
+        # for its table: test_live_web.py).
+        for path in ("/table/x/overlay", "/api/tables/9", "/api/tables/x"):
             with pytest.raises(urllib.error.HTTPError) as e:
                 urllib.request.urlopen(live.url.rstrip("/") + path, timeout=10)
             assert e.value.code == 404

@@ -9,7 +9,9 @@ import time
 
 import pytest
 
+from host_tools.live import stream
 from support.livebox import KeyBox, Live, score
+from support.liveweb import Web, snapshot
 from support.mpy import REPO
 from support.simpage import chrome, quit_chrome
 from test_live import KEYS_1, KEYS_2, MATCH_2, SCORES_1, SCORES_2
@@ -121,3 +123,66 @@ def test_the_overlay_and_the_tv_page_show_every_score_in_order(tmp_path, browser
             assert "Traceback" not in err, err
         box1.stop()
         box2.stop()
+
+
+SUB = "return document.getElementById('sub').textContent"
+
+
+def test_the_overlay_waits_for_its_table_and_says_no_signal_while_live_is_away(browser):
+    """Issue 24 items 1 and 2: an OBS source opened before its box is found waits for
+    it; when `live` itself stops, the overlay and the TV page say `no signal` (the
+    stream has closed), and once `live` is back they follow it again by themselves."""
+    w = Web()
+    port = w.port
+    d = browser
+    try:
+        d.get(w.url + "table/3/overlay")
+        overlay = d.current_window_handle
+        wait_js(d, SUB + " === 'table 3: waiting for its box'", what="the waiting overlay")
+        assert d.execute_script("return document.body.classList.contains('nosignal')")
+        w.publish("table", snapshot(3, pots=("red",)))
+        wait_js(d, "return document.getElementById('name-a').textContent === 'Ann' && "
+                   "document.getElementById('score-a').textContent === '1'",
+                what="the table found")
+        assert "waiting" not in d.execute_script(SUB)
+        d.switch_to.new_window("tab")
+        d.get(w.url + "tables")
+        tv = d.current_window_handle
+        wait_js(d, "return document.getElementById('table-3') !== null", what="the tile")
+        w.stop()  # live stops (Ctrl-C at the desk, the computer asleep)
+        t0 = time.monotonic()
+        wait_js(d, "return document.getElementById('table-3').innerText"
+                   ".includes('table 3: no signal')", timeout=10, what="the TV: no signal")
+        d.switch_to.window(overlay)
+        wait_js(d, SUB + " === 'table 3: no signal'", timeout=10, what="the overlay")
+        assert time.monotonic() - t0 < 6
+        assert d.execute_script("return document.body.classList.contains('nosignal')")
+        w = Web(port=port)  # live back (a new run: its event ids are not the last one's)
+        w.publish("table", snapshot(3, pots=("red", "black")))
+        wait_js(d, "return document.getElementById('score-a').textContent === '8'",
+                timeout=20, what="the overlay back")
+        assert "no signal" not in d.execute_script(SUB)
+        assert not d.execute_script("return document.body.classList.contains('nosignal')")
+        d.switch_to.window(tv)
+        wait_js(d, "return !document.getElementById('table-3').innerText"
+                   ".includes('no signal')", timeout=20, what="the TV back")
+    finally:
+        w.stop()
+
+
+def test_a_page_refused_for_too_many_streams_tries_again(browser, monkeypatch):
+    """A stream refused (503: too many pages) ends an EventSource for good: the page
+    starts another a few seconds later by itself."""
+    monkeypatch.setattr(stream, "MAX_STREAMS", 0)
+    w = Web()
+    try:
+        w.publish("table", snapshot(2))
+        browser.get(w.url + "table/2/overlay")
+        wait_js(browser, "return Live.tries > 0", what="the refusal")
+        time.sleep(0.5)
+        monkeypatch.setattr(stream, "MAX_STREAMS", 5)
+        wait_js(browser, "return document.getElementById('name-a').textContent === 'Ann'",
+                timeout=20, what="the page in again")
+        assert w.hub.stats["refused"] >= 1
+    finally:
+        w.stop()

@@ -32,7 +32,6 @@ from scoreboard.core.notation import parse_event
 from scoreboard.core.ticks import ticks_add, ticks_diff
 from scoreboard.core.timekeeper import MAX_MS, MatchTime
 from scoreboard.journal import Journal, JournalError, box_id
-from scoreboard.channel import Channel, console_input
 from scoreboard.keys.debounce import LONG, PRESS, Debouncer
 from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import keymap
@@ -86,8 +85,10 @@ class App:
         self.stopped = False
         # The desk's requests on the console (scoreboard/channel.py), where there is one.
         self.channel = None
-        inp = console_input() if board.echo is not None else None
-        if inp is not None:
+        inp = board.echo.console_input() if board.echo is not None else None
+        if inp is not None:  # imported only then: a runner without a console never pays
+            from scoreboard.channel import Channel
+
             self.channel = Channel(self, inp, board.echo.out)
 
     # -- start-up --------------------------------------------------------------------

@@ -52,7 +52,6 @@ just the same and the host's next try finds the REPL (sync_board.Board tries twi
 
 import binascii
 import os
-import sys
 
 from micropython import const
 
@@ -77,14 +76,6 @@ _FOLDERS = ("matches", "queue")
 
 class Refused(Exception):
     """A request the box will not do: its reason goes back as `err`."""
-
-
-def console_input():
-    """The console's input stream for requests, or None (not MicroPython: a test's
-    stdin, or a terminal that is someone else's)."""
-    if sys.implementation.name != "micropython":
-        return None
-    return getattr(sys.stdin, "buffer", sys.stdin)
 
 
 class Channel:
@@ -250,14 +241,7 @@ class Channel:
     def sha(self, args):
         path = _path(self.app, _one(args, "sha PATH"))
         h = _hasher()
-        buf = bytearray(PIECE)
-        with open(path, "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                h.update(memoryview(buf)[:n])
-                yield _PENDING
+        yield from _hashing(path, h)
         yield "ok " + binascii.hexlify(h.digest()).decode()
 
     def read(self, args):
@@ -356,14 +340,7 @@ class Channel:
         if stem is None:
             raise Refused("no match %s on the box" % mid)
         h = _hasher()
-        buf = bytearray(PIECE)
-        with open(files.match_path(stem + ".sbn"), "rb") as f:
-            while True:
-                n = f.readinto(buf)
-                if not n:
-                    break
-                h.update(memoryview(buf)[:n])
-                yield _PENDING
+        yield from _hashing(files.match_path(stem + ".sbn"), h)
         if binascii.hexlify(h.digest()).decode() != want.lower():
             raise Refused("%s changed since it was read: sync again" % stem)
         files.write_small("matches/%s.pulled" % mid, "pulled %s sha256 %s" % (when, want))
@@ -447,6 +424,18 @@ def _flash_free(app):
     from scoreboard.files import fs_free
 
     return fs_free(app.journal.files.root or "/")
+
+
+def _hashing(path, h):
+    """A job's steps that hash the file at `path` into `h`, a PIECE a step."""
+    buf = bytearray(PIECE)
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                return
+            h.update(memoryview(buf)[:n])
+            yield _PENDING
 
 
 def _hasher():

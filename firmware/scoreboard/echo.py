@@ -60,6 +60,7 @@ class Echo:
     """Frames journal lines onto `out` (a binary stream; default the console's)."""
 
     def __init__(self, out=None):
+        self._console = out is None  # the app's own console, not a test's stream
         if out is None:
             out = getattr(sys.stdout, "buffer", sys.stdout)
         self.out = out
@@ -81,6 +82,14 @@ class Echo:
                 self._poll = p
             except (OSError, TypeError, ValueError, AttributeError):
                 self._poll = None  # not a pollable stream: written as it comes
+
+    def console_input(self):
+        """The console's input, for the desk's requests (scoreboard/channel.py): the
+        stream behind the echo's own console, on MicroPython; None for an echo to a
+        stream of a test's, and on CPython (a terminal that is someone else's)."""
+        if not self._console or sys.implementation.name != "micropython":
+            return None
+        return getattr(sys.stdin, "buffer", sys.stdin)
 
     def lines(self, stem, first, data):
         """Frame the journal lines in `data` (bytes, each ending in `\\n`), the first of

@@ -3,7 +3,7 @@
 Each box writes every journal line on its USB console as it writes it to flash
 (`firmware/scoreboard/echo.py`: `SB> STEM N TEXT *CRC`). This package reads those
 lines from one or many boxes, keeps each table's match by replaying them with the
-firmware's own core, and serves pages and data on loopback:
+firmware's own core, and serves pages and data on loopback (beyond it when asked):
 
     frames.py   reading the console's frames out of a byte stream
     table.py    one table: its journal lines, the core's replay of them, its JSON
@@ -12,6 +12,8 @@ firmware's own core, and serves pages and data on loopback:
     ports.py    which serial ports are boxes (`--port auto`), virtual devices included
     results.py  with --db: finished matches stored and marked as `scoreboard sync`
                 does; on PostgreSQL a live row per table and a NOTIFY per change
-    server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/stream
+    stream.py   the tables and their numbered events (the Hub), and /api/stream
+    server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/desk
+    guard.py    who may ask what: the Host header, the desk's token beyond loopback
     command.py  the command line
 """

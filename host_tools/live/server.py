@@ -1,73 +1,93 @@
 """The web side of `scoreboard live`, on aiohttp (asyncio):
 
     /                       a list of the pages
-    /table/N/overlay        the lower third for an OBS browser source (static/overlay.html)
+    /table/N/overlay        the lower third for an OBS browser source (static/overlay.html),
+                            also before table N's box is found: the page waits for it
     /tables                 every table on one page, for a TV (static/tables.html)
     /api/tables             JSON: a list of the tables (table.py's snapshot, whose
                             `replay` is NOTATION.md's replay JSON)
     /api/tables/N           JSON: one table
+    /api/desk               JSON for the desk: the tables with their boxes' device paths
+                            (the other pages do not show them) and the streams' counters
+                            (stream.py); beyond loopback it needs the token live printed
+                            at its start (guard.py)
     /api/stream             Server-Sent Events: `line` per journal line taken (data: the
                             table, its line numbers and lines, the table after them),
                             `table` for any other change (signal, catch-up), `tables`
                             (every table) first, and again to a client too far behind;
                             each event has an id: a reconnect with `Last-Event-ID` (or
                             `?last=ID`) gets what it missed. `?table=N` follows one table.
+                            At most 200 at once (then 503, Retry-After); a reader that
+                            falls far behind is cut, and comes back with its last id.
 
-The links (link.py) run in threads and hand their changes to the Hub through the event
-loop (`call_soon_threadsafe`), so the Hub is only ever touched by the loop.
+Every request's Host header is checked (guard.py). The Hub (the tables and the events)
+and the stream are stream.py's.
 """
 
-import asyncio
-import collections
-import contextlib
-import json
+import errno
 import time
 from pathlib import Path
 
 from aiohttp import web
 
+from host_tools.live import stream
+from host_tools.live.guard import Guard
+from host_tools.live.stream import public
+from host_tools.messages import shown
+
 STATIC = Path(__file__).resolve().parent / "static"
-KEEP = 20000  # events kept for clients that reconnect
-PING = 15.0  # seconds between two comments on a quiet stream (proxies keep it open)
+MAX_TABLE = 999  # the highest table number an overlay may wait for
+OUT_OF = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}  # a failed accept's
+SAY_EVERY = 60.0  # seconds between two log lines of failed accepts
 
 
-def _ms():
-    return int(time.time() * 1000)
+def calm(loop, log, clock=time.monotonic):
+    """One log line a minute while connections cannot be accepted (the process is out
+    of open files, or the system of memory), instead of asyncio's traceback for each
+    failed accept: up to a backlog's worth of them a second, megabytes a second."""
+    said = {"at": None, "since": 0}
+
+    def handler(loop, context):
+        exc = context.get("exception")
+        callback = getattr(context.get("handle"), "_callback", None)
+        if getattr(callback, "__name__", "") == "_start_serving" and isinstance(
+                exc, (OSError, ValueError)):
+            return  # asyncio's retry of the accepts, due after the server has closed
+        if not (isinstance(exc, OSError) and exc.errno in OUT_OF):
+            loop.default_exception_handler(context)
+            return
+        said["since"] += 1
+        now = clock()
+        if said["at"] is None or now - said["at"] >= SAY_EVERY:
+            text = "cannot take more connections: %s; the pages already open go on" % (
+                (exc.strerror or str(exc)).lower())
+            if said["since"] > 1:
+                text += " (%d failed since the last such line)" % said["since"]
+            log(text)
+            said["at"], said["since"] = now, 0
+    loop.set_exception_handler(handler)
 
 
-class Hub:
-    """The tables' latest snapshots and the numbered events, for the pages."""
-
-    def __init__(self):
-        self.tables = {}
-        self.events = collections.deque(maxlen=KEEP)  # (id, table, text)
-        self.last_id = 0
-        self.clients = set()
-        self.on_change = []  # callables(snapshot), e.g. the PostgreSQL rows
-
-    def publish(self, kind, snap, lines=None):
-        self.last_id += 1
-        self.tables[snap["table"]] = snap
-        data = {"kind": kind, "table": snap["table"], "server_ms": _ms(), "state": snap}
-        if lines is not None:
-            data["lines"] = [{"n": n, "line": text} for n, text in lines]
-        text = "id: %d\nevent: %s\ndata: %s\n\n" % (self.last_id, kind, json.dumps(data))
-        self.events.append((self.last_id, snap["table"], text))
-        for q in list(self.clients):
-            q.put_nowait((self.last_id, snap["table"], text))
-        for call in self.on_change:
-            call(snap)
-
-    def snapshot_event(self, table=None):
-        tables = [self.tables[n] for n in sorted(self.tables)
-                  if table is None or n == table]
-        data = {"kind": "tables", "server_ms": _ms(), "tables": tables}
-        return "id: %d\nevent: tables\ndata: %s\n\n" % (self.last_id, json.dumps(data))
+def plain(status, text, headers=None):
+    """A one-line refusal, as plain text (a Host header in it is never a page's)."""
+    return web.Response(status=status, text=text + "\n", headers={
+        "X-Content-Type-Options": "nosniff", **(headers or {})})
 
 
-def make_app(hub):
-    """The aiohttp application over the Hub's tables."""
-    app = web.Application()
+def make_app(hub, bind="127.0.0.1", hosts=(), token=None):
+    """The aiohttp application over the Hub's tables, listening on `bind`: guard.py's
+    Guard with the other names it answers to (`hosts`) and the desk's `token` (None:
+    the desk's view needs none)."""
+    guard = Guard(bind, hosts, token)
+
+    @web.middleware
+    async def guarded(request, handler):
+        if not guard.host_ok(request.host):
+            return plain(403, "this server does not answer to the name %s (scoreboard "
+                              "live --allow-host NAME adds one)" % shown(request.host[:80]))
+        return await handler(request)
+
+    app = web.Application(middlewares=[guarded])
 
     def page(name):
         async def handler(request):
@@ -85,15 +105,27 @@ def make_app(hub):
         return n
 
     async def overlay(request):
-        number(request)
+        # Any table number, found or not: an OBS browser source loads its page once and
+        # never asks again, so the page waits for its table itself (live.js).
+        n = request.match_info["n"]
+        if not (n.isascii() and n.isdigit() and 1 <= int(n) <= MAX_TABLE):
+            raise web.HTTPNotFound(text="no such table: /table/N/overlay, N from 1")
         return await page("overlay.html")(request)
 
     async def tables(request):
-        return web.json_response([hub.tables[n] for n in sorted(hub.tables)])
+        return web.json_response([public(hub.tables[n]) for n in sorted(hub.tables)])
 
     async def one(request):
         n = number(request)
-        return web.json_response(hub.tables.get(n))
+        return web.json_response(public(hub.tables[n]))
+
+    async def desk(request):
+        if not guard.desk_ok(request):
+            return plain(401, "this needs the desk's token, printed by scoreboard live at "
+                              "its start: ?token=... or Authorization: Bearer ...",
+                         {"WWW-Authenticate": "Bearer"})
+        return web.json_response({"tables": [hub.tables[n] for n in sorted(hub.tables)],
+                                  "streams": hub.stats})
 
     async def index(request):
         items = "".join('<li><a href="/table/%d/overlay">table %d: overlay</a></li>' % (n, n)
@@ -104,61 +136,16 @@ def make_app(hub):
             "%s<li><a href=/api/tables>/api/tables</a></li>"
             "<li><a href=/api/stream>/api/stream</a></li></ul>" % items))
 
-    async def stream(request):
-        only = None
-        if "table" in request.query:
-            try:
-                only = int(request.query["table"])
-            except ValueError:
-                raise web.HTTPBadRequest(text="table=N: a number") from None
-        last = request.headers.get("Last-Event-ID", request.query.get("last"))
-        try:
-            last = int(last) if last not in (None, "") else None
-        except ValueError:
-            raise web.HTTPBadRequest(text="Last-Event-ID: a number") from None
-        resp = web.StreamResponse(headers={
-            "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no"})
-        await resp.prepare(request)
-        q = asyncio.Queue()
-        hub.clients.add(q)
-        try:
-            oldest = hub.events[0][0] if hub.events else hub.last_id + 1
-            if last is None or last > hub.last_id or last < oldest - 1:
-                await resp.write(("retry: 1000\n" + hub.snapshot_event(only)).encode())
-            else:
-                out = ["retry: 1000\n"]
-                for eid, table, text in hub.events:
-                    if eid > last and (only is None or table == only):
-                        out.append(text)
-                await resp.write("".join(out).encode())
-            while True:
-                try:
-                    eid, table, text = await asyncio.wait_for(q.get(), PING)
-                except asyncio.TimeoutError:
-                    await resp.write(b": ping\n\n")
-                    continue
-                if eid is None:  # the server stops
-                    break
-                if only is None or table == only:
-                    await resp.write(text.encode())
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            hub.clients.discard(q)
-        return resp
-
     app.router.add_get("/", index)
     app.router.add_get("/tables", page("tables.html"))
     app.router.add_get("/table/{n}/overlay", overlay)
     app.router.add_get("/api/tables", tables)
     app.router.add_get("/api/tables/{n}", one)
-    app.router.add_get("/api/stream", stream)
+    app.router.add_get("/api/desk", desk)
+    app.router.add_get("/api/stream", stream.handler(hub))
     app.router.add_static("/static/", STATIC)
 
     async def close_streams(app):
-        for q in list(hub.clients):
-            with contextlib.suppress(Exception):
-                q.put_nowait((None, None, None))
+        hub.close()
     app.on_shutdown.append(close_streams)
     return app

@@ -33,6 +33,14 @@ clock shot=45 warn=10
 """
 
 
+def checkout_env(env=None):
+    """`env` (or this process's) with this checkout's host_tools first on the path: the
+    `scoreboard` entry point's own may be another checkout's."""
+    env = dict(os.environ if env is None else env)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), env.get("PYTHONPATH")]))
+    return env
+
+
 def _readline(proc, timeout, prefix):
     """The first line of proc's stdout starting with `prefix` (AssertionError if none)."""
     end = time.monotonic() + timeout
@@ -76,7 +84,7 @@ class KeyBox:
             cmd += ["--keys-log", str(log)]
         self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+                                     start_new_session=True, env=checkout_env())
         self.port = _readline(self.proc, 15, b"port ").split()[1]
 
     def interpreter(self):
@@ -199,7 +207,7 @@ class Live:
             cmd += ["--port", str(p)]
         self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     start_new_session=True, env=env)
+                                     start_new_session=True, env=checkout_env(env))
         self.url = _readline(self.proc, 20, b"live: http").split()[1]
 
     def get(self, path):

@@ -3,46 +3,121 @@
 // the element to count down in. The countdown is drawn from the box's stamps: the state
 // says what the clock had left at the last line and when that line came (server time),
 // and the page counts on from there every frame, without asking the server again.
+//
+// The page outlives `live`: an OBS browser source loads it once and never again. So a
+// page for a table not found yet waits for it, a stream that closes (live stopped, the
+// network gone) shows `no signal` on every table, and the page follows again when live
+// is back: the browser's own reconnects, and a new stream when the server refused one.
 "use strict";
+
+const LOST_AFTER = 1500;  // ms of a closed stream before the page says no signal
+const AGAIN_MS = [2000, 5000];  // a new stream after a refusal: between these, at random
 
 const Live = {
   tables: {},      // table number -> state (host_tools/live/table.py snapshot)
   offset: 0,       // this browser's clock minus the server's, ms
   log: [],         // what was painted: {table, lines, a, b, t} (the tests read it)
   render: null,    // render(state): the page draws one table
+  empty: null,     // empty(text): what the page says while it has no table ("": nothing)
   only: null,      // a table number, or null for every table
+  lost: false,     // the stream has been closed a while: live is away
+  lastId: null,    // the last event's id (a new stream goes on from it)
+  tries: 0,        // new streams after one ended for good (the tests read it)
+  lostTimer: null,
 
-  start(render, only) {
+  start(render, only, empty) {
     Live.render = render;
     Live.only = only;
-    const url = "/api/stream" + (only ? "?table=" + only : "");
-    const es = new EventSource(url);  // reconnects by itself, with Last-Event-ID
+    Live.empty = empty || null;
+    Live.note();
+    Live.connect();
+    requestAnimationFrame(Live.tick);
+  },
+
+  connect() {
+    const query = [];
+    if (Live.only) query.push("table=" + Live.only);
+    if (Live.lastId !== null) query.push("last=" + Live.lastId);
+    // The browser reconnects by itself with Last-Event-ID after a stream ends.
+    const es = new EventSource("/api/stream" + (query.length ? "?" + query.join("&") : ""));
     const take = (state) => {
       if (Live.only && state.table !== Live.only) return;
       Live.tables[state.table] = state;
       Live.render(state);
       Live.painted(state);
+      Live.note();
     };
     const clock = (data) => { Live.offset = Date.now() - data.server_ms; };
+    const seen = (e) => { if (e.lastEventId) Live.lastId = e.lastEventId; };
     es.addEventListener("tables", (e) => {
       const data = JSON.parse(e.data);
+      seen(e);
       clock(data);
       data.tables.forEach(take);
+      // Every table this live has: one held but not here is another run's (live was
+      // started again): it has no signal on this one.
+      const here = new Set(data.tables.map((t) => t.table));
+      for (const n in Live.tables) {
+        if (!here.has(Number(n))) take(Live.absent(Number(n)));
+      }
     });
     for (const kind of ["line", "table"]) {
       es.addEventListener(kind, (e) => {
         const data = JSON.parse(e.data);
+        seen(e);
         clock(data);
         take(data.state);
       });
     }
     es.onerror = () => {
-      document.body.classList.add("offline");
+      // A refusal (503: too many pages, or any answer but a stream) ends an EventSource
+      // for good; anything else it tries again by itself (readyState CONNECTING).
+      if (es.readyState === EventSource.CLOSED) {
+        es.close();
+        Live.tries += 1;
+        setTimeout(Live.connect, AGAIN_MS[0] + Math.random() * (AGAIN_MS[1] - AGAIN_MS[0]));
+      }
+      // A moment's grace: a stream the server ends for a reader too far behind is
+      // open again within a second.
+      if (Live.lostTimer === null) {
+        Live.lostTimer = setTimeout(() => Live.setLost(true), LOST_AFTER);
+      }
     };
     es.onopen = () => {
-      document.body.classList.remove("offline");
+      clearTimeout(Live.lostTimer);
+      Live.lostTimer = null;
+      Live.setLost(false);
     };
-    requestAnimationFrame(Live.tick);
+  },
+
+  // Live away or back: every table drawn again with it.
+  setLost(lost) {
+    if (Live.lost === lost) return;
+    Live.lost = lost;
+    document.body.classList.toggle("offline", lost);
+    for (const n in Live.tables) Live.render(Live.tables[n]);
+    Live.note();
+  },
+
+  // What the page says while it has no table to show: the overlay waiting for its box,
+  // the TV page for any; "" once there is one.
+  note() {
+    if (!Live.empty) return;
+    const has = Live.only ? Live.only in Live.tables : Object.keys(Live.tables).length > 0;
+    const who = Live.only ? "table " + Live.only : "scoreboard live";
+    Live.empty(has ? "" : who + (Live.lost ? ": no signal" : Live.only ?
+                                 ": waiting for its box" : ": waiting for the boxes"));
+  },
+
+  // The state of a table the server does not have.
+  absent(n) {
+    return {table: n, signal: false, status: "no signal", stem: null, lines: 0, id: null,
+            names: null, format: null, replay: null, clock: null, last: null, at: null};
+  },
+
+  // The table's box is heard, and live with it.
+  signal(state) {
+    return state.signal && !Live.lost;
   },
 
   // After the browser has painted the change: two animation frames later (a hidden
@@ -86,7 +161,7 @@ const Live = {
       if (!el) continue;
       const state = Live.tables[n];
       const left = Live.clockLeft(state);
-      if (left === null || !state.signal || !state.replay || !state.replay.current) {
+      if (left === null || !Live.signal(state) || !state.replay || !state.replay.current) {
         el.textContent = "";
         el.className = "clock";
         continue;
@@ -134,7 +209,7 @@ const Live = {
   },
 
   status(state) {
-    if (!state.signal) return "table " + state.table + ": no signal";
+    if (!Live.signal(state)) return "table " + state.table + ": no signal";
     if (!state.replay) return "table " + state.table + ": no match";
     return "";
   },
