@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from host_tools.mp.device import Runner
-from scoreboard.app import FULL_EVERY, QUIET_MS
+from scoreboard.ui.refresh import FULL_EVERY, QUIET_MS
 from scoreboard.sounds import PATTERNS
 from support import device, mpy
 

@@ -82,12 +82,19 @@ def test_every_board_follows_the_one_contract(tmp_path):
         seen = []
 
         def paint(canvas):
-            seen.append(canvas)
+            seen.append((canvas.width, canvas.height, canvas.top, canvas.rows))
             canvas.fill(0)
             canvas.pixel(w - 1, h - 1, 1)
 
         asyncio.run(board.eink_show(True, paint))
         assert seen, board.name
+        # every canvas states its size (the screens read it, never probe for it): the
+        # panel's, and the rows it holds, which together cover the panel once
+        covered = []
+        for cw, ch, top, rows in seen:
+            assert (cw, ch) == (w, h), board.name
+            covered += range(top, min(top + rows, h))
+        assert covered == list(range(h)), board.name
         del seen[:]
         if waits:  # the Pico's e-ink waits for BUSY: only App.run() drives it
             with pytest.raises(RuntimeError, match=r"App\.run"):
@@ -145,7 +152,8 @@ def test_the_pico_draws_the_eink_panel_in_bands_and_the_oled_whole():
     assert not hasattr(board, "eink")
     assert not any(isinstance(v, bytearray) and len(v) >= 15000 for v in vars(board).values())
     _, _, oled = build(pico2_oled)
-    assert (oled.eink.width, oled.eink.height, oled.eink.fmt) == (128, 64, fakes.MONO_HLSB)
+    assert (oled.eink.width, oled.eink.height, oled.eink.top, oled.eink.rows) == (128, 64, 0, 64)
+    assert oled.eink.fb.fmt == fakes.MONO_HLSB and oled.eink_buf is oled.eink.buf
 
 
 def test_sizes_per_board():

@@ -119,7 +119,7 @@ def test_the_default_database_is_where_the_platform_keeps_a_users_data(
 def test_auto_never_probes_a_serial_device_that_is_no_pico(monkeypatch):
     """`live --port auto` follows the Picos (Raspberry Pi's vendor id) and no Arduino,
     which resets at every open; `sync --port auto` takes a Pico before any other."""
-    from host_tools.live import ports
+    from host_tools.device import ports
 
     infos = [_port("/dev/ttyACM0", 0x2341, 0x0043), _port("/dev/ttyACM1"),
              _port("/dev/ttyUSB0", 0x0403, 0x6001)]

@@ -98,12 +98,10 @@ def test_the_seeds_terms_are_used():
 
 @pytest.mark.parametrize("code", ["pl", "bg"])
 def test_the_box_the_set_up_and_the_report_call_each_pool_game_alike(code):
-    """One name per game in a language: the match header on the panel (`m.GAME`, in
-    capitals), the set-up's list (`st.game.N`) and the printed report (`g.GAME`). The
-    Bulgarian panel once said ДЕВЯТКА and ДЕСЯТКА (the Russian words) where the report
-    said деветка and десетка."""
+    """One name per game in a language: the set-up's list (`st.game.N`) and the printed
+    report (`g.GAME`). The Bulgarian panel once said ДЕВЯТКА and ДЕСЯТКА (the Russian
+    words) where the report said деветка and десетка."""
     from host_tools.results.report_lang import TEXTS as REPORT
-    from scoreboard.lang import upper
     from scoreboard.startmenu import GAMES
 
     box = dict(zip(TABLES[code][0::2], TABLES[code][1::2]))
@@ -111,7 +109,6 @@ def test_the_box_the_set_up_and_the_report_call_each_pool_game_alike(code):
         if game in ("eightball", "nineball", "tenball"):
             name = REPORT[code]["g." + game]
             assert box["st.game.%d" % n] == name, game
-            assert box["m." + game] == upper(name), game
 
 
 def test_refusals_of_the_rules_core_are_translated():

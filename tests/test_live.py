@@ -13,7 +13,7 @@ import urllib.request
 
 import pytest
 
-from host_tools.live.frames import Splitter, parse
+from host_tools.device.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table
 from scoreboard.core.words import with_checksum
 from support.livebox import MATCH, SCOREBOARD, Cable, KeyBox, Live, score

@@ -92,7 +92,7 @@ def test_framebuf_stand_in_matches_the_real_one(micropython_bin):
     rc_cp, out_cp = mpy.run_tool([sys.executable, OPS])
     assert rc_mp == 0, out_mp
     assert rc_cp == 0, out_cp
-    assert len(out_mp.splitlines()) == 16
+    assert len(out_mp.splitlines()) == 17
     assert out_cp == out_mp
 
 
@@ -361,10 +361,24 @@ def test_screens_before_the_first_frame():
 
 
 # -- canvases ---------------------------------------------------------------------------
-@pytest.mark.parametrize("size", [(400, 300), (128, 64), (296, 128), (29, 13), (640, 384)])
-def test_canvas_size_is_found_through_pixel_alone(size):
-    _, fb = S.canvas(*size)
-    assert eink.size(S.OnlyFramebuf(fb)) == size
+@pytest.mark.parametrize("size, compact_layout", [((400, 300), False), ((128, 64), True),
+                                                  ((296, 128), True), ((399, 300), True),
+                                                  ((640, 384), False)])
+def test_the_layout_follows_the_size_the_canvas_states(size, compact_layout):
+    """No probe: the canvas says its size, and nothing but pixel reads could tell it."""
+    from scoreboard.ui import compact, eink_score
+
+    screen = model.Screen("score", cat.play(cat.OPENING))
+    buf, fb = S.canvas(*size)
+    only = S.OnlyFramebuf(fb)
+    eink.draw(only, screen)
+    assert "pixel" not in only.calls
+    want, ref = S.canvas(*size)
+    if compact_layout:
+        compact.draw(ref, screen, *size)
+    else:
+        eink_score.draw_score(ref, screen)
+    assert buf == want
 
 
 def test_oled_gets_the_compact_score_screen():

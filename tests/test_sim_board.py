@@ -81,10 +81,11 @@ print("current", box.current())
 with open(flash + "/" + box.current()) as f:
     words = [line.split(" *")[0].split() for line in f]
     print("journal", [" ".join([w for w in ws if w[0] != "@"]) for ws in words][-3:])
-import framebuf
+from drivers.ssd1683 import Band
 from scoreboard.ui import eink
-whole = bytearray(15000)  # the screen drawn whole: what the bands must have put together
-eink.draw(framebuf.FrameBuffer(whole, 400, 300, framebuf.MONO_HLSB), box.app.screen)
+whole = Band(400, 300, 300)  # the screen drawn whole: what the bands must have put together
+eink.draw(whole, box.app.screen)
+whole = whole.buf
 print("bands on the panel", board.eink_panel == whole, "band", len(board.band.buf),
       "canvas", hasattr(board, "eink"))
 before = (crc(board.eink_panel), crc(board.led_panel))

@@ -21,7 +21,11 @@ board has all of them (tests/test_boards.py walks every board through this list)
                           ink); the board calls it once per band it sends (the e-ink's
                           30-row bands, drivers/ssd1683.py) or once on a canvas of the
                           whole panel (the OLED), so what it draws depends on the state
-                          alone. It returns when the panel has taken the picture.
+                          alone. It returns when the panel has taken the picture. The
+                          canvas states its size: `width`, `height` (the panel's, i.e.
+                          eink_size) and the panel rows it holds, `top` .. `top + rows
+                          - 1` (all of them on a whole canvas): drivers/ssd1683.py's
+                          Band, of `rows` == height on a whole canvas.
     eink_show_now(full, paint)
                           the same at once, for the runners that step the app on a clock
                           of their own (App.step): here, eink_show run to its end, which

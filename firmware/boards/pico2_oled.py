@@ -4,10 +4,10 @@ How a variant is added without touching the app: a new file in boards/ with its 
 wiring table and `build()`, reusing what it shares with the reference board
 (boards/pico.py: LED chain, keypad, buzzer, power budget) and replacing only the part
 that differs, here the display (`make_display` and `eink_show`). The app's paint still
-draws the e-ink screens, here on one 128x64 MONO_HLSB canvas (`eink`, all of the panel:
-1 KB needs no bands) with `eink_size == (128, 64)`, and the screens pick their small
-layout from that size. main.py picks this file when the flash holds `board.txt` with
-`pico2_oled` in it (see the lead's main.py).
+draws the e-ink screens, here on one 128x64 MONO_HLSB canvas (`eink`, a Band of all of
+the panel's rows: 1 KB needs no bands) with `eink_size == (128, 64)`, and the screens
+pick their small layout from that size. main.py picks this file when the flash holds
+`board.txt` with `pico2_oled` in it (see the lead's main.py).
 
 An OLED has no slow refresh: `eink_show(full, paint)` paints the canvas, converts it to
 the controller's page layout (framebuf blit, in C) and sends it over I2C in about 25 ms
@@ -38,6 +38,7 @@ from micropython import const
 from boards import board as _board
 from boards import pico as _pico
 from drivers import ssd1306 as _ssd1306
+from drivers.ssd1683 import Band
 
 NAME = "pico2_oled"
 
@@ -69,8 +70,9 @@ class Board(_pico.Board):
         self.oled_i2c = i2c
         self.panel = _ssd1306.SSD1306_I2C(i2c, OLED_W, OLED_H)
         self.eink_size = (OLED_W, OLED_H)
-        self.eink_buf = bytearray(OLED_W * OLED_H // 8)
-        self.eink = framebuf.FrameBuffer(self.eink_buf, OLED_W, OLED_H, framebuf.MONO_HLSB)
+        # A Band of every row: the canvas states its size as the e-ink's bands do.
+        self.eink = Band(OLED_W, OLED_H, OLED_H, framebuf)
+        self.eink_buf = self.eink.buf
         self.oled_buf = bytearray(OLED_W * OLED_H // 8)
         self.oled = framebuf.FrameBuffer(self.oled_buf, OLED_W, OLED_H, framebuf.MONO_VLSB)
 
@@ -78,7 +80,7 @@ class Board(_pico.Board):
         """Paint the canvas, convert it (HLSB) to the OLED's pages (VLSB) and send all
         of it, full or not (the window is ignored)."""
         paint(self.eink)
-        self.oled.blit(self.eink, 0, 0)
+        self.oled.blit(self.eink.fb, 0, 0)
         if not self.panel.on:
             self.panel.poweron()
         self.panel.show(self.oled_buf)

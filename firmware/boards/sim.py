@@ -236,5 +236,5 @@ class Simulator:
 
     def current(self):
         """The current match's journal file, relative to the flash folder, or ''."""
-        stem = getattr(self.app.journal, "stem", None)  # ID, or ID.N for a continuation
+        stem = self.app.journal.stem  # ID, or ID.N for a continuation; None: no match
         return "matches/%s.sbn" % stem if stem else ""

@@ -120,10 +120,11 @@ class Band:
     """A canvas over panel rows `top`..`top + rows - 1` of a `width` x `height` panel:
     fill, fill_rect, hline, vline, rect, text and pixel (what the screens use) as
     framebuf has them, in panel coordinates, on a MONO_HLSB FrameBuffer `rows` high
-    (`buf`, 1 = black).
-    `pixel()` reads None outside the panel (a screen finds the panel's size that way)
-    and 0 on the panel's rows outside the band. `module` is framebuf (tests pass a
-    stand-in)."""
+    (`buf`, 1 = black). It states its size (`width`, `height`, `top`, `rows`: the
+    screens read them, boards/board.py's canvas contract); `rows` == `height` makes a
+    canvas of the whole picture (the OLED's, the tests'). `pixel()` reads None outside
+    the panel and 0 on the panel's rows outside the band. `module` is framebuf (tests
+    pass a stand-in)."""
 
     def __init__(self, width, height, rows=BAND_ROWS, module=framebuf):
         self.width = width

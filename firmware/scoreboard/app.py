@@ -16,7 +16,7 @@ board is the contract of boards/board.py: the app uses nothing else of it.
 
 A key is answered on the LED in the pass that reads it. The e-ink panel gets a partial
 refresh per change, coalesced while keys come fast, a full one at a frame's end and
-every `FULL_EVERY` partials, and never for the ticking clock (that is the LED's job).
+every `FULL_EVERY` partials (ui/refresh.py), never for the ticking clock (the LED's job).
 An entry the rules refuse changes nothing: its reason goes on the panel with a low beep.
 So does one the flash cannot take: the Match is rebuilt from the journal (what the box
 shows is what the flash holds) and the box stays playable; while the flash is nearly
@@ -42,16 +42,13 @@ from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
 from scoreboard.ui.model import Screen
+from scoreboard.ui.refresh import Refresh
 
 SCAN_MS = const(10)  # the pass period: a key reaches the LED within one
-QUIET_MS = const(400)  # e-ink: wait this long after the last change before refreshing
-LATEST_MS = const(2000)  # ... but never keep a change off the panel longer than this
-FULL_EVERY = const(10)  # a full refresh after this many partial ones (ghosting)
 RESERVE = const(1024)  # heap set aside at the start, let go for the out-of-memory report
 OUT_OF_MEMORY = ("scoreboard: out of memory (%s; %d bytes free after a collection): "
                  "the match is kept on the flash and recovered at the next start")
 _FAMILY_DEFAULT = "snooker"
-OVERTIME = "match time over 6.2 days: only abandon, forfeit, suspend"
 _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past MAX_MS
 
 
@@ -78,15 +75,10 @@ class App:
         self._legend(_FAMILY_DEFAULT)
         self.passes = 0
         self.time = MatchTime()  # match milliseconds (continue after a reset)
-        self._eink_dirty = False
-        self._eink_full = True
-        self._changed_at = 0
-        self._dirty_since = 0
-        self._partials = 0
+        self.refresh = Refresh()  # the e-ink's policy: when, and whether in full
         self._led_dirty = True
         self._led_due = -1  # ms from _led_at's draw until the LED changes by itself
         self._led_at = 0
-        self._asap = False
         self._eink_wake = None  # run()'s e-ink task waits on this asyncio.Event (None: stepped)
         self._eink_next = None  # the refresh handed to it (full or not) until it is done
         self._overtime = False  # match time is past MAX_MS
@@ -126,8 +118,7 @@ class App:
             notes.insert(0, lang.t("a.journal") % damage)
         if notes:
             self.screen.notice = " / ".join(notes)
-        self._dirty(now, full=True)
-        self._asap = True  # the first picture goes up at once, not after QUIET_MS
+        self._dirty(now, full=True)  # the first picture: up at once (ui/refresh.py)
         self._draw_led(now)
 
     def _take_match(self, match, now, base_ms):
@@ -221,31 +212,30 @@ class App:
         self.led_pass(now)  # the LED answers in the same pass
 
     def _menu_key(self, name, long, now):
-        action = self.menu.press(name, long)
+        r = self.menu.press(name, long)  # a Result (keys/result.py), as the grammar's
         self._legend(self.menu.family())
-        if action is None:
+        if r.refusal is not None:
+            self._refuse(r.refusal, now)
             return
-        if action[0] == "refuse":
-            self._refuse(action[1], now)
-            return
-        if action[0] == "volume":
+        if r.setting == "volume":
             self.set_volume(next_volume(self.buzzer.volume))
             return
-        if action[0] == "lang":  # a long `undo` on the start screen: the box's language
-            self.settings["lang"] = action[1]
+        code = r.value
+        if r.setting == "lang" and code:  # a long `undo` on the start screen: the language
+            self.settings["lang"] = code
             save_settings(self.journal.files, self.settings)
-            self.screen.notice = lang.t("a.language") % lang.name(action[1])
+            self.screen.notice = lang.t("a.language") % lang.name(code)
             return
-        # ("start", header_lines, breaker, queued name or None, first line)
-        _, lines, breaker, queued, first = action
+        if r.header is None:
+            return
         try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
-            self.journal.start(lines, queued)
+            self.journal.start(r.header, r.queued)
         except JournalError as e:
             self._refuse(str(e), now)
             return
         self._take_match(self.journal.match, now, 0)
-        self.grammar.first_breaker = 0 if breaker == "A" else 1  # if `first` is no frame
-        self._enter(first, now)
+        self.grammar.first_breaker = 0 if r.breaker == "A" else 1  # if `line` is no frame
+        self._enter(r.line, now)
         self._dirty(now, full=True)
 
     def state(self):
@@ -361,26 +351,7 @@ class App:
 
     # -- the e-ink panel ---------------------------------------------------------------
     def _dirty(self, now, full=False):
-        if not self._eink_dirty:
-            self._dirty_since = now
-        self._eink_dirty = True
-        self._eink_full = self._eink_full or full
-        self._changed_at = now
-
-    def eink_due(self, now):
-        """None, or True/False (full/partial) when the e-ink panel should refresh now."""
-        if not self._eink_dirty:
-            return None
-        if not self._asap and (ticks_diff(now, self._changed_at) < QUIET_MS
-                and ticks_diff(now, self._dirty_since) < LATEST_MS):
-            return None  # keys are coming fast: coalesce
-        return self._eink_full or self._partials + 1 >= FULL_EVERY
-
-    def _render_eink(self, full):
-        self._eink_dirty = False
-        self._eink_full = False
-        self._asap = False
-        self._partials = 0 if full else self._partials + 1
+        self.refresh.changed(now, full)
 
     def paint(self, canvas):
         """Draw the screen on `canvas`: the board calls this once per band of the e-ink
@@ -392,10 +363,10 @@ class App:
         the app is stepped (eink_show_now), handed to run()'s e-ink task in real time."""
         if self._eink_next is not None:  # the panel is still taking the last one
             return
-        full = self.eink_due(now)
+        full = self.refresh.due(now)
         if full is None:
             return
-        self._render_eink(full)
+        self.refresh.taken(full)
         wake = self._eink_wake
         if wake is None:
             self.board.eink_show_now(full, self.paint)

@@ -18,10 +18,11 @@ names; `undo` goes back to the start screen.
 The side key and what it does are the key grammar's (`grammar.switch_breaker`): the
 same key switches the breaker here and in a match still waiting for its first frame.
 
-`press()` returns None, ("refuse", why), ("volume",), ("lang", code) or ("start", header_lines,
-breaker, queued name or None, first line: `frame A`, or the word chosen before it); the
-app does the rest. The hint line's texts (what the keys do here) are the constants
-below.
+`press()` returns a Result (keys/result.py, the key grammar's shape): a `refusal`; a
+`setting` ("volume", or "lang" with the code in `value`); or a match to start, its
+`header` lines with `breaker`, `queued` (the file's name, or None) and `line`, its first
+(`frame A`, or the word chosen before it); or none of them. The app does the rest. The
+hint line's texts (what the keys do here) are the language table's.
 """
 
 from scoreboard.core.match import Match
@@ -31,6 +32,7 @@ from scoreboard.files import JournalError
 from scoreboard.keys import menus
 from scoreboard.keys.grammar import IDLE, Grammar, switch_breaker
 from scoreboard.keys.keymaps import side_key
+from scoreboard.keys.result import Result, refuse
 from scoreboard.lang import LANGS, current, t
 from scoreboard.lang import use as use_lang
 from scoreboard.ui.model import QUEUE_ROWS
@@ -194,6 +196,7 @@ class StartMenu:
 
     # -- keys --------------------------------------------------------------------------
     def press(self, name, long):
+        """One key on the start or set-up screens: a Result (the module docstring)."""
         if self.pre is not None:
             return self._pre_key(name, long)
         if self.setting_up:
@@ -201,21 +204,21 @@ class StartMenu:
         if name == "ok":
             return self._start("frame " + SIDES[self.breaker])
         if name == "undo" and long:  # the box's language, at once (the app keeps it)
-            return ("lang", use_lang(LANGS[(LANGS.index(current()) + 1) % len(LANGS)]))
+            return _setting("lang", use_lang(LANGS[(LANGS.index(current()) + 1) % len(LANGS)]))
         if name == "undo":
             self._place(self.name, True)
         elif self._switch(name):
             pass
         elif name == "menu" and long:
-            return ("volume",)
+            return _setting("volume")
         elif name == "menu":
             entry = self._current()
             if entry is not None and entry[2] is not None:
                 return self._open_pre(entry[0])
             self._set_up()
         else:
-            return ("refuse", t("st.ok_starts"))
-        return None
+            return refuse(t("st.ok_starts"))
+        return Result()
 
     def _start(self, first):
         """The match under the cursor, started with the line `first`."""
@@ -223,15 +226,15 @@ class StartMenu:
         if entry is None:
             if self.total:  # the file under the cursor went (a host's setup)
                 self._place(self.name, False)
-                return ("refuse", t("st.queue_changed"))
-            return ("refuse", t("st.no_prepared"))
+                return refuse(t("st.queue_changed"))
+            return refuse(t("st.no_prepared"))
         if entry[2] is None:  # it does not read, or its id is refused: say why
-            return ("refuse", entry[3])
+            return refuse(entry[3])
         try:
             lines = self.queue.read(entry[0])
         except (OSError, JournalError) as e:
-            return ("refuse", t("st.unreadable") % e)
-        return ("start", lines, SIDES[self.breaker], entry[0], first)
+            return refuse(t("st.unreadable") % e)
+        return _start(lines, SIDES[self.breaker], entry[0], first)
 
     def _set_up(self):
         self.setup = [0, 0, 0]
@@ -243,35 +246,35 @@ class StartMenu:
         try:
             g = Grammar(Match(self.queue.header_of(name)))
         except (OSError, JournalError, ValueError) as e:
-            return ("refuse", t("st.unreadable") % e)
+            return refuse(t("st.unreadable") % e)
         g.first_breaker = self.breaker
         tree = menus.start_menu(g.match)
         tree[1].append((t("st.setup_item"), menus.OWN, "setup"))
         g.walk(tree)
         self.pre = g
-        return None
+        return Result()
 
     def _pre_key(self, name, long):
         r = self.pre.press(name, long)
         if r.own is not None:  # the last item: the set-up instead
             self.pre = None
             self._set_up()
-            return None
+            return Result()
         if r.refusal is not None:
-            return ("refuse", r.refusal)
+            return refuse(r.refusal)
         if r.line is not None:  # a word before the first frame: the match starts with it
             self.pre = None
             return self._start(r.line)
         if self.pre.mode == IDLE:  # `undo` out of the menu: the list again
             self.pre = None
-        return None
+        return Result()
 
     def _setup_key(self, name):
         g, f, c = self.setup
         if name == "ok":
             if self.field == len(self.fields()) - 1:
-                return ("start", self._setup_lines(), SIDES[self.breaker], None,
-                        "frame " + SIDES[self.breaker])
+                return _start(self._setup_lines(), SIDES[self.breaker], None,
+                              "frame " + SIDES[self.breaker])
             self.field += 1
         elif name == "menu":
             if self.field == 0:
@@ -284,8 +287,8 @@ class StartMenu:
             self.setting_up = False
             self.field = 0
         elif not self._switch(name):
-            return ("refuse", t("st.setup_keys"))
-        return None
+            return refuse(t("st.setup_keys"))
+        return Result()
 
     def _switch(self, name):
         """The side key switches who breaks off: whether `name` was it."""
@@ -302,6 +305,23 @@ class StartMenu:
         if CLOCKS[c] != "off":
             lines.append("clock " + _clock_words(CLOCKS[c]))
         return lines
+
+
+def _start(header, breaker, queued, first):
+    """The Result that starts a match: its header lines, who breaks, the queued file."""
+    r = Result(first)
+    r.header = header
+    r.breaker = breaker
+    r.queued = queued
+    return r
+
+
+def _setting(name, value=None):
+    """The Result that changes a box setting (the app keeps it)."""
+    r = Result()
+    r.setting = name
+    r.value = value
+    return r
 
 
 def _keep(names, n, most, largest):

@@ -16,7 +16,8 @@ import sys
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.messages import fail, say, shown, write_out
-from scoreboard.core.notation import SIDES, NotationError
+from scoreboard.core.notation import NotationError
+from scoreboard.core.vocab import SIDES
 from scoreboard.core.replay import replay
 from scoreboard.core.words import strip_checksum
 from host_tools.mp.replay_json import to_json

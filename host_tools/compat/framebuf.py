@@ -15,7 +15,8 @@ Clipping is the C code's: rectangles are clipped to the buffer, pixels outside i
 ignored, `text` clips per pixel. Arguments must be ints (a float raises TypeError, as
 `mp_obj_get_int` does), so a screen that would fail on the device fails here too.
 `text` draws the UTF-8 bytes of the string with MicroPython's 8x8 font (codes outside
-32..127 draw glyph 127), taken from the firmware's generated `scoreboard/ui/font8.py`.
+32..127 draw glyph 127), taken from the firmware's generated `scoreboard/ui/font8.py`, up
+to the first NUL, where the C code's text ends (it walks a C string).
 Tests compare the bytes with a run under real MicroPython (tests/test_screens.py).
 """
 
@@ -134,6 +135,8 @@ class FrameBuffer:
         x0, y0, col = _int(x), _int(y), _int(c)
         width, height = self.width, self.height
         for code in s.encode("utf-8"):
+            if code == 0:  # the C code walks a C string: a NUL ends the text
+                break
             if code < FIRST or code > LAST:
                 code = LAST
             base = (code - FIRST) * 8

@@ -4,7 +4,9 @@
 back to its app on every exit; `vdev` is the virtual device (the real MicroPython unix
 port behind a pty), `device_cmd` and `terminal` the
 `scoreboard device` command (its sibling `host_tools.pico` is the emulated RP2040 that
-runs the real UF2). May import the firmware,
-`host_tools.mp`, `host_tools.gen` (PNG), `host_tools.live.ports`, `host_tools.messages`
-and `host_tools.paths`; never the results or the measurement.
+runs the real UF2); `ports` says which serial ports are boxes (`--port auto`, virtual
+devices included) and `frames` reads the console's frames (`SB> `, `SB! `) out of a
+byte stream: live and the channel both read them. May import the firmware,
+`host_tools.mp`, `host_tools.gen` (PNG), `host_tools.messages` and `host_tools.paths`;
+never the results, live or the measurement.
 """

@@ -79,7 +79,7 @@ class SerialPipe:
     line that is not an answer goes to `other(line)`."""
 
     def __init__(self, ser, other=None):
-        from host_tools.live.frames import Splitter
+        from host_tools.device.frames import Splitter
 
         self.ser = ser
         self.other = other

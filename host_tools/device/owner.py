@@ -3,7 +3,7 @@ serial connection to the desk's other commands, so `sync` and `setup` of a follo
 work, with the same output and exit codes, instead of failing on a port that is taken.
 
 The owner listens on a Unix socket named after the port, in the folder of the port
-registry (host_tools/live/ports.py's `folder()`, beside `ports/`):
+registry (host_tools/device/ports.py's `folder()`, beside `ports/`):
 
     owners/dev_ttyACM0.sock
 
@@ -25,7 +25,7 @@ from host_tools.device.sync_board import BoardError
 
 
 def path_for(port):
-    from host_tools.live.ports import folder
+    from host_tools.device.ports import folder
 
     return folder().parent / "owners" / ("%s.sock" % port.strip("/").replace("/", "_"))
 

@@ -21,7 +21,7 @@ def why(port, e):
 
 def missing(port):
     """A missing port, with the boxes that are there."""
-    from host_tools.live.ports import auto_ports
+    from host_tools.device.ports import auto_ports
 
     found = [p for p in auto_ports() if p != port]
     if found:
@@ -46,7 +46,7 @@ def permission(port):
 def holders(port):
     """[(pid, command line)] of the processes that have `port` open (Linux: /proc), but
     for the virtual device that serves it (it holds its own pty)."""
-    from host_tools.live.ports import servers
+    from host_tools.device.ports import servers
 
     try:
         target = os.path.realpath(port)

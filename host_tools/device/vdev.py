@@ -575,7 +575,7 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     appended to `keys_log` when given; `hold`, `gap`: a short press's ms held and
     released after (default the runner's, 80 and 150), unless its line says `hold=MS`.
     While it serves, the port is announced for `scoreboard live --port auto`
-    (host_tools/live/ports.py).
+    (host_tools/device/ports.py).
     """
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
     counted = kw.pop("counted", None)
@@ -590,7 +590,7 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGHUP):
             saved[sig] = signal.signal(sig, lambda signum, frame: signalled.append(signum))
-    from host_tools.live.ports import announce
+    from host_tools.device.ports import announce
 
     try:
         # Announced for `scoreboard live --port auto` before the port is told: whoever

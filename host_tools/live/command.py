@@ -124,7 +124,7 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
 
     from host_tools.live.link import Link, stop_links
     from host_tools.live.numbering import Numbering, wanted
-    from host_tools.live.ports import auto_ports
+    from host_tools.device.ports import auto_ports
     from host_tools.live.server import calm, make_app
     from host_tools.live.stream import Hub
     from host_tools.live.table import Table

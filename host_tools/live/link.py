@@ -40,7 +40,7 @@ import serial
 from host_tools.device.channel import ANSWER, Channel, ChannelBox, NoAnswer
 from host_tools.device.owner import Owner
 from host_tools.device.sync_board import GONE, Board, BoardError
-from host_tools.live.frames import Splitter, parse
+from host_tools.device.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table, now_ms
 from host_tools.results.sync import MATCHES, Damaged, check_journal
 

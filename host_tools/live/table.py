@@ -144,7 +144,7 @@ class Table:
             return snap
         h = m.header
         snap.update({
-            "id": h.id, "box": getattr(h, "box", None), "game": h.game,
+            "id": h.id, "box": h.box, "game": h.game,
             "format": "%s %d%s" % (h.kind, h.target, " by points" if h.by_points else ""),
             "names": [" & ".join(side) for side in h.sides],
             "replay": json.loads(to_json(m)), "clock": _clock(m)})

@@ -11,7 +11,7 @@ never writes JSON: the host replays what it pulls): `from replay_json import ...
 scripts of host_tools/mp/, `from host_tools.mp.replay_json import ...` on the host.
 """
 
-from scoreboard.core.notation import SIDES
+from scoreboard.core.vocab import SIDES
 
 
 def _str(value):

@@ -133,7 +133,7 @@ def _serve(pico, commands, png, press=()):
     are the box's own milliseconds), as a referee would press it: what mpremote or
     `scoreboard live` reads on the port is the match as it is played. The port is
     announced for `scoreboard live --port auto` while it is served."""
-    from host_tools.live.ports import announce
+    from host_tools.device.ports import announce
 
     stopped = []
     signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))

@@ -27,7 +27,7 @@ import io
 import json
 import re
 
-from host_tools.results.db import DbError, add_db_options, open_db, url_from
+from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.messages import fail, shown, write_out
 from scoreboard.core.words import HIDDEN
 
@@ -109,7 +109,7 @@ def add_parser(sub):
 
 def run(args):
     try:
-        db = open_db(url_from(args.db, args.db_file), create=False)
+        db = open_chosen(args, create=False)
     except DbError as e:
         fail("export", e)
         return 2

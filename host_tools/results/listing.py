@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 
 from host_tools.messages import fail, say, shown, write_out
-from host_tools.results.db import DbError, add_db_options, open_db, result_text, url_from
+from host_tools.results.db import DbError, add_db_options, open_chosen, result_text
 
 
 def as_lines(matches):
@@ -54,7 +54,7 @@ def add_parser(sub):
 
 def run(args):
     try:
-        db = open_db(url_from(args.db, args.db_file), create=False)
+        db = open_chosen(args, create=False)
     except DbError as e:
         fail("list", e)
         return 2

@@ -13,7 +13,7 @@ from host_tools/results/report_lang.py; names are shown as written.
 from html import escape
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.results.db import DbError, add_db_options, open_db, url_from
+from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.export import damaged, report_of
 from host_tools.messages import fail, one_of, say
 from host_tools.results.report_lang import LANGS, TEXTS, date, seconds
@@ -209,7 +209,7 @@ def run(args):
         fail("report", "--lang %s: the page speaks %s" % (args.lang, one_of(LANGS)))
         return 2
     try:
-        db = open_db(url_from(args.db, args.db_file), create=False)
+        db = open_chosen(args, create=False)
     except DbError as e:
         fail("report", e)
         return 2

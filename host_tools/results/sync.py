@@ -31,11 +31,12 @@ import serial.tools.list_ports
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from host_tools.results.db import (FINAL, Conflict, Correction, DbError, add_db_options,
-                                   open_db, url_from)
+                                   open_chosen)
 from host_tools.messages import fail, say, shown
 from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError, progress_bar
-from scoreboard.core.notation import SIDES, NotationError
+from scoreboard.core.notation import NotationError
+from scoreboard.core.vocab import SIDES
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 from scoreboard.core.words import check_id, strip_checksum
@@ -243,13 +244,14 @@ def _box_of(board):
 
 
 def header_ids(header, mid):
-    """The box the header names (None when it names none: older firmware); ValueError
-    when its id is not one (check_id) or is not the file's name."""
+    """The box the header names (None when it names none: older firmware's files have
+    no `box` line); ValueError when its id is not one (check_id) or is not the file's
+    name."""
     if header.id is not None:
         check_id(header.id, "id")
         if header.id != mid:
             raise ValueError("its id %s is not its file's name %s" % (header.id, mid))
-    return getattr(header, "box", None)
+    return header.box
 
 
 class SyncError(Exception):
@@ -331,7 +333,7 @@ def add_parser(sub):
 def run(args):
     try:
         files = files_folder(args.files)
-        db = open_db(url_from(args.db, args.db_file))
+        db = open_chosen(args)
     except (DbError, SyncError) as e:
         fail("sync", e)
         return 2

@@ -11,7 +11,6 @@ import _paths
 
 _paths.setup(__file__)
 
-import framebuf  # noqa: E402
 
 from drivers.ssd1683 import Band  # noqa: E402
 
@@ -30,8 +29,9 @@ def hexed(buf):
 
 
 def canvas(w, h):
-    buf = bytearray((w + 7) // 8 * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    """A canvas of the whole picture (a Band of every row: it states its size)."""
+    band = Band(w, h, h)
+    return band.buf, band
 
 
 def main():

@@ -22,7 +22,6 @@ import _paths
 
 _paths.setup(__file__)
 
-import framebuf  # noqa: E402
 
 from drivers.ssd1683 import BAND_ROWS, Band, draw_bands  # noqa: E402
 
@@ -273,8 +272,10 @@ def start(queue, keys="", **fields):
     """The start menu's screen after `keys`, filled by the StartMenu itself."""
     menu = StartMenu(_Queue(queue))
     for k in keys.split():
-        action = menu.press(k.rstrip("!"), k.endswith("!"))
-        assert action is None, (k, action)
+        r = menu.press(k.rstrip("!"), k.endswith("!"))
+        # nothing but the screen changed (None: the StartMenu of firmware before issue 25)
+        assert r is None or (r.refusal is None and r.header is None and r.setting is None), \
+            (k, r)
     s = model.Screen()
     menu.fill(s)
     for k, value in fields.items():
@@ -361,8 +362,9 @@ def led_screens():
 
 
 def _canvas(w, h):
-    buf = bytearray(((w + 7) // 8) * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    """A canvas of the whole picture (a Band of every row: it states its size)."""
+    band = Band(w, h, h)
+    return band.buf, band
 
 
 def _panel(screen, w, h, bands):

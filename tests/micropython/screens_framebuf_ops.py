@@ -3,8 +3,9 @@
 Runs under MicroPython (the real framebuf) and CPython (host_tools/compat/framebuf.py);
 tests/test_screens.py requires the two outputs to be identical. A small LCG picks the
 operations, so both interpreters draw the same thing: rectangles, lines and pixels
-partly or wholly off the canvas, negative sizes, text with characters outside 32..127,
-on canvases whose width is not a multiple of 8, and a stride wider than the width.
+partly or wholly off the canvas, negative sizes, text with characters outside 32..127
+and a NUL (where the C code's text ends), on canvases whose width is not a multiple of
+8, and a stride wider than the width.
 
     micropython tests/micropython/screens_framebuf_ops.py
 """
@@ -82,6 +83,12 @@ def main():
     fb = framebuf.FrameBuffer(buf, 128, 8, framebuf.MONO_HLSB)
     fb.text("Hello, 147!", 1, 0)
     print("text", hexs(buf))
+    # a NUL ends the text in the C code (it walks a C string): nothing after it is drawn
+    buf = bytearray(16 * 8)
+    fb = framebuf.FrameBuffer(buf, 128, 8, framebuf.MONO_HLSB)
+    fb.text("ab\x00cd", 1, 0)
+    fb.text("\x00x", 80, 0)
+    print("nul", hexs(buf))
 
 
 main()

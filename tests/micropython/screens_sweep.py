@@ -18,21 +18,22 @@ import _paths
 
 _paths.setup(__file__)
 
-import framebuf  # noqa: E402
 
 try:
     from binascii import crc32
 except ImportError:
     from zlib import crc32
 
+from drivers.ssd1683 import Band  # noqa: E402
 from scoreboard.core.notation import NotationError  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
 from scoreboard.ui import eink, led, model  # noqa: E402
 
 
 def _canvas(w, h):
-    buf = bytearray(((w + 7) // 8) * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    """A canvas of the whole picture (a Band of every row: it states its size)."""
+    band = Band(w, h, h)
+    return band.buf, band
 
 
 PANELS = (_canvas(400, 300), _canvas(128, 64))

@@ -7,8 +7,7 @@ geometry of ui/draw.py's `digit`: strokes `t` thick, the middle bar at (h - t) /
 the centred stem of a `1`; it knows nothing else about the drawing code.
 """
 
-import framebuf
-
+from drivers.ssd1683 import Band
 from scoreboard.ui import draw
 
 SEGMENTS = {0x3F: 0, 0x06: 1, 0x5B: 2, 0x4F: 3, 0x66: 4, 0x6D: 5, 0x7D: 6, 0x07: 7, 0x7F: 8,
@@ -16,9 +15,10 @@ SEGMENTS = {0x3F: 0, 0x06: 1, 0x5B: 2, 0x4F: 3, 0x66: 4, 0x6D: 5, 0x7D: 6, 0x07:
 
 
 def canvas(w, h):
-    """(buffer, FrameBuffer) for a w x h MONO_HLSB canvas."""
-    buf = bytearray(((w + 7) // 8) * h)
-    return buf, framebuf.FrameBuffer(buf, w, h, framebuf.MONO_HLSB)
+    """(buffer, canvas) for a w x h MONO_HLSB canvas of the whole picture: a Band of
+    every row, which states its size as the boards' canvases do."""
+    band = Band(w, h, h)
+    return band.buf, band
 
 
 def pixel(buf, w, x, y):
@@ -117,8 +117,9 @@ def text_image(s, x, y, w, h, sx=1, sy=0, col=1, adv=8):
 
 
 class OnlyFramebuf:
-    """A canvas that offers framebuf's methods and nothing else (no width, no buffer),
-    forwarding them to a real one: a screen that reaches past the framebuf API fails."""
+    """A canvas that offers framebuf's methods and the size it states (boards/board.py:
+    `width`, `height`, `top`, `rows`) and nothing else (no buffer), forwarding them to a
+    real one: a screen that reaches past that contract fails."""
 
     METHODS = ("fill", "fill_rect", "pixel", "hline", "vline", "rect", "text", "line",
                "blit", "scroll", "ellipse", "poly")
@@ -126,6 +127,10 @@ class OnlyFramebuf:
     def __init__(self, fb):
         self._fb = fb
         self.calls = {}
+        self.width = fb.width
+        self.height = fb.height
+        self.top = fb.top
+        self.rows = fb.rows
 
     def __getattr__(self, name):
         if name not in self.METHODS:

@@ -21,7 +21,8 @@ need not guess it from the id. At most once, header only; None when not given (o
 headers stay valid).
 """
 
-from .words import (GAMES, RULES_KEYS, SIDES, check_id, choice, clock_settings, count,
+from .vocab import SIDES
+from .words import (GAMES, RULES_KEYS, check_id, choice, clock_settings, count,
                     family, key_values, number, quote, shown, side)
 
 HEADER_WORDS = ("sbn", "id", "box", "date", "lang", "table", "game", "match", "breaks",

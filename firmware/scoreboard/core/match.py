@@ -17,7 +17,8 @@ rebuilds the match from it (then the segment's lines are replayed on it).
 
 from . import checkpoint, vocab
 from .vocab import PRE_FRAME, RESPOT_OK, SUSPENDED_OK, family
-from .notation import SIDES, clock_settings
+from .notation import clock_settings
+from .vocab import SIDES
 from .rules.frame import other, side_index
 from .segment import Segment
 from .snapshot import Snapshots, load

@@ -16,11 +16,11 @@ from .vocab import (ARG_CLOCK, ARG_COUNT, ARG_FOUL, ARG_NONE, ARG_PENALTY, ARG_P
                     ARG_RERACK, ARG_SIDE, ARG_SIDE_OPT, ARG_SIDE_WHY, WORDS, family,
                     family_bit)
 from .timekeeper import MAX_MS
-from .words import (COLOURS, SIDES, choice, clock_settings, count, digits, number, escaped,
+from .words import (COLOURS, choice, clock_settings, count, digits, number, escaped,
                     shown, side, strip_checksum, tokenize, utf8, with_checksum)
 
 # What other modules take from here, the words' names included.
-__all__ = ("COLOURS", "SIDES", "Header", "NotationError", "Reader",
+__all__ = ("COLOURS", "Header", "NotationError", "Reader",
            "clock_settings", "format_event", "parse_event", "write")
 
 

@@ -5,7 +5,8 @@ A record is `(number, breaker, score, winner, how, breaks_a, breaks_b)` with sid
 that a person can read a store file: `1 A 75 12 A potted 52,23 12` (`-` for none).
 """
 
-from .words import SIDES, digits
+from .vocab import SIDES
+from .words import digits
 
 
 def _side(value):

@@ -14,7 +14,7 @@ from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, GAMES, SIDES, family
 
 # What other modules take from here.
 __all__ = ("AWARD_WHY", "CLOCK_KEYS", "COLOURS", "FORFEIT_WHY", "GAMES", "RULES_KEYS",
-           "SIDES", "choice", "clock_settings", "count", "crc", "family", "key_values",
+           "choice", "clock_settings", "count", "crc", "family", "key_values",
            "number", "quote", "side", "strip_checksum", "tokenize", "with_checksum")
 
 RULES_KEYS = ("misses", "late")

@@ -44,15 +44,16 @@ What the panel says the keys do now is here too, so it follows the state: `entry
 push out, the free ball to nominate, TIME) and `hint()` (the menus, the question, a
 frame over and who breaks next, the match over); the texts are the constants below.
 Each game family's own keys and menu are in its module, `snooker.py`, `pool.py` and
-`straight.py`, loaded for the match's family only, each a `Keys(grammar)` with the same
+`straight.py`, loaded for the match's family only, each a `Keys(match)` with the same
 interface: `key(name, long)` (a key in play that is not the grammar's), `menu(prompts)`
 (the menu in play), `clear()`, `pending(view)` (the decision waiting in play as text, or
-None), and for an entry of several keys of its own (snooker's
-foul and pot, begun with `open_entry()`) `entry_key(name, long)` and `entry_text()`.
-They answer through the public methods below (`done`, `refuse`, `shown`, `view`,
-`prompts`, ...). The side key that switches the first breaker is `keymaps.side_key`,
-switched by `switch_breaker` here and on the start screen alike. Every key, per game,
-short and long: hardware/keypad.md (from legends.py).
+None), and for an entry of several keys of its own (snooker's foul and pot)
+`entry_key(name, long)` and `entry_text()`. A key answers with a Result (result.py: a
+line, a refusal, or what the grammar opens next), never by calling the grammar back;
+what they read of the match in play is play.py's, as here. The side key that switches
+the first breaker is `keymaps.side_key`, switched by `switch_breaker` here and on the
+start screen alike. Every key, per game, short and long: hardware/keypad.md (from
+legends.py).
 """
 
 from micropython import const
@@ -60,7 +61,9 @@ from micropython import const
 from scoreboard.core.vocab import SIDES
 from scoreboard.lang import t, upper, word
 
-from . import keymaps, menus
+from . import keymaps, menus, play
+from .result import ENTRY as _FAMILY_ENTRY
+from .result import GIVEN, NUMBER as _FAMILY_NUMBER, PLAY_MENU, TREE, Result
 
 __all__ = ("CONFIRM", "ENTRY", "IDLE", "MENU", "NUMBER", "Grammar", "Result",
            "switch_breaker")
@@ -73,21 +76,6 @@ CONFIRM = const(4)  # one line waiting for `ok`
 
 # The texts of what the keys do now are the language table's `g.` keys (scoreboard/lang;
 # short: the 128x64 OLED shows 18 characters a line).
-
-
-class Result:
-    """What one key press gave: a line to apply, or a refusal, and what to show."""
-
-    def __init__(self, line, refusal, entry, menu):
-        self.line = line
-        self.refusal = refusal
-        self.entry = entry
-        self.menu = menu
-        self.own = None
-
-    def __repr__(self):
-        return "Result(line=%r, refusal=%r, entry=%r)" % (self.line, self.refusal,
-                                                          self.entry)
 
 
 def switch_breaker(family, name, breaker):
@@ -104,14 +92,14 @@ def _family_keys(grammar):
     if fam == "snooker":
         from . import snooker
 
-        return snooker.Keys(grammar)
+        return snooker.Keys(grammar.match)
     if fam == "pool":
         from . import pool
 
-        return pool.Keys(grammar)
+        return pool.Keys(grammar.match)
     from . import straight
 
-    return straight.Keys(grammar)
+    return straight.Keys(grammar.match)
 
 
 class Grammar:
@@ -128,6 +116,11 @@ class Grammar:
 
     def clear(self):
         """Drop the entry in progress and close the menu."""
+        self._clear_own()
+        self.family_keys.clear()
+
+    def _clear_own(self):
+        """clear() but for the family's own entry (which it has just begun)."""
         self.mode = IDLE
         self._walker = None
         self._balls = []  # number entry: the numbers chosen
@@ -135,7 +128,6 @@ class Grammar:
         self._multi = False  # number entry: several (pool pot), ended by `ok`
         self._limit = 15
         self._confirm = None  # (text, line)
-        self.family_keys.clear()
 
     def cancel(self):
         """Drop the entry in progress and close the menu (an idle timeout, a new screen)."""
@@ -253,9 +245,25 @@ class Grammar:
         """The key changed only what is shown (an entry, a menu)."""
         return self._result()
 
-    def open_entry(self):
-        """A family's entry of several keys begins (its state is the family's)."""
-        self.mode = ENTRY
+    def _answer(self, r):
+        """Act on a family's answer to a key (result.py) and fill in what to show."""
+        if r.refusal is None:
+            then = r.then
+            if then == GIVEN:
+                return self.done(r.line)
+            if then == PLAY_MENU:
+                return self.open_menu()
+            if then == TREE:
+                return self.walk(r.data)
+            if then == _FAMILY_NUMBER:
+                d = r.data
+                return self.start_number(d[0], d[1], d[2])
+            if then == _FAMILY_ENTRY:
+                self._clear_own()
+                self.mode = ENTRY
+        r.entry = self.entry()
+        r.menu = self.menu()
+        return r
 
     def walk(self, tree):
         """Open the menu `tree` (menus.py)."""
@@ -294,21 +302,15 @@ class Grammar:
 
     def striker(self):
         """The striker's letter (A while the board waits for `respot`)."""
-        return SIDES[self.striker_side()]
+        return play.striker(self.match)
 
     def striker_side(self):
-        """The striker: 0 (A) or 1 (B); 0 while nobody is at the table (a respot waits,
-        no frame is in play)."""
-        if self.match.current() is None:
-            return 0
-        return self.view().striker or 0
+        """The striker: 0 (A) or 1 (B), as play.striker_side."""
+        return play.striker_side(self.match)
 
     def time_flag(self, long):
         """A time foul: asked for (a long press), or the shot clock has run out."""
-        clock = self.match.clock
-        if long or (clock.enabled and clock.active and getattr(clock, "expired", False)):
-            return True
-        return "time" in self.prompts()
+        return play.time_flag(self.match, long)
 
     # -- the key press -------------------------------------------------------------------
     def press(self, name, long=False):
@@ -329,7 +331,7 @@ class Grammar:
                 return self.shown()
             return self.refuse(t("g.ok_undo"))
         if mode == ENTRY:
-            return self.family_keys.entry_key(name, long)
+            return self._answer(self.family_keys.entry_key(name, long))
         return self._idle(name, long)
 
     def _idle(self, name, long):
@@ -367,7 +369,7 @@ class Grammar:
             return self.walk(menus.concede_menu(self.match, "MATCH", self.striker_side()))
         if name == "warn":
             return self.done("warn " + self.striker())
-        return self.family_keys.key(name, long)
+        return self._answer(self.family_keys.key(name, long))
 
     def _ok(self, long):
         if "respot" in self.prompts():

@@ -13,7 +13,8 @@ from scoreboard.core.rules.pool import BALLS
 from scoreboard.core.vocab import SIDES
 from scoreboard.lang import t
 
-from . import menus
+from . import menus, play
+from .result import NUMBER, TREE, give, opens, refuse
 
 
 def rack_menu(match, letter):
@@ -27,10 +28,11 @@ def rack_menu(match, letter):
 
 
 class Keys:
-    """Pool's keys for a Grammar `g` (grammar.py)."""
+    """Pool's keys for the grammar of `match` (grammar.py): each key's answer is a
+    Result of result.py's."""
 
-    def __init__(self, g):
-        self.g = g
+    def __init__(self, match):
+        self.match = match
 
     # No entry of several keys of its own (the number entry is the grammar's): never in
     # ENTRY, so these three have nothing to do.
@@ -41,33 +43,33 @@ class Keys:
         return None
 
     def entry_key(self, name, long):
-        return self.g.refuse(t("p.no_entry"))
+        return refuse(t("p.no_entry"))
 
     def pending(self, v):
         """The decision waiting in play (View `v`): after a push out, the incoming
         side's choice; else None."""
-        return t("p.pushed") % SIDES[v.striker or 0] if self.g.match.frame.last == "push" \
+        return t("p.pushed") % SIDES[v.striker or 0] if self.match.frame.last == "push" \
             else None
 
     def menu(self, prompts):
-        match = self.g.match
+        match = self.match
         items = [(t("p.details") % "A", menus.SUB, rack_menu(match, "A")),
                  (t("p.details") % "B", menus.SUB, rack_menu(match, "B")),
                  (t("p.concede_match"), menus.SUB, menus.concede_menu(
-                     match, "MATCH", self.g.striker_side())),
+                     match, "MATCH", play.striker_side(match))),
                  (t("k.award"), menus.SUB, menus.award_menu(match)),
                  (t("k.restart"), menus.LINE, "restart")]
         return menus.play_menu(match, items, ((t("p.foul_time"), menus.LINE, "foul time"),))
 
     def key(self, name, long):
-        g = self.g
+        match = self.match
         if name == "rackA" or name == "rackB":
             letter = name[-1]
             if long:
-                return g.walk(rack_menu(g.match, letter))
-            return g.done("rack " + letter)
+                return opens(TREE, rack_menu(match, letter))
+            return give("rack " + letter)
         if name == "pot":
-            return g.start_number("pot", True, BALLS[g.match.header.game])
+            return opens(NUMBER, ("pot", True, BALLS[match.header.game]))
         if name == "foul":
-            return g.done("foul time" if g.time_flag(long) else "foul")
-        return g.done(name)  # end, push, pass
+            return give("foul time" if play.time_flag(match, long) else "foul")
+        return give(name)  # end, push, pass

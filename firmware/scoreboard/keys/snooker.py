@@ -20,7 +20,8 @@ from micropython import const
 from scoreboard.core.vocab import COLOURS, SIDES
 from scoreboard.lang import t, upper_word, word
 
-from . import menus
+from . import menus, play
+from .result import ENTRY, PLAY_MENU, give, keep, opens, refuse
 
 _FOUL = const(1)  # the foul entry
 _POT = const(2)  # a pot of several balls (reds, or the free ball with others)
@@ -39,10 +40,11 @@ def _penalty(letter):
 
 
 class Keys:
-    """Snooker's keys for a Grammar `g` (grammar.py)."""
+    """Snooker's keys for the grammar of `match` (grammar.py): each key's answer is a
+    Result of result.py's."""
 
-    def __init__(self, g):
-        self.g = g
+    def __init__(self, match):
+        self.match = match
         self.clear()
 
     def clear(self):
@@ -55,13 +57,13 @@ class Keys:
         self.free = False  # pot entry: the free ball is among them
 
     def menu(self, prompts):
-        match = self.g.match
+        match = self.match
         items = []
         if "respot" in prompts:
             items.append((t("k.respot"), menus.SUB, menus.respot_menu(match)))
         items.append((t("k.claim"), menus.LINE, "claim"))
         items.append((t("k.concede_frame"), menus.SUB, menus.concede_menu(
-            match, "FRAME", self.g.striker_side())))
+            match, "FRAME", play.striker_side(match))))
         items.append((t("k.award"), menus.SUB, menus.award_menu(match)))
         items.append((t("k.penalty"), menus.SUB, menus.sides_menu(
             match, t("k.penalised"), _penalty)))
@@ -71,7 +73,7 @@ class Keys:
     def pending(self, v):
         """The decision waiting in play (View `v`): the incoming side's choices right
         after a foul, the free ball to nominate; else None."""
-        f = self.g.match.frame
+        f = self.match.frame
         side = SIDES[v.striker or 0]
         if f.last == "foul":
             return t("k.after_miss" if f.foul_miss else "k.after_foul") % side
@@ -81,40 +83,36 @@ class Keys:
 
     # -- in play -------------------------------------------------------------------------
     def key(self, name, long):
-        g = self.g
-        v = g.view()
+        v = self.match.view()
         on = v.ball_on
         free = v.free_ball
         if name == "red":
             if long:
                 return self._start_pot(False, ["red", "red"])
-            return g.done("pot red")
+            return give("pot red")
         if name in COLOURS:
             if free and (on == "red" or (on in COLOURS and name != on)):
-                return g.done("pot free")
-            return g.done("pot " + name)
+                return give("pot free")
+            return give("pot " + name)
         if name == "foul" or name == "miss":
-            g.clear()
-            g.open_entry()
+            self.clear()
             self.entry = _FOUL
             self.miss = name == "miss"
-            self.time = g.time_flag(long and name == "foul")
-            return g.shown()
+            self.time = play.time_flag(self.match, long and name == "foul")
+            return opens(ENTRY)
         if name == "free" and free:
             return self._start_pot(True, [])
-        return g.done(name)  # free, again, replace, end
+        return give(name)  # free, again, replace, end
 
     def _start_pot(self, free, balls):
-        g = self.g
-        g.clear()
-        g.open_entry()
+        self.clear()
         self.entry = _POT
         self.free = free
         self.balls = balls
-        return g.shown()
+        return opens(ENTRY)
 
     def _reds_left(self):
-        return self.g.view().reds or 0
+        return self.match.view().reds or 0
 
     # -- the entries ---------------------------------------------------------------------
     def entry_text(self):
@@ -140,28 +138,27 @@ class Keys:
         return self._pot_key(name)
 
     def _pot_key(self, name):
-        g = self.g
         if name == "ok":
             if not self.free and not self.balls:
-                return g.done(None)
+                return give(None)
             words = ["pot"] + (["free"] if self.free else []) + self.balls
-            return g.done(" ".join(words))
+            return give(" ".join(words))
         if name == "undo":
-            return g.done(None)
+            return give(None)
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return g.refuse(t("k.only_reds") % self._reds_left())
+                return refuse(t("k.only_reds") % self._reds_left())
             self.balls.append("red")
-            return g.shown()
+            return keep()
         if name in COLOURS and self.free:
             if self.balls:
-                return g.refuse(t("k.one_ball"))
+                return refuse(t("k.one_ball"))
             self.balls.append(name)
-            return g.shown()
-        return g.refuse(t("k.ok_ends_pot"))
+            return keep()
+        return refuse(t("k.ok_ends_pot"))
 
     def _foul_base(self):
-        on = self.g.view().ball_on
+        on = self.match.view().ball_on
         return colour_value(on) if on in COLOURS else _MIN_FOUL
 
     def _foul_value(self):
@@ -172,44 +169,42 @@ class Keys:
         return value
 
     def _foul_key(self, name, long):
-        g = self.g
         if name == "ok":
             return self._foul_line()
         if name == "miss":
             self.miss = True
             return self._foul_line()
         if name == "undo":
-            return g.done(None)
+            return give(None)
         if name == "menu":
-            g.clear()
-            return g.open_menu()
+            return opens(PLAY_MENU)
         if name == "foul":
             if long:
                 self.time = not self.time
             else:
                 value = self._foul_value() + 1
                 if value > _MAX_FOUL:  # never wrapped back to the least: said, not done
-                    return g.refuse(t("k.foul_max"))
+                    return refuse(t("k.foul_max"))
                 self.value = value
-            return g.shown()
+            return keep()
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return g.refuse(t("k.only_reds") % self._reds_left())
+                return refuse(t("k.only_reds") % self._reds_left())
             self.balls.append(name)
-            return g.shown()
+            return keep()
         if name in COLOURS:
             c = colour_value(name)
             base = self._foul_base()
-            on = g.view().ball_on
+            on = self.match.view().ball_on
             if on in COLOURS and c < base:
-                return g.refuse(t("k.not_on_table") % word(name))
+                return refuse(t("k.not_on_table") % word(name))
             if self.named >> c & 1:
                 if name in self.balls:
-                    return g.refuse(t("k.down_already") % word(name))
+                    return refuse(t("k.down_already") % word(name))
                 self.balls.append(name)
             self.named |= 1 << c
-            return g.shown()
-        return g.refuse(t("k.finish_foul"))
+            return keep()
+        return refuse(t("k.finish_foul"))
 
     def _foul_line(self):
         words = ["foul", str(self._foul_value())] + self.balls
@@ -217,4 +212,4 @@ class Keys:
             words.append("miss")
         if self.time:
             words.append("time")
-        return self.g.done(" ".join(words))
+        return give(" ".join(words))

@@ -13,7 +13,8 @@ number. After an opening-break foul the panel shows the incoming side's choice.
 from scoreboard.core.vocab import SIDES
 from scoreboard.lang import t
 
-from . import menus, pool
+from . import menus, play, pool
+from .result import NUMBER, give, opens, refuse
 
 _RACK = 15
 
@@ -24,21 +25,22 @@ def _penalty(letter):
 
 
 class Keys(pool.Keys):
-    """Straight pool's keys for a Grammar `g` (grammar.py): the pool keys' pattern (the
-    `side` key, no entry of several keys of its own), its own keys and menu."""
+    """Straight pool's keys for the grammar of `match` (grammar.py): the pool keys'
+    pattern (the `side` key, no entry of several keys of its own), its own keys and
+    menu."""
 
     def pending(self, v):
         """After an opening-break foul: the incoming side's choice; else None."""
-        if self.g.match.frame.last == "foul-break":
+        if self.match.frame.last == "foul-break":
             return t("t.broke_foul") % SIDES[v.striker or 0]
         return None
 
     def menu(self, prompts):
-        match = self.g.match
+        match = self.match
         items = [(t("t.rerack15"), menus.LINE, "rerack 15"),
                  (t("t.foul_break_time"), menus.LINE, "foul break time"),
                  (t("p.concede_match"), menus.SUB, menus.concede_menu(
-                     match, "MATCH", self.g.striker_side())),
+                     match, "MATCH", play.striker_side(match))),
                  (t("k.penalty"), menus.SUB, menus.sides_menu(
                      match, t("k.penalised"), _penalty)),
                  (t("k.award"), menus.SUB, menus.award_menu(match)),
@@ -46,18 +48,17 @@ class Keys(pool.Keys):
         return menus.play_menu(match, items, ((t("p.foul_time"), menus.LINE, "foul time"),))
 
     def key(self, name, long):
-        g = self.g
         if name == "ball":
             if long:
-                return g.start_number("score", False, 15)
-            return g.done("score 1")
+                return opens(NUMBER, ("score", False, 15))
+            return give("score 1")
         if name == "score":
-            return g.start_number("score", False, 15)
+            return opens(NUMBER, ("score", False, 15))
         if name == "foul" or name == "break":
             words = "foul break" if name == "break" else "foul"
-            return g.done(words + " time" if g.time_flag(long) else words)
+            return give(words + " time" if play.time_flag(self.match, long) else words)
         if name == "rerack":
-            if not long and g.match.frame.balls == _RACK:
-                return g.refuse(t("t.reracked"))
-            return g.done("rerack 15" if long else "rerack")
-        return g.done(name)  # end, again
+            if not long and self.match.frame.balls == _RACK:
+                return refuse(t("t.reracked"))
+            return give("rerack 15" if long else "rerack")
+        return give(name)  # end, again

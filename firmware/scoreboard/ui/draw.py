@@ -8,10 +8,11 @@
   per font pixel, e.g. 2x2, 3x3 or a tall 1x2; or a text with a character beyond ASCII)
   is drawn from the same glyph data, one `fill_rect` per vertical run of a glyph column,
   so both ways give the same pixels. Widths count characters (code points), and a text
-  longer than its field is cut at a character with an ellipsis (`fit`). On a band of
-  the e-ink panel (drivers/ssd1683.py's Band: a canvas with `top` and `rows`, drawn once
-  per band) scaled text that falls wholly in another band is skipped: the same pixels,
-  without its glyph loops; `rows_on` lets a screen skip a whole part the same way.
+  longer than its field is cut at a character with an ellipsis (`fit`). Every canvas
+  states which rows of the picture it holds (`top`, `rows`: all of them on a whole
+  canvas, 30 on a band of the e-ink panel, drivers/ssd1683.py's Band, drawn once per
+  band): scaled text that falls wholly outside them is skipped, the same pixels without
+  its glyph loops; `rows_on` lets a screen skip a whole part the same way.
 - Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
   crisp on the 32x16 LED panel and readable across a room on the e-ink panel. They are
   drawn from integers by arithmetic alone: no string, no allocation (the LED's clock
@@ -75,25 +76,11 @@ def text_width(s, sx=1, adv=8):
     return len(s) * adv * sx
 
 
-_SEEN = [None, False]  # the last canvas text() drew on, and whether it is a band
-
-
-def _band(canvas):
-    """Whether `canvas` is a band of a taller picture (it has `top` and `rows`); asked
-    once per canvas (a FrameBuffer answers by an exception, which allocates)."""
-    if canvas is not _SEEN[0]:
-        _SEEN[0] = canvas
-        _SEEN[1] = hasattr(canvas, "top")
-    return _SEEN[1]
-
-
 def rows_on(canvas, y0, y1):
     """Whether any of the panel rows y0..y1-1 is on `canvas`: always on a whole canvas,
     on a band only its own rows. A screen asks this before it works out the texts of a
     part that falls wholly in other bands (framebuf would clip all of it): the same
     pixels, without the strings made for them in every band."""
-    if not _band(canvas):
-        return True
     top = canvas.top
     return y0 < top + canvas.rows and y1 > top
 
@@ -107,8 +94,8 @@ def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
     if sx == 1 and sy == 1 and adv == 8 and _ascii(s):
         canvas.text(s, x, y, col)
         return x + 8 * len(s)
-    if _band(canvas) and (y >= canvas.top + canvas.rows or y + 8 * sy <= canvas.top):
-        return x + adv * sx * len(s)  # another band's rows
+    if y >= canvas.top + canvas.rows or y + 8 * sy <= canvas.top:
+        return x + adv * sx * len(s)  # another band's rows (framebuf would clip it all)
     for ch in s:
         code = ord(ch)
         if 32 <= code < 127:
@@ -238,11 +225,6 @@ def count_digits(n):
         n //= 10
         c += 1
     return c
-
-
-def number_width(n, w, gap):
-    c = count_digits(n)
-    return c * w + (c - 1) * gap
 
 
 def number(canvas, n, x, y, w, h, t, gap, align=LEFT, col=1, box=0):

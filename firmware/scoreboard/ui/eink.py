@@ -1,10 +1,11 @@
 """The e-ink panel's screens: `draw(canvas, screen)` for every kind of `model.Screen`.
 
 Drawn only through framebuf methods on the canvas passed in (MONO_HLSB, 1 = black).
-The layout is picked from the canvas size, which is probed with `pixel()` (a real
-FrameBuffer has no width attribute): 400x300 or larger gets the full screens (the score
-screen is in `eink_score.py`), anything smaller the compact ones of `compact.py` (the
-128x64 OLED variant), imported only then: a 400x300 board never holds it. Every screen
+The layout is picked from the size the canvas states (`width` and `height`, the whole
+picture's even on a band of it: boards/board.py's canvas contract): 400x300 or larger
+gets the full screens (the score screen is in `eink_score.py`), anything smaller the
+compact ones of `compact.py` (the 128x64 OLED variant), imported only then: a 400x300
+board never holds it. Every screen
 clears the whole canvas first. On a board that draws the panel in bands (boards/pico.py)
 `draw` runs once per band, on a canvas of panel coordinates (drivers/ssd1683.py). The
 hint line at the bottom (what the keys do now) is `screen.hint`, which the owner of the
@@ -27,29 +28,10 @@ _HINT_Y = const(284)
 _ROW_H = const(26)
 
 
-def _extent(canvas, probe_x):
-    """The first coordinate along one axis where `pixel()` says "outside" (None)."""
-    lo, hi = 0, 1
-    while probe_x(canvas, hi) is not None and hi < 0x10000:
-        lo, hi = hi, hi * 2
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if probe_x(canvas, mid) is None:
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
-def size(canvas):
-    """(width, height) of a framebuf canvas, found with `pixel()` reads alone."""
-    return (_extent(canvas, lambda c, v: c.pixel(v, 0)),
-            _extent(canvas, lambda c, v: c.pixel(0, v)))
-
-
 def draw(canvas, screen):
     """Draw `screen` (a model.Screen) on the canvas; the layout follows the canvas size."""
-    w, h = size(canvas)
+    w = canvas.width
+    h = canvas.height
     if w < _W or h < _H:
         from . import compact
 

@@ -21,7 +21,7 @@ arithmetic: it allocates nothing (tests/micropython/screens_led_heap.py proves i
 
 from micropython import const
 
-from .draw import CENTRE, LEFT, RIGHT, count_digits, number, triangle
+from .draw import CENTRE, LEFT, RIGHT, number, triangle
 
 _W = const(32)
 _H = const(16)
@@ -129,6 +129,3 @@ def draw(canvas, match, now_ms):
     return -1
 
 
-def digits_shown(secs):
-    """How many digits the clock shows for `secs` (tests)."""
-    return count_digits(secs)

@@ -8,7 +8,7 @@ in the core's API is one edit in this file (`figures` reads `Match.view()`).
 
 from micropython import const
 
-from scoreboard.core.notation import SIDES
+from scoreboard.core.vocab import SIDES
 from scoreboard.lang import t
 
 KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
@@ -86,11 +86,6 @@ def figures(match):
     return match.view()
 
 
-def game_family(match):
-    """"snooker", "pool" or "straight"."""
-    return match.family
-
-
 def balls_left(match):
     """Pool: the numbers of the object balls still on the table, or None."""
     f = match.current()
@@ -153,13 +148,6 @@ def format_words(kind, n, by_points=False):
     if kind == "race-to":
         return t("m.race_to") % n
     return t("m.points") % n
-
-
-def game_name(header):
-    g = header.game
-    if g == "snooker":
-        return t("m.snooker_reds") % header.reds
-    return t("m." + g, g.upper())
 
 
 def clock_words(match, clock_s=None, short=False):

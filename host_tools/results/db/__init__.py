@@ -204,6 +204,13 @@ def _first_line(e):
     return (str(e).strip().splitlines() or ["error"])[0]
 
 
+def open_chosen(args, create=True):
+    """open_db for the database a command's options chose (add_db_options: `--db`,
+    `--db-file`, else $SCOREBOARD_DB, else the default file): what sync, export, report
+    and list open."""
+    return open_db(url_from(args.db, args.db_file), create)
+
+
 def open_db(url=None, create=True):
     """A migrated Database for `url` (None: the default SQLite file). `create=False`:
     a SQLite file that does not exist yet is an error, not a new empty database."""
