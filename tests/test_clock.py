@@ -474,3 +474,15 @@ def test_an_hour_of_shots_has_zero_drift_unlike_a_naive_counter(seed):
     print("seed %d: ticks clock %d ms, naive clock %d ms" % (seed, ticks_error, naive_error))
     assert ticks_error == 0
     assert naive_error > 10000
+
+
+def test_one_table_of_clock_profiles_and_the_orders_the_box_offers_them_in():
+    from scoreboard.core import clocksettings as cs
+    from scoreboard.keys.menus import CLOCK_MENU_PROFILES
+    from scoreboard.startmenu import CLOCKS
+
+    assert sorted(cs.SETUP_ORDER) == sorted(cs.PROFILES) and CLOCKS is cs.SETUP_ORDER
+    assert sorted(cs.MENU_ORDER + ("off",)) == sorted(cs.PROFILES)
+    assert CLOCK_MENU_PROFILES is cs.MENU_ORDER
+    for name in cs.PROFILES:
+        cs.profile(name)  # each has its settings

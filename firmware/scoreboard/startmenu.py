@@ -25,6 +25,7 @@ same key switches the breaker here and in a match still waiting for its first fr
 hint line's texts (what the keys do here) are the language table's.
 """
 
+from scoreboard.core.clocksettings import SETUP_ORDER
 from scoreboard.core.match import Match
 from scoreboard.core.vocab import SIDES
 from scoreboard.core.vocab import family as family_of
@@ -56,7 +57,7 @@ def formats(family):
     return _POOL_FORMATS if family == "pool" else _STRAIGHT_FORMATS
 
 
-CLOCKS = ("off", "seed", "wpa", "pro")
+CLOCKS = SETUP_ORDER  # the set-up list's clocks (core/clocksettings.py's one table)
 # The hint line's texts are the language table's `st.` keys (scoreboard/lang).
 
 

@@ -10,7 +10,13 @@ _MAX_SECS = const(600)
 _MAX_EXT = const(9)
 _DEFAULT_WARN = const(10)
 KEYS = ("shot", "warn", "ext", "first", "wait", "beeps")
+# The shot-clock profiles, the one table of them: every profile in the notation's order,
+# then the orders the box offers them in. The set-up list starts with no clock and goes
+# up in strictness; the clock menu during a match offers the WPA's first, the likeliest
+# switch from the seed's default, then pro, then back to the seed's.
 PROFILES = ("seed", "wpa", "pro", "off")
+SETUP_ORDER = ("off", "seed", "wpa", "pro")
+MENU_ORDER = ("wpa", "pro", "seed")
 
 
 class Settings:

@@ -38,9 +38,9 @@ NUMBER = const(2)
 STRIKER = const(3)
 OWN = const(4)
 
-# The shot-clock profiles the clock menu offers, in its order (the settings of each are
-# clocksettings.profile's, docs/rules.md and seed 004 1.11).
-CLOCK_MENU_PROFILES = ("wpa", "pro", "seed")
+# The shot-clock profiles the clock menu offers, in its order (core/clocksettings.py's
+# one table; the settings of each are clocksettings.profile's, seed 004 1.11).
+CLOCK_MENU_PROFILES = clocksettings.MENU_ORDER
 
 
 def side_label(match, s):
