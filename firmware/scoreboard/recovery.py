@@ -37,6 +37,7 @@ from micropython import const
 
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
+from scoreboard.core.replay import feed
 from scoreboard.core.records import decode, encode
 from scoreboard.core.words import check_id, strip_checksum, with_checksum
 
@@ -343,14 +344,7 @@ def _rebuild(jpath, kpath, size):
                     r.torn = True
                 break
             try:
-                event = reader.feed(b)
-                if event is not None:
-                    if match is None:
-                        match = Match(reader.header, store)
-                    try:
-                        match.apply(event)
-                    except ValueError as e:
-                        raise NotationError(reader.line, str(e)) from None
+                match, event = feed(reader, match, b, store)
             except (NotationError, UnicodeError) as e:
                 r.bad = (line + 1, "is wrong: %s" % getattr(e, "why", e))
                 break
