@@ -425,4 +425,5 @@ def test_every_host_package_says_what_it_holds():
         doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
         assert doc and len(doc) > 40, init.parent.name
     loose = sorted(p.name for p in HOST_TOOLS.glob("*.py"))
-    assert loose == ["__init__.py", "__main__.py", "cli.py", "messages.py", "paths.py"], loose
+    assert loose == ["__init__.py", "__main__.py", "cli.py", "messages.py", "paths.py",
+                     "progress.py"], loose

@@ -34,7 +34,8 @@ from host_tools.results.db import (FINAL, Conflict, Correction, DbError, add_db_
                                    open_chosen)
 from host_tools.messages import fail, say, shown
 from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError, progress_bar
+from host_tools.device.sync_board import BoardError
+from host_tools.progress import progress_bar
 from scoreboard.core.notation import NotationError
 from scoreboard.core.vocab import SIDES
 from scoreboard.core.replay import replay
