@@ -204,7 +204,7 @@ check:
 	exit $$rc
 
 # LONG=1: the long sweeps too (host_tools/measure/bench.py says which): the fuzzer's and
-# the mashing's 100,000, the Pico's smallest heap (host_tools/pico/heap.py, minutes a run)
+# the mashing's 100,000, the Pico's smallest heap (host_tools/measure/pico_heap.py, minutes a run)
 # and its best-of-35 by keys, live's boxes before the latency doubles.
 bench: deps
 	$(BIN)/python -m host_tools.measure.bench $(if $(LONG),--long)

@@ -7,9 +7,14 @@ main() runs, while this module loads, host_tools/__init__.py's hook ends the sam
 as `scoreboard: interrupted`). `--version` names the host tools' version and the
 firmware's; the developers' commands (`device`, `pico`) say in one line that they need a
 checkout when run from the installed package.
+
+COMMANDS is the one table of the sub-commands (as mpremote's `_COMMANDS` is): each is a
+module of host_tools/commands/ with `add_parser(sub)` and `run(args)`, in the order
+`scoreboard --help` lists them.
 """
 
 import argparse
+import importlib
 import sys
 
 from host_tools import __version__, paths
@@ -17,6 +22,20 @@ from host_tools import __version__, paths
 # Need what only a checkout has (the MicroPython unix port, Node and rp2040js, pseudo-
 # terminals): from an installed wheel they say so in one line.
 DEVELOPER = ("device", "pico")
+
+# The sub-commands: name -> its module (host_tools/commands/).
+COMMANDS = {
+    "replay": "host_tools.commands.replay",
+    "device": "host_tools.commands.device",
+    "pico": "host_tools.commands.pico",
+    "sync": "host_tools.commands.sync",
+    "setup": "host_tools.commands.setup",
+    "flash": "host_tools.commands.flash",
+    "export": "host_tools.commands.export",
+    "report": "host_tools.commands.report",
+    "list": "host_tools.commands.listing",
+    "live": "host_tools.commands.live",
+}
 
 
 def version(flash):
@@ -28,28 +47,15 @@ def version(flash):
 def main(argv=None):
     command = "scoreboard"
     try:
-        from host_tools.commands import flash, replay_cmd, setup_cmd
-        from host_tools.device import device_cmd
-        from host_tools.results import export, listing, report, sync
-        from host_tools.live import command as live
-        from host_tools.pico import pico_cmd
-
+        modules = {name: importlib.import_module(m) for name, m in COMMANDS.items()}
         parser = argparse.ArgumentParser(prog="scoreboard",
                                          description="Host tools for the table-side "
                                                      "scoreboard.")
-        parser.add_argument("--version", action="version", version=version(flash),
+        parser.add_argument("--version", action="version", version=version(modules["flash"]),
                             help="the host tools' version and the firmware's")
         sub = parser.add_subparsers(dest="command", required=True)
-        replay_cmd.add_parser(sub)
-        device_cmd.add_parser(sub)
-        pico_cmd.add_parser(sub)
-        sync.add_parser(sub)
-        setup_cmd.add_parser(sub)
-        flash.add_parser(sub)
-        export.add_parser(sub)
-        report.add_parser(sub)
-        listing.add_parser(sub)
-        live.add_parser(sub)
+        for module in modules.values():
+            module.add_parser(sub)
         args = parser.parse_args(argv)
         command = args.command
         if command in DEVELOPER and paths.checkout() is None:

@@ -95,7 +95,7 @@ def test_a_game_loads_only_its_own_rules(tmp_path):
 
 
 # -- the same app on the emulated Pico (the real UF2 on rp2040js) ------------------------
-# host_tools/pico/heap.py: a ballast in boot.py leaves PICO_FREE_KB of the heap free, the
+# host_tools/measure/pico_heap.py: a ballast in boot.py leaves PICO_FREE_KB of the heap free, the
 # frozen main.py starts the app, app_bench's best-of-3 is played on the keypad, and the
 # journal must hold every press's line (the frames won right). A run is three to four
 # minutes of wall time here (1.5 with the PIO keypad's 80/150 ms presses): marked slow
@@ -119,7 +119,7 @@ def _need_uf2():
 
 @pytest.mark.slow
 def test_the_pico_plays_a_best_of_3_by_keys_in_its_stated_heap(tmp_path):
-    from host_tools.pico import heap
+    from host_tools.measure import pico_heap as heap
 
     _need_uf2()
     keys = app_bench.match_keys(3)
@@ -133,7 +133,7 @@ def test_the_pico_plays_a_best_of_3_by_keys_in_its_stated_heap(tmp_path):
 def test_the_live_heap_on_the_pico_after_a_frame_is_within_its_bound(tmp_path):
     """The cheap check beside the slow one: the app started from the REPL (kept alive),
     one frame played by keys, then the heap in use counted with the app alive."""
-    from host_tools.pico.bench import queue_match
+    from host_tools.measure.pico_bench import queue_match
     from host_tools.pico.emulator import Pico
 
     _need_uf2()

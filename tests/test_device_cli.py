@@ -1,7 +1,7 @@
 """`scoreboard device` as a user runs it: a queued match, a key script, PNG pictures."""
 
 from support import mpy
-from host_tools.gen.png import decode
+from host_tools.png import decode
 
 SCRIPT = """# one visit, then the shot clock runs out
 ok
@@ -70,7 +70,7 @@ def test_the_interactive_device_needs_a_terminal(tmp_path):
 # hold and the pause after it; `NAME hold=MS` one line's hold.
 
 def test_parse_script_reads_a_lines_own_hold():
-    from host_tools.device.device_cmd import parse_script
+    from host_tools.device.keyscript import parse_script
 
     steps = parse_script("ok\nred hold=30   # a quick tap\n@500 black hold=120\n"
                          "end long\n@40\n")
@@ -80,7 +80,7 @@ def test_parse_script_reads_a_lines_own_hold():
 
 
 def test_parse_script_bad_holds_name_the_line():
-    from host_tools.device.device_cmd import DeviceError, parse_script
+    from host_tools.device.keyscript import DeviceError, parse_script
 
     cases = {"red hold=soon": "line 2: 'red hold=soon': hold= wants a positive number "
                               "of milliseconds",
@@ -108,7 +108,7 @@ def test_parse_script_bad_holds_name_the_line():
 
 
 def test_the_defaults_are_the_runners():
-    from host_tools.device import device_cmd
+    from host_tools.device import keyscript as device_cmd
     from host_tools.mp import device as runner
 
     assert (device_cmd.HOLD_MS, device_cmd.GAP_MS) == (runner.HOLD_MS, runner.GAP_MS) \
@@ -193,7 +193,7 @@ def test_the_pty_feed_presses_with_the_hold_and_gap(tmp_path, monkeypatch):
     puts the next one off by that press's hold and gap (on the wall's clock, here a
     stand-in)."""
     from host_tools.device import vdev
-    from host_tools.device.device_cmd import parse_script
+    from host_tools.device.keyscript import parse_script
 
     clock = [1000.0]
     monkeypatch.setattr(vdev.time, "monotonic", lambda: clock[0])

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-from host_tools.gen import png
+from host_tools import png
 from support import mpy
 
 sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))

@@ -333,11 +333,11 @@ def test_a_client_that_leaves_before_its_headers_leaves_no_traceback(served, cap
 FLOOD = """
 import asyncio, resource, sys
 resource.setrlimit(resource.RLIMIT_NOFILE, (80, 80))
-from host_tools.live import command
+from host_tools.commands import live
+from host_tools.live.follow import serve
 def ready(url, links):
     print("URL", url, flush=True)
-sys.exit(asyncio.run(command.serve([], False, "127.0.0.1", 0, None, 10.0, command._Log(),
-                                   ready=ready)))
+sys.exit(asyncio.run(serve([], False, "127.0.0.1", 0, None, 10.0, live._Log(), ready=ready)))
 """
 
 

@@ -321,9 +321,9 @@ def test_a_power_cut_in_a_flash_write_recovers_to_the_last_whole_line(box, tmp_p
 
 @pytest.mark.slow
 def test_the_pico_bench_measures_heap_latency_and_refreshes():
-    """host_tools/pico/bench.py as `make bench` runs it, on a best-of-1 (make bench plays
+    """host_tools/measure/pico_bench.py as `make bench` runs it, on a best-of-1 (make bench plays
     a best-of-35): every figure is there and within what a Pico can be."""
-    from host_tools.pico import bench
+    from host_tools.measure import pico_bench as bench
 
     mpy.need_uf2()
     rows = dict(bench.rows(frames=1))

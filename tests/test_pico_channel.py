@@ -14,7 +14,7 @@ from host_tools.device.connect import open_box
 from host_tools.live.link import Link
 from host_tools.live.table import Table
 from host_tools.pico.emulator import UF2, Pico
-from host_tools.pico.keys_bench import FRAME_KEYS, HEADER
+from host_tools.measure.pico_keys import FRAME_KEYS, HEADER
 from host_tools.results.db import open_db
 from host_tools.results.sync import check_journal, pull
 

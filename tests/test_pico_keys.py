@@ -13,17 +13,18 @@ times while the PIO, stepped by the harness in emulated time, scans on.
 - the app side on CPython: a count of lost presses puts the notice on the panel.
 
 The worst-case flash times and the shortest tap never lost are `make bench`'s
-(host_tools/pico/keys_bench.py).
+(host_tools/measure/pico_keys.py).
 """
 
 import shutil
 
 import pytest
 
-from host_tools.pico import heap, keys_bench
+from host_tools.measure import pico_heap as heap
+from host_tools.measure import pico_keys as keys_bench
 from host_tools.pico.emulator import Pico
-from host_tools.pico.keys_bench import FRAME_KEYS as KEYS
-from host_tools.pico.keys_bench import HEADER
+from host_tools.measure.pico_keys import FRAME_KEYS as KEYS
+from host_tools.measure.pico_keys import HEADER
 from support import mpy
 
 SAMPLE_US = 8000  # drivers/pio_keypad.py SAMPLE_US

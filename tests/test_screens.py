@@ -28,7 +28,7 @@ import pytest
 
 from host_tools.gen import fontgen
 
-from host_tools.gen import png
+from host_tools import png
 from support import mpy
 from support import screens as S
 

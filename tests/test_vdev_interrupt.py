@@ -28,8 +28,8 @@ from support.hostfixtures import fill_box
 from support.vdev import PYTHON, REPO, VirtualDevice, scoreboard
 from host_tools import cli
 from host_tools.commands import flash as flash_cmd
-from host_tools.commands import setup_cmd
-from host_tools.results import sync as sync_cmd
+from host_tools.commands import setup as setup_cmd
+from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
 from host_tools.device.sync_board import Board
 from support.waits import appears

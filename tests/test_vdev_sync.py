@@ -21,7 +21,7 @@ from support.hostfixtures import fill_box
 from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, scoreboard,
                           stored_ids, sync)
 from host_tools import cli
-from host_tools.results import sync as sync_cmd
+from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
 from host_tools.measure.matchgen import generate, header
 from host_tools.device.sync_board import Board, BoardError

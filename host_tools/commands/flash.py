@@ -42,7 +42,7 @@ _MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and 
 BUILD_FILES = ("manifest.py",)
 # The heap the app costs a Pico by route (KB in use, gc.mem_alloc() after a collection,
 # the app alive): the figures `make bench` measures on the emulated Pico, as issue 23
-# quotes them (host_tools/pico/bench.py, its rows 'heap in use (gc.mem_alloc; ...),
+# quotes them (host_tools/measure/pico_bench.py, its rows 'heap in use (gc.mem_alloc; ...),
 # frozen UF2 / .mpy route'). Measured, not derived: re-read them there when the
 # firmware grows (tests/test_host_setup_flash.py checks the warning carries them).
 HEAP_KB = {"frozen UF2": 29, ".mpy route": 111}

@@ -63,7 +63,7 @@ def draw(panels, legend):
 
 
 def interactive(device, png_dir=None, hold=None, gap=None):
-    """Play the device from this terminal (stdin must be one: device_cmd checks) until
+    """Play the device from this terminal (stdin must be one: commands/device.py checks) until
     Ctrl-C; whether the app had stopped on its error screen by then. `hold`, `gap`: a
     short press's ms held and released after (None: the runner's own)."""
     from scoreboard.keys.keymaps import keymap

@@ -334,7 +334,7 @@ class Bridge:
         self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
         self.from_host = 0
         self.starts = 0
-        # A key script (device_cmd.parse_script's commands) for host_tools/mp/keyfeed.py,
+        # A key script (keyscript.parse_script's commands) for host_tools/mp/keyfeed.py,
         # which presses what comes down a pipe every start inherits. The script's clock
         # is here, on the wall (a referee's waits go on while the box resets or a host
         # holds it in the raw REPL): each press goes into the pipe when it is due, a wait

@@ -13,5 +13,9 @@ firmware's own core, and serves pages and data on loopback (beyond it when asked
     stream.py   the tables and their numbered events (the Hub), and /api/stream
     server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/desk
     guard.py    who may ask what: the Host header, the desk's token beyond loopback
-    command.py  the command line
+
+May import the firmware, `host_tools.device`, `host_tools.results`, `host_tools.mp` and
+the top-level modules; never the commands or the developer's bench.
+    follow.py   serve(): the links, the hub and the web server, for `scoreboard live`
+                (host_tools/commands/live.py: the command line)
 """

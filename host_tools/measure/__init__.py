@@ -1,5 +1,7 @@
 """Measurement: `make bench` (`bench`) and what it runs — the app's heap and loop
 (`app_bench`), the clock's drift, the fuzzer, the random match generator (`matchgen`),
-the sync's speed, the QEMU smoke run — and their shared helpers (`common`). May import
-anything on the host side; nothing imports it but the tests.
+the sync's speed, the QEMU smoke run, the journal's figures (`journal_figures`), the
+emulated Pico's benches (`pico_bench`, `pico_heap`, `pico_keys`) — and their shared
+helpers (`common`). May import every host package but the generators, the simulator and
+the entry point; nothing imports it but the tests.
 """

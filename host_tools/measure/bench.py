@@ -13,10 +13,10 @@ that plays one frame and a best-of-35 by keys (and their ratio, the goal 1.0), t
 allocated in the clock tick, the key scan and the LED refresh (goal 0), and the frozen app
 on a Cortex-M3 under QEMU. The club's worst day: 100,000 mashed keys with resets, power
 cuts at every byte of a best-of-3, an eight-hour session with cable pulls. The true
-Pico (host_tools/pico/bench.py): the UF2 on the emulated RP2040, its heap at boot and
+Pico (host_tools/measure/pico_bench.py): the UF2 on the emulated RP2040, its heap at boot and
 after a best-of-35 by keys (frozen and .mpy), key-to-LED, e-ink refresh and SPI figures,
 and the smallest heap it plays a best-of-3 in (`--long`: a best-of-35 too) beside the
-32-bit build's; its keypad (host_tools/pico/keys_bench.py): the shortest tap never lost
+32-bit build's; its keypad (host_tools/measure/pico_keys.py): the shortest tap never lost
 under typical and worst-case flash times, the CPU's stalls, the PIO's scan gaps, reset
 to first key.
 
@@ -44,9 +44,9 @@ from host_tools.measure import figures
 from host_tools.measure import fuzz
 from host_tools.measure import common as measure
 from host_tools.measure.matchgen import generate, header
-from host_tools.pico import bench as pico_bench
-from host_tools.pico import heap as pico_heap
-from host_tools.pico import keys_bench
+from host_tools.measure import pico_bench
+from host_tools.measure import pico_heap
+from host_tools.measure import pico_keys as keys_bench
 from scoreboard.core.replay import replay
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -219,9 +219,8 @@ def core_rows(tmp, ref, fuzz_files=FUZZ_FILES):
 def journal_rows():
     """Bytes per frame and the flash life, measured by the journal's own bench on
     MicroPython's littlefs (a RAM flash that counts erases, laid out as a Pico's)."""
-    out = subprocess.run([sys.executable, os.path.join(ROOT, "host_tools", "mp",
-                                                       "journal_bench.py")],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([sys.executable, "-m", "host_tools.measure.journal_figures"],
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
     per_frame = next(line for line in out.splitlines() if line.startswith("bytes per frame"))
     life = next(line for line in out.splitlines() if line.startswith("littlefs life"))
     erases = next(line for line in out.splitlines() if line.startswith("littlefs: "))
@@ -356,16 +355,16 @@ def main():
     rows += slow_test_rows()
     rows += live_rows(long)
     rows += channel_bench.rows()  # the request channel against the raw REPL (issue 24)
-    # the UF2 on the emulated RP2040 (host_tools/pico/bench.py): its matches by keys are
+    # the UF2 on the emulated RP2040 (host_tools/measure/pico_bench.py): its matches by keys are
     # a best-of-3, a best-of-35 with --long (two of them side by side: the longest part)
     rows += pico_bench.rows(35 if long else 3)
     # its smallest heap, best-of-3 and best-of-35, beside the 32-bit's: each size tried is
-    # a run of minutes (host_tools/pico/heap.py), so only with --long
+    # a run of minutes (host_tools/measure/pico_heap.py), so only with --long
     if long:
         rows += pico_heap.rows(True)
     else:
         rows.append(("smallest heap, whole app by keys on the emulated Pico", "LONG=1"))
-    rows += keys_bench.rows()  # its keypad: taps, stalls, scan gaps (pico/keys_bench.py)
+    rows += keys_bench.rows()  # its keypad: taps, stalls, scan gaps (measure/pico_keys.py)
     seconds = time.perf_counter() - t
     rows.append(("(this bench took)", "%.0f s" % seconds))
     # The docs quote these figures from docs/figures.md, never from memory.

@@ -172,7 +172,7 @@ def rows():
 
 
 def main():
-    from host_tools.pico.bench import print_rows
+    from host_tools.measure.pico_bench import print_rows
 
     print_rows(rows())
     return 0

@@ -1,11 +1,9 @@
 """Journal figures: bytes per frame, flash wear on littlefs, recovery after a reset.
 
-    .venv/bin/python host_tools/mp/journal_bench.py [--seed N]
-        writes a stamped random best-of-35 (host_tools/measure/matchgen.py), measures it here
-        (CPython) and runs this script on the same file under .venv/bin/micropython
-        and, when `make deps` has built it, the 32-bit unix port (build/mp32/)
     micropython host_tools/mp/journal_bench.py --match FILE.sbn [--dir DIR]
-        the measurements alone, on one interpreter
+        the measurements, on one interpreter (CPython too); `python -m
+        host_tools.measure.journal_figures [--seed N]` writes a stamped random
+        best-of-35 and runs this on every interpreter
 
 Printed, per interpreter:
 - `bytes`: journal and checkpoint bytes of the whole match, per frame (mean) and for
@@ -227,35 +225,6 @@ def run(path, flash):
         measure_littlefs(head, events)
 
 
-def _host_main():
-    import os
-    import subprocess
-    import tempfile
-
-    sys.path.insert(0, ROOT)
-    sys.path.insert(0, ROOT + "/tests")
-    from host_tools.measure.matchgen import generate, header
-
-    seed = int(sys.argv[sys.argv.index("--seed") + 1]) if "--seed" in sys.argv else 35
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "best-of-35.sbn")
-        with open(path, "w") as f:
-            f.write("\n".join(jp.stamped(generate(header("snooker", 35), seed=seed))) + "\n")
-        run(path, os.path.join(tmp, "cpython"))
-        for name, exe in (("micropython", os.path.join(ROOT, ".venv", "bin", "micropython")),
-                          ("mp32", os.path.join(ROOT, "build", "mp32", "micropython"))):
-            if not os.path.exists(exe):  # the 32-bit build: only once `make deps` made it
-                continue
-            sys.stdout.flush()
-            print("--", exe[len(ROOT) + 1:])
-            sys.stdout.flush()
-            subprocess.run([exe, "-X", "heapsize=24M", __file__, "--match", path, "--dir",
-                            os.path.join(tmp, name)], check=True)
-
-
 if __name__ == "__main__":
-    if "--match" in sys.argv:
-        where = sys.argv[sys.argv.index("--dir") + 1] if "--dir" in sys.argv else "jb-flash"
-        run(sys.argv[sys.argv.index("--match") + 1], where)
-    else:
-        _host_main()
+    where = sys.argv[sys.argv.index("--dir") + 1] if "--dir" in sys.argv else "jb-flash"
+    run(sys.argv[sys.argv.index("--match") + 1], where)

@@ -3,7 +3,7 @@
 
 The vdev's bridge keeps the script's clock (its `@MS` waits, on the wall: they go on
 while the box resets) and writes each press, as the key runner's commands (`press NAME
-HOLD GAP`, `long NAME`: host_tools/device/device_cmd.py parse_script), into a pipe that
+HOLD GAP`, `long NAME`: host_tools/device/keyscript.py parse_script), into a pipe that
 every start of the interpreter inherits when it is due (its clock starts when the app
 takes the `start` the bridge puts there first); `Feed(fd, log).main()` runs the
 app as main.py does, with one more task that takes the commands one at a time and holds

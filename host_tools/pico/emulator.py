@@ -15,7 +15,7 @@ stdout; the USB serial port's bytes take two pipes of their own.
 commands, as host_tools/device/vdev.py does for the virtual device.
 
 `send("press red")` / `send("long ok")` / `send("wait MS")` and `panels()` are the runner
-interface of `scoreboard device` (host_tools/device/device_cmd.py), so its key-script player
+interface of `scoreboard device` (host_tools/device/keyscript.py), so its key-script player
 drives the Pico too. Key names are the legend's (keys/keymaps.py); the legend in force
 is followed as `Legend` says.
 """
@@ -31,7 +31,7 @@ import threading
 import time
 from pathlib import Path
 
-from host_tools.device.device_cmd import panels_of
+from host_tools.device.keyscript import panels_of
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "harness.mjs"

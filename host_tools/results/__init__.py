@@ -2,7 +2,8 @@
 
 `sync` pulls the finished matches into the results database (`db`: SQLite or
 PostgreSQL, the same SQL and migrations), `export` writes them as CSV or JSON and
-`report` as one HTML page. May import the firmware's core, `host_tools.device` (the link
-to a box), `host_tools.messages` and `host_tools.paths`; never the measurement or the
-generators.
+`report` as one HTML page: the libraries behind those commands (host_tools/commands/).
+May import the firmware's core, `host_tools.mp` (the notation's JSON) and the top-level
+modules (`messages`, `paths`, `progress`); never the devices, live, the commands or the
+developer's bench.
 """

@@ -1,4 +1,4 @@
-"""`scoreboard export [--db URL] --format csv|json [-o FILE]`: the results database out.
+"""The results database out as JSON or CSV: `scoreboard export`'s library.
 
 JSON: a list with one object per match, oldest first: `id`, `box`, `date`, `sides` (A
 and B's names), `stored` (finished, abandoned, or unfinished: the copy of the match in play),
@@ -27,8 +27,8 @@ import io
 import json
 import re
 
-from host_tools.results.db import DbError, add_db_options, open_chosen
-from host_tools.messages import fail, shown, write_out
+from host_tools.results.db import DbError
+from host_tools.messages import shown
 from scoreboard.core.words import HIDDEN
 
 CSV_COLUMNS = ("match_id", "date", "game", "frame", "side_a", "side_b", "score_a", "score_b",
@@ -97,35 +97,3 @@ def as_csv(db):
                 f["score_a"], f["score_b"], f["winner"], names.get(f["winner"]), f["how"],
                 f["breaks_a"], f["breaks_b"], m["status"], m["box"])])
     return buf.getvalue()
-
-
-def add_parser(sub):
-    p = sub.add_parser("export", help="export the results database as CSV or JSON")
-    add_db_options(p)
-    p.add_argument("--format", required=True, choices=("csv", "json"))
-    p.add_argument("-o", "--output", default=None, help="write here (default: stdout)")
-    p.set_defaults(run=run)
-
-
-def run(args):
-    try:
-        db = open_chosen(args, create=False)
-    except DbError as e:
-        fail("export", e)
-        return 2
-    try:
-        text = as_json(db) if args.format == "json" else as_csv(db)
-    except DbError as e:
-        fail("export", e)
-        return 2
-    finally:
-        db.close()
-    if args.output is None:
-        return write_out("export", text, exact=True)  # the same bytes as -o FILE
-    try:
-        with open(args.output, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-    except OSError as e:
-        fail("export", "cannot write %s: %s" % (args.output, e.strerror or e))
-        return 2
-    return 0

@@ -1,4 +1,4 @@
-"""`scoreboard report MATCH_ID [--db URL] [-o FILE.html]`: one match as a web page.
+"""One match as a self-contained web page: `scoreboard report`'s library.
 
 One self-contained HTML file (inline CSS and SVG, no script, nothing fetched): the
 result, each frame's score progression as a chart (the score after every event, from
@@ -13,13 +13,10 @@ from host_tools/results/report_lang.py; names are shown as written.
 from html import escape
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.export import damaged, report_of
-from host_tools.messages import fail, one_of, say
-from host_tools.results.report_lang import LANGS, TEXTS, date, seconds
+from host_tools.results.report_lang import TEXTS, date, seconds
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.words import check_id
 
 _W, _H, _PAD = 640, 220, 36
 _COLOURS = ("#1f5fbf", "#c0392b")
@@ -180,18 +177,6 @@ def render(match, report, sbn, lang="en"):
     return "".join(out)
 
 
-def add_parser(sub):
-    p = sub.add_parser("report", help="one match as a self-contained HTML page")
-    p.add_argument("match_id", metavar="MATCH_ID")
-    p.add_argument("--box", default=None,
-                   help="the box that made the match, when boxes share the id")
-    add_db_options(p)
-    p.add_argument("-o", "--output", default=None, help="the HTML file (default: MATCH_ID.html)")
-    p.add_argument("--lang", default="en",
-                   help="the page's language: en, pl or bg (default: en)")
-    p.set_defaults(run=run)
-
-
 def page_of(db, match, lang="en"):
     """The HTML page of a stored match row; DbError when the row is damaged."""
     report = report_of(db, match)
@@ -202,42 +187,3 @@ def page_of(db, match, lang="en"):
     except (KeyError, TypeError, ValueError, IndexError, AttributeError) as e:
         raise damaged(db, match, "its stored report is damaged (%s: %s)" % (
             e.__class__.__name__, e)) from None
-
-
-def run(args):
-    if args.lang not in LANGS:
-        fail("report", "--lang %s: the page speaks %s" % (args.lang, one_of(LANGS)))
-        return 2
-    try:
-        db = open_chosen(args, create=False)
-    except DbError as e:
-        fail("report", e)
-        return 2
-    try:
-        match = db.match(args.match_id, args.box)
-        if match is None:
-            fail("report", "no match %s%s in %s" % (
-                args.match_id, "" if args.box is None else " of box %s" % args.box,
-                db.label))
-            return 2
-        page = page_of(db, match, args.lang)
-    except DbError as e:
-        fail("report", e)
-        return 2
-    finally:
-        db.close()
-    path = args.output
-    if path is None:
-        try:  # the file is named by the id: one that is no file name needs -o
-            path = "%s.html" % check_id(match["id"], "match id")
-        except ValueError as e:
-            fail("report", "%s: give -o FILE.html" % e)
-            return 2
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(page)
-    except OSError as e:
-        fail("report", "cannot write %s: %s" % (path, e.strerror or e))
-        return 2
-    say("report: %s" % path)
-    return 0

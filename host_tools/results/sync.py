@@ -1,4 +1,4 @@
-"""`scoreboard sync [--port PORT] [--db URL]`: pull the box's matches into the results DB.
+"""Pulling the box's matches into the results DB: `scoreboard sync`'s library.
 
 Every finished or abandoned match is copied, each journal line's checksum checked, the
 match replayed by the core, stored keyed by its `id` in one transaction, and only after
@@ -30,11 +30,9 @@ from pathlib import Path
 import serial.tools.list_ports
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.results.db import (FINAL, Conflict, Correction, DbError, add_db_options,
-                                   open_chosen)
-from host_tools.messages import fail, say, shown
-from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError, progress_bar
+from host_tools.results.db import FINAL, Conflict, Correction
+from host_tools.messages import say, shown
+from host_tools.progress import progress_bar
 from scoreboard.core.notation import NotationError
 from scoreboard.core.vocab import SIDES
 from scoreboard.core.replay import replay
@@ -312,61 +310,6 @@ def summary(counts):
     if counts["unfinished"]:
         text += "; %d in progress copied as unfinished" % counts["unfinished"]
     return text
-
-
-def add_parser(sub):
-    p = sub.add_parser("sync", help="pull the box's matches into the results database")
-    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
-    add_db_options(p)
-    p.add_argument("--files", default=None, metavar="DIR",
-                   help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")
-    p.add_argument("--all", action="store_true",
-                   help="also take the matches the box has marked pulled (a new database)")
-    p.add_argument("--accept-corrections", action="store_true",
-                   help="store a result changed on the box since it was stored as the "
-                        "match's next version (else it is refused, naming the change)")
-    p.add_argument("--progress", action="store_true",
-                   help="draw the progress bar even when stderr is not a terminal")
-    p.set_defaults(run=run)
-
-
-def run(args):
-    try:
-        files = files_folder(args.files)
-        db = open_chosen(args)
-    except (DbError, SyncError) as e:
-        fail("sync", e)
-        return 2
-    try:
-        board = open_box(args.port)
-    except BoardError as e:
-        db.close(keep_new=False)  # a wrong port leaves no empty database behind
-        fail("sync", e)
-        return 1
-    say("sync: database %s" % db.where())
-    ids = new_ids()
-    try:
-        with board:  # the raw REPL's Board gives the box back to its app however it ends
-            counts = pull(board, db, files, args.progress, again=args.all,
-                          accept=args.accept_corrections, ids=ids)
-    except (BoardError, DbError, SyncError) as e:
-        tell_stored(ids)
-        fail("sync", "%s; what was stored is kept and marked, run sync again" % e)
-        return 1
-    except KeyboardInterrupt:
-        tell_stored(ids)
-        fail("sync", "interrupted; what was stored is kept and marked, run sync again")
-        return 130
-    finally:
-        db.close()
-    tell_stored(ids)
-    say("sync: " + summary(counts))
-    return 1 if counts["refused"] else 0
-
-
-def tell_stored(ids):
-    for line in stored_lines(ids):
-        say("sync: " + line)
 
 
 def _now():

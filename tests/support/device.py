@@ -8,7 +8,7 @@ the runner steps the real app (debouncer, grammar, core, journal, screens).
 import subprocess
 from pathlib import Path
 
-from host_tools.device.device_cmd import parse_script
+from host_tools.device.keyscript import parse_script
 from support import mpy
 
 RUNNER = mpy.REPO / "host_tools" / "mp" / "device.py"

@@ -1,6 +1,7 @@
 """The smallest heap the whole app plays a match in, on the emulated Pico.
 
-    python -m host_tools.pico.heap [--frames N] [--guess KB] [--step KB] [--free KB] [--uf2 PATH]
+    python -m host_tools.measure.pico_heap [--frames N] [--guess KB] [--step KB] [--free KB]
+                                           [--uf2 PATH]
 
 The real UF2 on rp2040js (host_tools/pico/emulator.py). A `boot.py` on the flash makes
 a ballast (one bytearray, kept in the REPL's globals, which boot.py and main.py share)
@@ -100,7 +101,7 @@ def expected(frames, keys):
 
 def base_image(path, frames, uf2=UF2):
     """A flash image with littlefs formatted and app_bench's best-of-`frames` queued."""
-    from host_tools.pico.bench import queue_match
+    from host_tools.measure.pico_bench import queue_match
 
     with Pico(path, uf2=uf2) as pico:
         pico.boot()
@@ -248,7 +249,7 @@ def rows(long=False):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m host_tools.pico.heap",
+    p = argparse.ArgumentParser(prog="python -m host_tools.measure.pico_heap",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--frames", type=int, default=3, help="best-of-N by keys (default 3)")
     p.add_argument("--guess", type=int, help="KB free to start from (default: GUESS_KB)")

@@ -1,118 +1,23 @@
-"""`scoreboard live [--port PORT]... [--bind ADDR] [--allow-host NAME]... [--http-port N]
-[--db URL]`: follow the boxes as they play and serve their scores on
-http://127.0.0.1:N/ (the package's docstring says how; server.py lists the pages).
+"""Following the boxes as they play and serving their scores: `serve`, the loop behind
+`scoreboard live` (host_tools/commands/live.py: its arguments and messages).
 
-`--port` may be repeated (table N is the Nth port) or `auto` (the default): every USB
-serial port and every running virtual device (ports.py), looked for again every few
-seconds, so a box plugged in later becomes the next table. Nothing listens beyond
-loopback unless `--bind` says so, and there the desk's view (/api/desk) needs the token
-printed at the start (guard.py; `--allow-host` adds a name the pages are asked for by).
-A port that is not there yet is a table without signal until it appears. Results are
-stored only with `--db` or `--db-file` (no default database, unlike sync). Bad
-options, a port already taken, a database that does not open: one line on stderr and
-exit 2 (1 for the listening socket).
+Each port is a table (live/link.py reads it; with `auto` every USB serial port and every
+running virtual device, device/ports.py, looked for again every RESCAN seconds, so a box
+plugged in later becomes the next table); the tables are published to the pages
+(live/stream.py's hub, live/server.py's app), and a table renumbered when its draw names
+its number. Beyond loopback the desk's token is printed once.
 """
 
 import asyncio
 import contextlib
-import ipaddress
 import signal
 import socket
 import sys
-import threading
 
 from host_tools.live.guard import loopback, new_token
-from host_tools.results.db import ENV, DbError, url_from
 from host_tools.messages import fail, say
 
-DEFAULT_HTTP_PORT = 8019
 RESCAN = 2.0  # seconds between two looks for new boxes (auto)
-
-
-def add_parser(sub):
-    p = sub.add_parser("live", help="follow the boxes as they play: overlay, TV page, JSON")
-    p.add_argument("--port", action="append", default=None, metavar="PORT",
-                   help="a box's serial port (repeat for more tables); auto: every box "
-                        "found (the default)")
-    p.add_argument("--bind", default="127.0.0.1", metavar="ADDR",
-                   help="the address the web server listens on (default 127.0.0.1)")
-    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
-                   help="another name the pages are asked for by (the club's DNS name, a "
-                        "proxy's); this computer's own names need none. Repeat for more")
-    p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT, metavar="N",
-                   help="its TCP port (default %d; 0: any free one)" % DEFAULT_HTTP_PORT)
-    p.add_argument("--idle", type=float, default=10.0, metavar="S",
-                   help="with --db: seconds without a stroke, between frames, before a "
-                        "finished match is pulled and marked (default 10)")
-    # Not add_db_options: sync's --db has a default database; live stores nothing
-    # unless told where, and says so.
-    p.add_argument("--db", default=None, metavar="URL",
-                   help="store each finished match as `scoreboard sync` does: a file, "
-                        "sqlite:///FILE or postgresql://... (there also a live row per "
-                        "table); without --db or --db-file nothing is stored ($%s is not "
-                        "read)" % ENV)
-    p.add_argument("--db-file", default=None, metavar="FILE",
-                   help="read the --db URL from FILE (out of sight of `ps`)")
-    p.set_defaults(run=run)
-
-
-class _Log:
-    def __init__(self):
-        self.lock = threading.Lock()
-
-    def __call__(self, text):
-        with self.lock:
-            say("live: " + text, sys.stderr)
-
-
-def check_bind(addr):
-    """The bind address if it is an IP address or a name that resolves; ValueError."""
-    try:
-        ipaddress.ip_address(addr)
-        return addr
-    except ValueError:
-        pass
-    try:
-        socket.getaddrinfo(addr, None)
-    except (socket.gaierror, UnicodeError):
-        raise ValueError("--bind %s: not an address of this computer" % addr) from None
-    return addr
-
-
-def run(args):
-    log = _Log()
-    if not 0 <= args.http_port <= 65535:
-        fail("live", "--http-port %d: a TCP port is 0 to 65535" % args.http_port)
-        return 2
-    if args.idle < 0:
-        fail("live", "--idle: seconds, 0 or more")
-        return 2
-    try:
-        bind = check_bind(args.bind)
-    except ValueError as e:
-        fail("live", e)
-        return 2
-    ports = args.port or ["auto"]
-    auto = "auto" in ports
-    fixed = [p for p in ports if p != "auto"]
-    results = None
-    if args.db is not None or args.db_file is not None:
-        from host_tools.live.results import Results
-
-        try:
-            results = Results(url_from(args.db, args.db_file), log)
-        except DbError as e:
-            fail("live", e)
-            return 2
-    if not loopback(bind):
-        log("listening on %s: the pages are open to the network there; the desk's view "
-            "(/api/desk) needs the token below" % bind)
-    try:
-        return asyncio.run(serve(fixed, auto, bind, args.http_port, results, args.idle, log,
-                                 hosts=args.allow_host))
-    finally:
-        if results is not None:
-            results.close()
 
 
 async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, stop=None,
@@ -221,4 +126,3 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
         await loop.run_in_executor(None, stop_links, links)
         await runner.cleanup()
     return 0
-

@@ -11,7 +11,7 @@ the most significant bit, each row padded to whole bytes):
 `decode(png)` reads back the pixel rows of a PNG written here (tests use it to check
 that a committed PNG shows exactly the expected framebuffer).
 
-    python -m host_tools.gen.png eink|led WIDTH HEIGHT IN.bin OUT.png
+    python -m host_tools.png eink|led WIDTH HEIGHT IN.bin OUT.png
 """
 
 import struct

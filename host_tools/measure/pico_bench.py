@@ -1,6 +1,6 @@
 """The true Pico figures for `make bench`: the real UF2 on the emulated RP2040 (125 MHz).
 
-    python -m host_tools.pico.bench [--frames N]
+    python -m host_tools.measure.pico_bench [--frames N]
 
 - heap in use (`gc.mem_alloc()` after a collection, `gc.mem_free()` beside it) with the
   app alive, at boot and after a best-of-35 played by keys on the keypad: the frozen UF2
@@ -129,7 +129,7 @@ def uf2_row():
 
 def rows(frames=35):
     """The table rows (name, value) of the emulated Pico, but for the smallest heap
-    (host_tools/pico/heap.py's rows: minutes of runs of their own)."""
+    (host_tools/measure/pico_heap.py's rows: minutes of runs of their own)."""
     if not UF2.is_file():
         return [("emulated Pico", "no UF2: run `make uf2`")]
 
@@ -207,7 +207,7 @@ def rows(frames=35):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m host_tools.pico.bench",
+    p = argparse.ArgumentParser(prog="python -m host_tools.measure.pico_bench",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--frames", type=int, default=35, help="best-of-N by keys (default 35)")
     args = p.parse_args(argv)

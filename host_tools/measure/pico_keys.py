@@ -1,6 +1,6 @@
 """`make bench`'s keypad rows on the emulated Pico: does every press count?
 
-    python -m host_tools.pico.keys_bench [--uf2 FILE] [--holds 30,25,20,15]
+    python -m host_tools.measure.pico_keys [--uf2 FILE] [--holds 30,25,20,15]
 
 - the shortest tap never lost at 8 presses a second: a snooker frame of FRAME_KEYS
   played by taps HOLD ms long, one every 125 ms, each key's contacts bouncing 5 ms on
@@ -25,7 +25,7 @@ import tempfile
 import threading
 from pathlib import Path
 
-from host_tools.pico.bench import print_rows
+from host_tools.measure.pico_bench import print_rows
 from host_tools.pico.emulator import UF2, Pico, PicoError
 
 HEADER = ["sbn 1", "game snooker reds=6", "match best-of 1", 'side A "Ann"', 'side B "Bob"']
@@ -177,7 +177,7 @@ def rows(holds=HOLDS, uf2=UF2):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m host_tools.pico.keys_bench",
+    p = argparse.ArgumentParser(prog="python -m host_tools.measure.pico_keys",
                                 description=__doc__.split("\n")[0])
     p.add_argument("--uf2", type=Path, default=UF2, help="the image (default: make uf2's)")
     p.add_argument("--holds", default=",".join(str(h) for h in HOLDS),

@@ -36,8 +36,8 @@ import threading
 import time
 from pathlib import Path
 
-from host_tools.device.device_cmd import DeviceError, parse_script, play_script, write_pngs
-from host_tools.device.device_cmd import add_press_options
+from host_tools.commands.device import add_press_options
+from host_tools.device.keyscript import DeviceError, parse_script, play_script, write_pngs
 from host_tools.pico.emulator import BUSY, FLASH_TIMINGS, UF2, Pico, PicoError
 
 

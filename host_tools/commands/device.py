@@ -1,0 +1,106 @@
+"""`scoreboard device`: the real firmware under the MicroPython unix port, on the host board.
+
+    scoreboard device [--flash DIR] [--match FILE.sbn] [--keys FILE] [--png DIR] [--pty]
+                      [--hold MS] [--gap MS]
+
+`--flash DIR` is the box's flash (default: a folder in the user's data directory);
+`--match` queues a prepared match there; `--keys FILE` presses the keys named in FILE
+(one name a line, `NAME long` for a long press, `NAME hold=MS` for a short press held
+MS ms, `@MS` to let that long pass first, `#` comments) and stops the app cleanly;
+`--png DIR` writes both panels as PNG files after each key and at the end. `--hold MS`
+and `--gap MS` say how long every short press is held and how long the keys rest after
+it (default 80 and 150 ms; a line's `hold=MS` is its own hold, a long press is held 1 s).
+Without `--keys` it is interactive in the terminal: the keys from the keyboard (the
+layout is shown), both panels drawn, until Ctrl-C. `--pty` serves the firmware's REPL on
+a pseudo-terminal for `mpremote` (the virtual device); with `--keys` it also plays the
+script there in real time (its `@MS` waits included), a table to watch with `scoreboard
+live` without hardware.
+
+The arguments and the messages; the key script, the runner and the pictures are
+host_tools/device/keyscript.py's, the pty host_tools/device/vdev.py's.
+"""
+
+import sys
+from pathlib import Path
+
+from host_tools.device.keyscript import (ERROR_SCREEN, GAP_MS, HOLD_MS, MICROPYTHON, Device,
+                                         DeviceError, milliseconds, parse_script, play_script,
+                                         queue_matches)
+
+
+def default_flash():
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("scoreboard")) / "flash"
+
+
+def add_parser(sub):
+    p = sub.add_parser("device", help="run the firmware on the host board (virtual device)")
+    p.add_argument("--flash", type=Path, default=None, help="the box's flash folder")
+    p.add_argument("--match", type=Path, action="append", default=[],
+                   help="queue a prepared match (.sbn header) on the box")
+    p.add_argument("--keys", type=Path, help="a key script to play, then stop")
+    p.add_argument("--png", type=Path, help="write the panels as PNG files here")
+    p.add_argument("--pty", action="store_true", help="serve the REPL on a pseudo-terminal")
+    add_press_options(p)
+    p.add_argument("--keys-log", type=Path, default=None,
+                   help="with --pty --keys: append each press as NAME EPOCH_MS")
+    p.add_argument("--oled", action="store_true", help="the 128x64 OLED variant's panel")
+    p.add_argument("--micropython", type=Path, default=MICROPYTHON,
+                   help="the MicroPython binary (default: the unix port in the venv)")
+    p.set_defaults(run=run)
+
+
+def add_press_options(p):
+    """--hold and --gap, for `scoreboard device` and `scoreboard pico` alike."""
+    p.add_argument("--hold", type=milliseconds, default=HOLD_MS, metavar="MS",
+                   help="hold every short press this long (default %(default)s; a script "
+                        "line's NAME hold=MS holds that one press MS ms)")
+    p.add_argument("--gap", type=milliseconds, default=GAP_MS, metavar="MS",
+                   help="release the keys this long after every short press "
+                        "(default %(default)s)")
+
+
+def run(args):
+    flash = args.flash or default_flash()
+    try:
+        flash.mkdir(parents=True, exist_ok=True)
+        queue_matches(flash, args.match)
+        if args.pty:
+            from host_tools.device.vdev import serve_pty
+
+            keys = None
+            if args.keys is not None:  # played in real time while the pty is served
+                if not args.keys.is_file():
+                    raise DeviceError("no key script %s" % args.keys)
+                keys = parse_script(args.keys.read_text(encoding="utf-8"))
+            return serve_pty(flash, micropython=args.micropython, keys=keys,
+                             keys_log=args.keys_log, hold=args.hold, gap=args.gap)
+        if args.keys is not None:
+            if not args.keys.is_file():
+                raise DeviceError("no key script %s" % args.keys)
+            commands = parse_script(args.keys.read_text(encoding="utf-8"))
+            device = Device(flash, args.micropython, args.oled)
+            try:
+                play_script(device, commands, args.png, args.hold, args.gap)
+                failed = device.on_error_screen()
+            finally:
+                device.close()
+            if failed:
+                raise DeviceError(ERROR_SCREEN + "; --png shows it")
+            print("played %d keys; flash: %s" % (sum(c != "wait" for c, _ in commands), flash))
+            return 0
+        if not sys.stdin.isatty():
+            raise DeviceError("the interactive device needs a terminal (or give --keys FILE)")
+        from host_tools.device.terminal import interactive  # it imports nothing from here
+
+        if interactive(Device(flash, args.micropython, args.oled), args.png, args.hold,
+                       args.gap):
+            raise DeviceError(ERROR_SCREEN)  # as with --keys: one line, a non-zero exit
+        return 0
+    except DeviceError as e:
+        print("scoreboard device: %s" % e, file=sys.stderr)
+        return 1
+    except OSError as e:
+        print("scoreboard device: %s" % (e.strerror or e), file=sys.stderr)
+        return 1
