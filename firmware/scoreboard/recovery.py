@@ -289,7 +289,7 @@ class Rebuilt:
     journal goes on from `stem`, `pos` bytes, `line` lines, CRC-32 `crc`)."""
 
     def __init__(self, start, kend, last_end, store):
-        self.stem = None  # the journal's file name without .sbn
+        self.stem = None  # type: str | None  # the journal's file name without .sbn
         self.start = start  # the checkpoint the replay started from, or None
         self.kend = kend  # the .ckpt bytes that the store's filed records end at
         self.last_end = last_end  # the .ckpt bytes up to its last usable line
