@@ -1,7 +1,10 @@
 """What goes into the scoreboard-host wheel besides its metadata (that is pyproject.toml).
 
 - every `host_tools*` package, found by folder (a new sub-package needs no entry here),
-  with the files its pages and scripts read (HTML, JS, CSS, ...) as package data;
+  with the files its pages and scripts read (HTML, JS, CSS, ...) as package data, but
+  the developer's own (DEVELOPER: the benchmarks, the generators, the browser
+  simulator), which need a checkout anyway (the MicroPython builds, Node, the sources
+  they generate from) and which no desk command imports: the desk installs what it runs;
 - the firmware, the same files as the repository's `firmware/`, mapped into the package
   as `host_tools/firmware/` (host_tools/paths.py finds it there): the rules core that
   replay, sync and report run, and what `scoreboard flash` compiles for a board;
@@ -29,6 +32,9 @@ IMAGES = "build/pico"
 DATA = ["*.html", "*.js", "*.mjs", "*.css", "*.sbn"]
 
 NOT_CODE = ["__pycache__", "*.__pycache__"]  # CPython's byte code folders, never shipped
+# The developer's packages (docs/developer.md, "What the desk installs"): left out.
+DEVELOPER = ["host_tools.measure", "host_tools.measure.*", "host_tools.gen",
+             "host_tools.gen.*", "host_tools.sim", "host_tools.sim.*"]
 
 
 def tracked(root="."):
@@ -93,7 +99,8 @@ def has_tracked(package):
     return TRACKED is None or any(n.startswith(folder + "/") for n in TRACKED)
 
 
-packages = find_namespace_packages(include=["host_tools", "host_tools.*"], exclude=NOT_CODE)
+packages = find_namespace_packages(include=["host_tools", "host_tools.*"],
+                                   exclude=NOT_CODE + DEVELOPER)
 packages += ["host_tools.firmware"] + ["host_tools.firmware." + p for p in
                                        find_namespace_packages(FIRMWARE, exclude=NOT_CODE)]
 package_dir = {"host_tools.firmware": FIRMWARE}

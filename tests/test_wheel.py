@@ -100,6 +100,11 @@ def test_the_wheel_holds_the_firmware_files_themselves(dist):
     assert firmware == on_disk  # every tracked file, byte for byte, and nothing else
     assert {"host_tools/compat/micropython.py", "host_tools/compat/framebuf.py",
             "host_tools/live/static/tables.html", "host_tools/mp/replay_json.py"} <= names
+    # The desk's packages, not the developer's (setup.py's DEVELOPER: benchmarks,
+    # generators, the browser simulator)
+    assert not [n for n in names if n.split("/")[1:2] in (["measure"], ["gen"], ["sim"])]
+    assert {"host_tools/commands/sync.py", "host_tools/results/sync.py",
+            "host_tools/device/channel.py", "host_tools/live/link.py"} <= names
     # Nothing at the top of site-packages but the package: no `scoreboard`, `boards`, ...
     assert {n.split("/")[0] for n in names if ".dist-info/" not in n} == {"host_tools"}
     assert not any("__pycache__" in n or n.endswith(".png") for n in names)
@@ -174,6 +179,17 @@ def test_flash_both_ways_and_without_an_image(venv, desk, tmp_path):
 
 def test_live(desk, tmp_path):
     desks.live_follows(desk, tmp_path)
+
+
+def test_the_benchmarks_are_not_installed(venv, desk):
+    """`python -m host_tools.measure.bench` from the wheel: one line, no traceback (the
+    benchmarks are the developer's, run from a checkout)."""
+    proc = subprocess.run([str(venv / "bin" / "python"), "-m", "host_tools.measure.bench"],
+                          capture_output=True, text=True, cwd=str(desk.work), timeout=60,
+                          check=False)
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+    assert "No module named 'host_tools.measure'" in proc.stderr, proc.stderr
 
 
 @pytest.mark.parametrize("command", ["device", "pico"])
