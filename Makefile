@@ -221,13 +221,15 @@ typecheck: deps-node deps-typings
 # the sdist cannot (setuptools leaves build/ out of it). The RP2040 image is brought up to
 # date first, as make deps does, and the Pico 2's too once `make uf2` has made it: a wheel
 # never carries an image of older firmware. build/lib is emptied first: setuptools would
-# ship a module deleted since the last build. The sizes go into docs/figures.md. DIST=DIR writes elsewhere (tests/test_wheel.py).
+# ship a module deleted since the last build. The sizes go into docs/figures.md, from
+# the default folder only: DIST=DIR writes elsewhere (tests/test_wheel.py) and leaves the
+# figures as they are (a test's build is no release).
 DIST ?= dist
 
 dist: deps-python deps-uf2 $(wildcard $(PICO2_UF2))
 	rm -rf build/lib build/bdist.*
 	$(BIN)/python -m build --sdist --wheel --outdir $(DIST) .
-	$(BIN)/python -m host_tools.measure.figures wheel $(DIST)
+	$(if $(filter dist,$(DIST)),$(BIN)/python -m host_tools.measure.figures wheel $(DIST))
 
 # CPython leaves __pycache__ folders in firmware/ when tests import the core: never ship them.
 clean-pycache:
