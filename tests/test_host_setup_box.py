@@ -17,7 +17,7 @@ import pytest
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
 from support.vdev import scoreboard
-from host_tools.commands import setup as setup_cmd
+from host_tools.results import draw as setup_cmd  # the draw setup queues
 from scoreboard.core.notation import Reader
 from scoreboard.files import QUEUED_MAX
 from scoreboard.journal import Journal

@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from host_tools.commands import setup as setup_cmd
+from host_tools.results import draw as setup_cmd  # the draw setup queues
 
 WHEN = datetime(2026, 11, 29, 18, 3)
 DRAW = ("table,a,b,game,format\n"

@@ -8,7 +8,7 @@ from datetime import datetime
 
 import pytest
 
-from host_tools.commands import setup as setup_cmd
+from host_tools.results import draw as setup_cmd  # the draw setup queues
 from host_tools.mp.device import Runner
 from support import device
 
