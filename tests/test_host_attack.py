@@ -684,7 +684,7 @@ def test_ctrl_c_during_start_up_or_a_migration(tmp_path):
 
 # -- 17. flash removes only what it put there --------------------------------------------
 def test_flash_removes_only_what_it_put_on_the_board(tmp_path):
-    from host_tools.commands.flash import build
+    from host_tools.device.flashing import build
     box = tmp_path / "pico"
     box.mkdir()
     (box / "boot.py").write_text("# the owner's boot.py\n")

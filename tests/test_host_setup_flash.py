@@ -10,7 +10,7 @@ from pathlib import Path
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
-from host_tools.commands.flash import HEAP_KB, build, flash as flash_firmware, heap_warning
+from host_tools.device.flashing import HEAP_KB, build, flash as flash_firmware, heap_warning
 from host_tools.commands.uf2_install import IMAGES
 from host_tools.device.sync_board import Board, BoardError
 from scoreboard.core.notation import Reader

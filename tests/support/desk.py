@@ -34,7 +34,7 @@ import urllib.request
 from pathlib import Path
 
 from host_tools.results.export import CSV_COLUMNS
-from host_tools.commands.flash import build, local_version
+from host_tools.device.flashing import build, local_version
 from host_tools.mp.replay_json import to_json
 from scoreboard.core.notation import Reader
 from scoreboard.core.replay import replay

@@ -71,7 +71,7 @@ def run_tool(cmd, cwd=REPO, timeout=300):
 def firmware_files():
     """Every .py file that goes onto the device, sorted, as paths (`scoreboard flash`'s
     list: not firmware/manifest.py, the build's)."""
-    from host_tools.commands.flash import sources
+    from host_tools.device.flashing import sources
 
     return sources(FIRMWARE)
 

