@@ -61,7 +61,7 @@ try:
 except ImportError:  # a port without it: no requests
     select = None
 
-from scoreboard.core.words import crc, strip_checksum
+from scoreboard.core.words import check_id, crc, strip_checksum
 from scoreboard.echo import ticks_ms
 from scoreboard.core.ticks import ticks_diff
 
@@ -319,7 +319,9 @@ class Channel:
             header = parse_header(lines, None, skipped)
             if header.id is not None:
                 check_match_id(header.id)
-                if _journal_of(files, header.id):
+                from scoreboard.space import last_stem
+
+                if last_stem(files, header.id) is not None:  # as Journal.start refuses it
                     raise JournalError("match %s is on the box already" % header.id)
         except (ValueError, JournalError) as e:
             files.remove(part)
@@ -329,14 +331,14 @@ class Channel:
         yield "ok"
 
     def mark(self, args):
-        from scoreboard.space import _last_stem
+        from scoreboard.space import last_stem
 
         if len(args) != 3:
             raise Refused("mark ID SHA256 TIME")
         mid, want, when = args
         files = self.app.journal.files
         _name(mid)
-        stem = _last_stem(files, mid)
+        stem = last_stem(files, mid)
         if stem is None:
             raise Refused("no match %s on the box" % mid)
         h = _hasher()
@@ -378,8 +380,6 @@ def _one(args, usage):
 
 def _name(word):
     """A file name of the box's own (an id's characters: no folder, no dot-dot)."""
-    from scoreboard.core.words import check_id
-
     try:
         return check_id(word, "name")
     except ValueError as e:
@@ -408,14 +408,6 @@ def _size(path):
         return os.stat(path)[6]
     except OSError:
         return 0
-
-
-def _journal_of(files, mid):
-    """Whether matches/ holds a journal of match `mid` (ID.sbn or a continuation)."""
-    for n in files.names("matches"):
-        if n == mid + ".sbn" or (n.startswith(mid + ".") and n.endswith(".sbn")):
-            return True
-    return False
 
 
 def _flash_free(app):

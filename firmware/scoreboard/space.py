@@ -77,7 +77,7 @@ def _pulled_as_it_is(files, mid):
     for i in range(len(words) - 1):
         if words[i] == b"sha256":
             want = words[i + 1].lower()
-    stem = _last_stem(files, mid)
+    stem = last_stem(files, mid)
     if want is None or stem is None:
         return False
     h = hashlib.sha256()
@@ -95,7 +95,7 @@ def _pulled_as_it_is(files, mid):
     return binascii.hexlify(h.digest()) == want
 
 
-def _last_stem(files, mid):
+def last_stem(files, mid):
     """ID or its highest continuation ID.N: the journal the host takes."""
     best = None
     top = 0

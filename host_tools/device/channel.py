@@ -28,7 +28,7 @@ except ImportError:  # Windows: pyserial raises its own errors there
 import serial
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.device.sync_board import GONE, BoardError, os_error
+from host_tools.device.sync_board import GONE, BoardError, marks_journal, os_error
 from scoreboard.core.words import crc, escaped
 
 _TermiosError = termios.error if termios is not None else OSError
@@ -39,7 +39,6 @@ TRIES = 3
 HELLO_TIMEOUT = 2.0  # seconds a box has to answer `hello` (a flash erase stalls it 0.4 s)
 TIMEOUT = 5.0  # seconds for any other answer line
 PIECE = 192  # bytes of a queued file in one `put` (256 in base64)
-_ERRNO = {2: 2, 13: 13, 17: 17, 20: 20, 21: 21, 28: 28}
 
 
 class Refused(BoardError):
@@ -85,6 +84,9 @@ class SerialPipe:
         self.other = other
         self.split = Splitter()
         self.ready = []
+
+    def close(self):
+        self.ser.close()
 
     def send(self, data):
         try:
@@ -157,7 +159,7 @@ class Channel:
 def _refused(words):
     errno = int(words[0]) if words and words[0].isdigit() else None
     text = " ".join(words[1:] if errno is not None else words)
-    return Refused("the box refused: %s" % escaped(text), _ERRNO.get(errno, errno))
+    return Refused("the box refused: %s" % escaped(text), errno)
 
 
 class ChannelBox:
@@ -246,8 +248,7 @@ class ChannelBox:
                 digest = self.sha256("matches/%s.sbn" % stem)
             except Refused:
                 continue
-            words = mark.decode("utf-8", "replace").split()
-            if len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
+            if marks_journal(mark, digest):
                 found.add(mid)
         return found
 

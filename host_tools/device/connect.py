@@ -41,9 +41,7 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
         return ChannelBox(Channel(relay), port, warn=warn)
     ser = open_serial(port, warn, wait)
     try:
-        box = ChannelBox(Channel(SerialPipe(ser)), port, warn=warn)
-        box.close = ser.close
-        return box
+        return ChannelBox(Channel(SerialPipe(ser)), port, warn=warn)
     except NoAnswer:
         ser.close()
     except BaseException:
@@ -63,7 +61,7 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
 
 
 # Whether the board's firmware has the request channel (a frozen or copied module).
-_HAS_CHANNEL = "(lambda: [__import__('scoreboard.channel'), 1][1])()"
+_HAS_CHANNEL = "bool(__import__('scoreboard.channel'))"
 
 
 def open_serial(port, warn, wait=WAIT):

@@ -108,7 +108,9 @@ class Owner:
             return self
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            if self.path.exists() and connect(self.port) is not None:
+            other = connect(self.port) if self.path.exists() else None
+            if other is not None:
+                other.close()
                 return self  # someone else owns it already: theirs stays
             with contextlib.suppress(OSError):
                 self.path.unlink()

@@ -421,10 +421,7 @@ class Board:
                 mid, mark, digest = ast.literal_eval(line)
             except (ValueError, SyntaxError, TypeError):
                 continue
-            # The mark's bytes: one that is not UTF-8 (no mark sync wrote) simply does
-            # not match, where reading it as text on the board stopped the sync.
-            words = (mark or b"").decode("utf-8", "replace").split()
-            if digest and len(words) >= 4 and words[2] == "sha256" and words[3] == digest:
+            if marks_journal(mark, digest):
                 found.add(mid)
         return found
 
@@ -491,6 +488,14 @@ class Board:
     def close(self):
         with contextlib.suppress(Exception):
             self.t.close()
+
+
+def marks_journal(mark, digest):
+    """Whether a `.pulled` mark's bytes (`pulled TIME sha256 HEX`) name the journal whose
+    SHA-256 is `digest`. A mark that is not UTF-8 (no mark sync wrote) simply does not
+    match, where reading it as text on the board stopped the sync."""
+    words = (mark or b"").decode("utf-8", "replace").split()
+    return bool(digest) and len(words) >= 4 and words[2] == "sha256" and words[3] == digest
 
 
 def os_error(what, path, errno):

@@ -263,15 +263,16 @@ class Link(threading.Thread):
             self.publish("table", t.snapshot(), None)
 
     def _read_journal(self, box, stem):
-        """(stem, checked lines) of the journal in play: only its new lines when the
-        table holds the start of it (each line carries its own checksum)."""
+        """(stem, checked lines) of the journal in play: over the request channel only
+        its new lines when the table holds the start of it (each line carries its own
+        checksum); on the raw REPL (`box` a Board) the whole file."""
         t = self.table
         if not stem:
             return None, []
         path = "%s/%s.sbn" % (MATCHES, stem)
         have = list(t.lines) if t.stem == stem else []
         try:
-            if have:
+            if have and box.channel_used:  # the raw REPL reads a file whole
                 data = box.read(path, line=len(have) + 1)
                 text = "\n".join(have) + "\n"
                 lines, _ = check_journal(text.encode("utf-8") + data)
@@ -289,15 +290,7 @@ class Link(threading.Thread):
         self._close()
         board = Board(t.port)
         try:
-            stem = board.current()
-            lines = []
-            if stem:
-                path = "%s/%s.sbn" % (MATCHES, stem)
-                try:
-                    lines, _ = check_journal(board.read(path))
-                except Damaged as e:
-                    self.log("table %d: %s: %s" % (t.number, path, e))
-                    stem, lines = None, []
+            stem, lines = self._read_journal(board, board.current())
             if self.results is not None and self._visit:
                 self.results.pull(board, t.number)
                 self._visit = False
