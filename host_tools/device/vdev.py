@@ -50,6 +50,7 @@ FIRMWARE = REPO / "firmware"
 HARD_RESET = 99  # the exit status of machine.reset() on the virtual device
 _CHUNK = 4096
 _HOLD = 65536  # bytes buffered either way before the bridge stops reading that source
+HOLD_S = 1.0  # the longest the bytes behind a Ctrl-C wait for the app to stop
 
 _BOOT = r'''
 import os, sys, vfs
@@ -332,6 +333,8 @@ class Bridge:
         self.sigint_at = 0.0
         self.to_host = bytearray()  # the interpreter's output the pty has not taken yet
         self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
+        self.held = bytearray()     # the host's bytes behind a Ctrl-C (_from_host)
+        self.held_at = 0.0
         self.from_host = 0
         self.starts = 0
         # A key script (keyscript.parse_script's commands) for host_tools/mp/keyfeed.py,
@@ -410,12 +413,30 @@ class Bridge:
                 self.raw = True
             elif b == 2:
                 self.raw = False
+        if self.held:  # behind a Ctrl-C the app has not yet answered: in order
+            self.held += data
+            return
         if 3 in data and (self.running or self._catches_sigint()):
             # Ctrl-C stops running code as it does on a board (the unix port reads no
-            # stdin meanwhile): a SIGINT, delivered by _interrupt().
+            # stdin meanwhile): a SIGINT, delivered by _interrupt(). What follows it
+            # (mpremote's Ctrl-A) waits until the app has stopped (a prompt) or HOLD_S:
+            # the app's request channel reads the console, and would take it first.
+            cut = data.rindex(3) + 1
             self.interrupt = True
             self._interrupt()
+            self.to_dev += data[:cut]
+            if self.running and cut < len(data):
+                self.held += data[cut:]
+                self.held_at = time.monotonic()
+                return
+            data = data[cut:]
         self.to_dev += data
+
+    def _release(self):
+        """The bytes held behind a Ctrl-C, once the app has stopped (or HOLD_S on)."""
+        if self.held and (not self.running or time.monotonic() - self.held_at > HOLD_S):
+            self.to_dev += self.held
+            self.held.clear()
 
     def _interrupt(self):
         """Deliver the host's Ctrl-C as SIGINT, only while the interpreter catches it (at
@@ -504,6 +525,7 @@ class Bridge:
                 ready, writable, _ = select.select(readers, writers, [], timeout)
                 if self.interrupt:
                     self._interrupt()
+                self._release()
                 if self.master in writable:
                     self._write(self.master, self.to_host)
                 if stdin in writable:
