@@ -190,7 +190,10 @@ class Pico:
         self._why = None
         self.wall_start = time.monotonic()
         threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._relay, daemon=True).start()
+        # The relay owns the box's end of the CDC pipe: it closes it when the harness has
+        # gone (end of file), so no one closes the fd under its read.
+        self._relay_thread = threading.Thread(target=self._relay, daemon=True)
+        self._relay_thread.start()
         try:
             first = self._answer(timeout)
         except PicoError:
@@ -198,7 +201,7 @@ class Pico:
         if not first or not first[0].startswith("ready"):
             why = self._why_gone()
             self.kill()
-            os.close(self._from_dev)
+            self._relay_thread.join(5)
             raise PicoError(why)
         self.created = first[0].split()[1] == "new"
 
@@ -215,6 +218,12 @@ class Pico:
 
     def _relay(self):
         """CDC bytes from the box to the console (and the pty); pty bytes to the box."""
+        try:
+            self._relay_until_gone()
+        finally:
+            os.close(self._from_dev)
+
+    def _relay_until_gone(self):
         while True:
             fds = [self._from_dev] + ([self._pty_master] if self._pty_master is not None else [])
             try:
@@ -222,7 +231,10 @@ class Pico:
             except (OSError, ValueError):
                 return
             if self._from_dev in ready:
-                data = os.read(self._from_dev, 65536)
+                try:
+                    data = os.read(self._from_dev, 65536)
+                except OSError:
+                    return
                 if not data:
                     return
                 with self._lock:
