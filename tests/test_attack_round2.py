@@ -24,7 +24,7 @@ import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import journal_match, match_lines, scoreboard, stored_ids, sync
-from test_box_attack import HEADER, HOST_BOX, _finished, _mark, both, tagged
+from support.boxattack import HEADER, HOST_BOX, both, finished, pulled_mark, tagged
 
 
 # -- a hostile box ------------------------------------------------------------------------
@@ -55,10 +55,10 @@ def test_a_garbage_pulled_mark_on_the_box_proves_nothing_when_it_makes_room(tmp_
     def prepare(flash):
         m = flash / "matches"
         j = Journal(str(flash), HOST_BOX)
-        garbage, _ = _finished(j, head)
+        garbage, _ = finished(j, head)
         (m / (garbage + ".pulled")).write_bytes(b"\xff\xfe sha256 \xc3\n")
-        marked, _ = _finished(j, head)
-        (m / (marked + ".pulled")).write_text(_mark(m / (marked + ".sbn")))
+        marked, _ = finished(j, head)
+        (m / (marked + ".pulled")).write_text(pulled_mark(m / (marked + ".sbn")))
 
     _, out = both(tmp_path, prepare, ["prune"])
     left = tagged(out, "P")[0].split(" ")[1].split(",")

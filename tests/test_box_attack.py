@@ -16,10 +16,6 @@ runner behind `scoreboard device`); the flash is a folder. What must hold:
   and keeps the match playable.
 """
 
-import hashlib
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from host_tools.measure.app_bench import frame_keys
@@ -28,46 +24,7 @@ from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 from scoreboard.core.timekeeper import MAX_MS
 from support import device, mpy, powercut
-
-sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
-import journal_play as jp
-
-SCRIPT = mpy.REPO / "tests" / "micropython" / "box_attack.py"
-INTERPRETERS = {"cpython": Path(sys.executable), "micropython": mpy.MICROPYTHON}
-HEADER = ["sbn 1", "game snooker reds=15", "match best-of 3", 'side A "Ann"', 'side B "Bob"']
-HOST_BOX = "HOST-3F2A0001"  # the host board's box id: its name and unique_id() 3f2a0001
-OVERTIME = "match time over 6.2 days: only abandon, forfeit, suspend"
-
-
-def box(flash, cmds, interpreter, flash_kb=None, timeout=300):
-    """Run box_attack.py commands on `flash`; (returncode, output lines)."""
-    cmd = [str(mpy.tool(interpreter)), str(SCRIPT), "--flash", str(flash)]
-    if flash_kb is not None:
-        cmd += ["--flash-kb", str(flash_kb)]
-    proc = subprocess.run(cmd, input="\n".join([*cmds, "quit"]) + "\n", text=True,
-                          capture_output=True, timeout=timeout, check=False)
-    return proc.returncode, mpy.normalise(proc.stdout + proc.stderr).splitlines()
-
-
-def both(tmp_path, prepare, cmds, **kw):
-    """The same commands on a flash made by `prepare(flash)`, under each interpreter:
-    the outputs must be the same. Returns ({name: flash}, output lines)."""
-    outs = {}
-    flashes = {}
-    for name, interpreter in INTERPRETERS.items():
-        flash = tmp_path / name
-        flash.mkdir()
-        prepare(flash)
-        rc, out = box(flash, cmds, interpreter, **kw)
-        assert rc == 0 and out[-1] == ". stopped", "\n".join(out[-20:])
-        outs[name] = out
-        flashes[name] = flash
-    assert outs["micropython"] == outs["cpython"]
-    return flashes, outs["cpython"]
-
-
-def tagged(out, tag):
-    return [line[2:] for line in out if line.startswith(tag + " ")]
+from support.boxattack import HEADER, HOST_BOX, OVERTIME, both, finished, jp, pulled_mark, tagged
 
 
 def shown(out):
@@ -85,26 +42,6 @@ def queue(lines, name="m1"):
 
 
 # -- 1. a corrected result is never deleted ----------------------------------------------
-def _mark(path):
-    """The host's mark for a journal file (host_tools/results/sync.py): its time and SHA-256."""
-    digest = hashlib.sha256(path.read_bytes()).hexdigest()
-    return "pulled 2026-12-01T10:00:00+00:00 sha256 %s\n" % digest
-
-
-def _finished(j, head, corrected=False):
-    """A best-of-1 played to its end through the journal; `corrected`: the host marks it
-    at its end, then the referee takes the last entry back and enters another."""
-    j.start(head)
-    jp.play(j, ["frame A", "pot red", "concede"])
-    mark = None
-    if corrected:
-        mark = _mark(Path(j.root) / "matches" / (j.id + ".sbn"))
-        jp.play(j, ["undo", "pot black", "concede"])
-    mid = j.id
-    j.finish()
-    return mid, mark
-
-
 def test_a_pulled_match_is_deleted_only_when_its_hash_is_the_marks(tmp_path):
     from scoreboard.journal import Journal
 
@@ -113,11 +50,11 @@ def test_a_pulled_match_is_deleted_only_when_its_hash_is_the_marks(tmp_path):
     def prepare(flash):
         m = flash / "matches"
         j = Journal(str(flash), HOST_BOX)
-        same, _ = _finished(j, head)
-        (m / (same + ".pulled")).write_text(_mark(m / (same + ".sbn")))
-        corrected, stale = _finished(j, head, corrected=True)
+        same, _ = finished(j, head)
+        (m / (same + ".pulled")).write_text(pulled_mark(m / (same + ".sbn")))
+        corrected, stale = finished(j, head, corrected=True)
         (m / (corrected + ".pulled")).write_text(stale)
-        bare, _ = _finished(j, head)
+        bare, _ = finished(j, head)
         (m / (bare + ".pulled")).write_text("")  # a mark without a hash proves nothing
         # A match that went on in a continuation: the host took (and hashed) the last.
         j.start(head)
@@ -129,11 +66,11 @@ def test_a_pulled_match_is_deleted_only_when_its_hash_is_the_marks(tmp_path):
         j.recover()
         jp.play(j, ["concede"])
         j.finish()
-        (m / (cont + ".pulled")).write_text(_mark(m / (cont + ".2.sbn")))
+        (m / (cont + ".pulled")).write_text(pulled_mark(m / (cont + ".2.sbn")))
         # The match in play, marked as the host marks one synced the moment it ended.
         j.start(head)
         jp.play(j, ["frame A", "pot red"])
-        (m / (j.id + ".pulled")).write_text(_mark(m / (j.id + ".sbn")))
+        (m / (j.id + ".pulled")).write_text(pulled_mark(m / (j.id + ".sbn")))
         j.close()
 
     flashes, out = both(tmp_path, prepare, ["prune"])

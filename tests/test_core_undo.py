@@ -13,7 +13,7 @@ import host_tools  # noqa: F401
 import pytest
 from host_tools.measure.matchgen import generate, header
 from support import mpy
-from test_properties import deep
+from support.state import deep
 
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader

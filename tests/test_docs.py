@@ -195,3 +195,15 @@ def test_a_path_that_moved_is_caught():
     assert path_exists("hardware/legend-*.svg")
     assert not path_exists("host_tools/sync.py")
     assert not path_exists("docs/nowhere.md")
+
+
+PYTHON_CLAIM = re.compile(r"Python\W{0,3}\s*(3\.\d+)\W{0,3} or later|python3`? \((3\.\d+) or later")
+
+
+def test_the_python_the_documents_claim_is_the_one_the_package_requires():
+    required = re.search(r'requires-python = ">=(3\.\d+)"',
+                         (REPO / "pyproject.toml").read_text()).group(1)
+    claims = [(rel(p), a or b) for p in documents()
+              for a, b in PYTHON_CLAIM.findall(text_of(p) or "")]
+    assert claims, "no document says which Python the desk needs"
+    assert all(version == required for _, version in claims), (required, claims)

@@ -12,7 +12,6 @@ own small snooker scorer (`Tracker`), written from docs/notation.md's word table
 
 import json
 import random
-import types
 
 import host_tools  # noqa: F401  (puts firmware/ on sys.path)
 import pytest
@@ -26,6 +25,7 @@ from scoreboard.core.notation import NotationError, Reader
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 from support import tiers
+from support.state import deep
 
 # Cheap properties run many examples; the undo property (a refold and a deep snapshot
 # after every line) fewer. The whole file takes about 15 s (a quarter of the examples in
@@ -323,34 +323,6 @@ def test_snooker_remaining_and_snookers_required(head, choose):
 
 
 # -- 3. undo restores the state before the event ------------------------------------------------
-def deep(value):
-    """Everything an object holds, recursively, as plain comparable data (mutable buffers
-    copied, so that a snapshot does not change with the match)."""
-    if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType,
-                          types.MethodType, type)):
-        return ("ref", getattr(value, "__qualname__", getattr(value, "__name__", "?")))
-    if isinstance(value, (bytearray, memoryview)):
-        return bytes(value)
-    if type(value).__name__ == "Segment":  # its buffer's spare room is not state
-        return ("Segment", value.family, value.count, bytes(value.buf[:value.used]))
-    if isinstance(value, (list, tuple)):
-        return (type(value).__name__, tuple(deep(v) for v in value))
-    if isinstance(value, dict):
-        return ("dict", tuple(sorted((k, deep(v)) for k, v in value.items())))
-    if isinstance(value, (set, frozenset)):
-        return ("set", tuple(sorted(deep(v) for v in value)))
-    fields = dict(getattr(value, "__dict__", {}))
-    for name in getattr(type(value), "SCRATCH", ()):  # caches, not state (Match.SCRATCH)
-        fields.pop(name, None)
-    for cls in type(value).__mro__:
-        for name in getattr(cls, "__slots__", ()):
-            if hasattr(value, name):
-                fields[name] = getattr(value, name)
-    if fields or hasattr(value, "__dict__"):
-        return (type(value).__name__, tuple(sorted((k, deep(v)) for k, v in fields.items())))
-    return value
-
-
 def snapshot(match):
     """The replay JSON and the whole internal state (beyond what the JSON shows)."""
     return to_json(match), deep(match)
