@@ -197,7 +197,8 @@ def test_a_path_that_moved_is_caught():
     assert not path_exists("docs/nowhere.md")
 
 
-PYTHON_CLAIM = re.compile(r"Python\W{0,3}\s*(3\.\d+)\W{0,3} or later|python3`? \((3\.\d+) or later")
+PYTHON_CLAIM = re.compile(r"Python\W{0,3}\s*(3\.\d+)\W{0,3} or later"
+                          r"|python3`? \((3\.\d+) or later")
 
 
 def test_the_python_the_documents_claim_is_the_one_the_package_requires():
