@@ -146,6 +146,45 @@ def device_identity(port, box):
     return box
 
 
+def _latest(entries):
+    """Match id -> (N, stem, size) of its highest continuation ID.N.sbn in `entries`."""
+    latest = {}
+    for name, is_dir, size in entries:
+        if not is_dir and name.endswith(".sbn"):
+            stem = name[:-4]
+            mid, n = split_stem(stem)
+            if mid not in latest or n > latest[mid][0]:
+                latest[mid] = (n, stem, size)
+    return latest
+
+
+class _Pull:
+    """One sync's state: the box's own id and the device identities, each asked once."""
+
+    def __init__(self, board, db, accept):
+        self.board = board
+        self.db = db
+        self.accept = accept
+        self.boxes = {}  # the board's own id, asked once, for journals without a `box` line
+        self.devices = {}  # box id -> the device identity (the port's serial number)
+
+    def store(self, mid, data, in_play):
+        """Check and store one journal: (record, what db.store said, the check's note)."""
+        lines, note = check_journal(data)
+        match = load(lines)
+        box = header_ids(match.header, mid)
+        if box is None:
+            if "box" not in self.boxes:
+                self.boxes["box"] = _box_of(self.board)
+            box = self.boxes["box"]
+        rec, frames = record(mid, lines, match, self.board.port, in_play=in_play)
+        rec["box"] = box
+        if box not in self.devices:
+            self.devices[box] = device_identity(self.board.port, box)
+        stored = self.db.store(rec, frames, device=self.devices[box], accept=self.accept)
+        return rec, stored, note
+
+
 def pull(board, db, files=None, progress=False, out=print, err=None, again=False,
          accept=False, ids=None):
     """Pull what the box holds; returns the counts (pulled, skipped, refused, unfinished;
@@ -160,47 +199,28 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
     """
     err = err or (lambda text: say(text, sys.stderr))
     entries = board.listdir(MATCHES)
-    latest = {}  # match id -> (N, stem, size) of its highest continuation ID.N.sbn
-    for name, is_dir, size in entries:
-        if not is_dir and name.endswith(".sbn"):
-            stem = name[:-4]
-            mid, n = split_stem(stem)
-            if mid not in latest or n > latest[mid][0]:
-                latest[mid] = (n, stem, size)
+    latest = _latest(entries)
     marked = {n[:-7] for n, is_dir, _ in entries if not is_dir and n.endswith(".pulled")}
     current = board.current()
     up_to_date = board.marks({mid: latest[mid][1] for mid in latest if mid in marked})
     todo = [mid for mid in sorted(latest) if again or mid not in up_to_date]
-    sizes = {mid: latest[mid][2] for mid in todo}
     counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0,
               "ids": new_ids() if ids is None else ids}
-    total = sum(sizes[s] for s in todo)
+    total = sum(latest[mid][2] for mid in todo)
     bar = None
     if total >= _BAR_BYTES and (progress or sys.stderr.isatty()):
         bar = progress_bar("sync", total)
     done = 0
-    boxes = {}  # the board's own id, asked once, for journals without a `box` line
-    devices = {}  # box id -> the device identity (the port's serial number looked up once)
+    one = _Pull(board, db, accept)
     for mid in todo:
         stem = latest[mid][1]
         path = "%s/%s.sbn" % (MATCHES, stem)
         base = done
-        done += sizes[mid]
+        done += latest[mid][2]
         try:
-            check_id(mid, "file name")
+            check_id(mid, "file name")  # before the box is asked for a file of that name
             data = board.read(path, None if bar is None else (lambda n, b=base: bar(b + n)))
-            lines, note = check_journal(data)
-            match = load(lines)
-            box = header_ids(match.header, mid)
-            if box is None:
-                if "box" not in boxes:
-                    boxes["box"] = _box_of(board)
-                box = boxes["box"]
-            rec, frames = record(mid, lines, match, board.port, in_play=stem == current)
-            rec["box"] = box
-            if box not in devices:
-                devices[box] = device_identity(board.port, box)
-            stored = db.store(rec, frames, device=devices[box], accept=accept)
+            rec, stored, note = one.store(mid, data, stem == current)
         except Correction as e:  # held for the desk: the old mark stays, asked again
             err("refused %s: %s; `scoreboard sync --accept-corrections` takes it" % (path, e))
             counts["refused"] += 1
@@ -211,13 +231,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
             continue
         if note:
             err("%s: %s" % (path, note))
-        if stored == "corrected":
-            out(shown("corrected %s: a new version, the earlier result kept as history"
-                      % mid))
-        if stored != "same":
-            kind = "unfinished" if rec["status"] not in FINAL else (
-                "stored" if stored == "new" else "updated")
-            counts["ids"][kind].append(mid)
+        _stored(counts, mid, rec, stored, out)
         if files is not None:
             write_copy(files, mid, rec["sbn"])
         if rec["status"] in FINAL:
@@ -230,6 +244,16 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
     if bar is not None:
         bar(total, final=True)
     return counts
+
+
+def _stored(counts, mid, rec, stored, out):
+    """Count a stored match among the ids (stored, updated, unfinished); say a correction."""
+    if stored == "corrected":
+        out(shown("corrected %s: a new version, the earlier result kept as history" % mid))
+    if stored != "same":
+        kind = "unfinished" if rec["status"] not in FINAL else (
+            "stored" if stored == "new" else "updated")
+        counts["ids"][kind].append(mid)
 
 
 def _box_of(board):
