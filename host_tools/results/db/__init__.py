@@ -389,53 +389,69 @@ class Database:
         try:
             rows = self.rows("SELECT box, sha256, status, sbn, version, device, side_a, "
                              "side_b, frames_a, frames_b FROM matches WHERE id = ?", (mid,))
-            old = [r for r in rows if r[0] == box] or [
-                r for r in rows if box and r[0] == "" and extends(r[3], rec["sbn"])]
-            if old and old[0][5] is not None and old[0][5] != device:
-                raise Conflict("claims id %s, stored from box %s (device %s), not from this "
-                               "device (%s)" % (mid, old[0][0] or "''", old[0][5] or "''",
-                                                device or "''"))
+            old = self._earlier(rows, rec, device)
             seen = any(r[1] == rec["sha256"] for r in rows) or self.rows(
                 "SELECT COUNT(*) FROM match_versions WHERE id = ? AND sha256 = ?",
                 (mid, rec["sha256"]))[0][0]
-            if seen or (old and extends(rec["sbn"], old[0][3])):
+            if seen or (old and extends(rec["sbn"], old[3])):
                 self.rollback()
                 return "same"
-            outcome = "new"
-            version = 1
-            if old:
-                was_box, _, status, sbn, version = old[0][:5]
-                if not extends(sbn, rec["sbn"]):
-                    raise Conflict("a different match %s is stored already (not a "
-                                   "continuation of its journal)" % mid)
-                outcome = "replaced"
-                if status in FINAL and not accept:
-                    raise Correction(result_text(*old[0][6:], status), result_text(
-                        rec["side_a"], rec["side_b"], rec["frames_a"], rec["frames_b"],
-                        rec["status"]))
-                if status in FINAL:
-                    self._keep(was_box, mid)
-                    version += 1
-                    outcome = "corrected"
-                self.execute("DELETE FROM frames WHERE box = ? AND match_id = ?",
-                             (was_box, mid))
-                self.execute("DELETE FROM matches WHERE box = ? AND id = ?", (was_box, mid))
-                if was_box != box:
-                    self.execute("UPDATE match_versions SET box = ? WHERE box = ? AND id = ?",
-                                 (box, was_box, mid))
-            values = dict(rec, version=version, device=device)
-            self.execute("INSERT INTO matches (%s) VALUES (%s)" % (
-                ", ".join(_MATCH_COLUMNS), ", ".join("?" * len(_MATCH_COLUMNS))),
-                [values.get(c) for c in _MATCH_COLUMNS])
-            for f in frames:
-                self.execute("INSERT INTO frames (box, match_id, %s) VALUES (?, ?, %s)" % (
-                    ", ".join(_FRAME_COLUMNS), ", ".join("?" * len(_FRAME_COLUMNS))),
-                    [box, mid] + [f[c] for c in _FRAME_COLUMNS])
+            outcome, version = ("new", 1) if old is None else self._replace(old, rec, accept)
+            self._insert(dict(rec, version=version, device=device), frames)
             self.commit()
         except BaseException:
             self.rollback()
             raise
         return outcome
+
+    @staticmethod
+    def _earlier(rows, rec, device):
+        """The stored row this journal is (box, id) of, or goes on from (a row of older
+        firmware's with no box); None. Conflict if another device stored it."""
+        box = rec["box"]
+        old = [r for r in rows if r[0] == box] or [
+            r for r in rows if box and r[0] == "" and extends(r[3], rec["sbn"])]
+        if not old:
+            return None
+        if old[0][5] is not None and old[0][5] != device:
+            raise Conflict("claims id %s, stored from box %s (device %s), not from this "
+                           "device (%s)" % (rec["id"], old[0][0] or "''", old[0][5] or "''",
+                                            device or "''"))
+        return old[0]
+
+    def _replace(self, old, rec, accept):
+        """Take the stored row `old` out for `rec` (the final one into the history):
+        ("replaced" or "corrected", the version `rec` gets)."""
+        box, mid = rec["box"], rec["id"]
+        was_box, _, status, sbn, version = old[:5]
+        if not extends(sbn, rec["sbn"]):
+            raise Conflict("a different match %s is stored already (not a continuation "
+                           "of its journal)" % mid)
+        outcome = "replaced"
+        if status in FINAL and not accept:
+            raise Correction(result_text(*old[6:], status), result_text(
+                rec["side_a"], rec["side_b"], rec["frames_a"], rec["frames_b"],
+                rec["status"]))
+        if status in FINAL:
+            self._keep(was_box, mid)
+            version += 1
+            outcome = "corrected"
+        self.execute("DELETE FROM frames WHERE box = ? AND match_id = ?", (was_box, mid))
+        self.execute("DELETE FROM matches WHERE box = ? AND id = ?", (was_box, mid))
+        if was_box != box:
+            self.execute("UPDATE match_versions SET box = ? WHERE box = ? AND id = ?",
+                         (box, was_box, mid))
+        return outcome, version
+
+    def _insert(self, values, frames):
+        """The match's row and its frames' rows."""
+        self.execute("INSERT INTO matches (%s) VALUES (%s)" % (
+            ", ".join(_MATCH_COLUMNS), ", ".join("?" * len(_MATCH_COLUMNS))),
+            [values.get(c) for c in _MATCH_COLUMNS])
+        for f in frames:
+            self.execute("INSERT INTO frames (box, match_id, %s) VALUES (?, ?, %s)" % (
+                ", ".join(_FRAME_COLUMNS), ", ".join("?" * len(_FRAME_COLUMNS))),
+                [values["box"], values["id"]] + [f[c] for c in _FRAME_COLUMNS])
 
     def _keep(self, box, mid):
         """Copy the current version of (box, mid) into match_versions."""
