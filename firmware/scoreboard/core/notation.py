@@ -68,27 +68,42 @@ def parse_args(fam, word, args):
         clock_settings(args[1:])
         return tuple(args)
     if arg == ARG_RACK:
-        flags = args[1:]
-        for f in flags:
-            choice(f, ("run", "golden"), "rack detail")
-        if len(flags) == 2 and flags[0] == flags[1]:
-            raise ValueError("'%s' given twice" % flags[0])
-        return (side(args[0]),) + tuple(flags)
+        return _rack_args(args)
     if arg == ARG_COUNT:
         return (number(args[0], 1, 15),)
     if arg == ARG_RERACK:
         return (number(args[0], 15, 15),) if args else ()
     if arg == ARG_POT:
-        if fam == "pool":
-            return tuple(number(a, 1, 15) for a in args)
-        for i, a in enumerate(args):
-            if a == "free":
-                if i:
-                    raise ValueError("'free' must come first after 'pot'")
-            elif a != "red" and a not in COLOURS:
-                raise ValueError("unknown ball '%s'" % shown(a))
-        return tuple(args)
-    # word == "foul"
+        return _pot_args(fam, args)
+    return _foul_args(fam, word, args)
+
+
+def _rack_args(args):
+    """`rack SIDE [run] [golden]`: the side, then the details, each once."""
+    flags = args[1:]
+    for f in flags:
+        choice(f, ("run", "golden"), "rack detail")
+    if len(flags) == 2 and flags[0] == flags[1]:
+        raise ValueError("'%s' given twice" % flags[0])
+    return (side(args[0]),) + tuple(flags)
+
+
+def _pot_args(fam, args):
+    """`pot`: pool's ball numbers; snooker's balls, `free` only first."""
+    if fam == "pool":
+        return tuple(number(a, 1, 15) for a in args)
+    for i, a in enumerate(args):
+        if a == "free":
+            if i:
+                raise ValueError("'free' must come first after 'pot'")
+        elif a != "red" and a not in COLOURS:
+            raise ValueError("unknown ball '%s'" % shown(a))
+    return tuple(args)
+
+
+def _foul_args(fam, word, args):
+    """`foul`: snooker's value, the balls concerned, then `miss` and `time`; the other
+    families' flags (`break` in straight pool, `time`)."""
     if fam == "snooker":
         count(args, 1, 20, word)
         value = number(args[0], 0, 100)
