@@ -140,16 +140,7 @@ class Journal:
         check_match_id(mid)
         if files.exists(self._path(mid)):
             raise JournalError("match %s is already on this box" % mid)
-        at = 1  # body[0] is `sbn 1`
-        if header.id is None:
-            body.insert(at, "id " + mid)
-        else:
-            while _word(body[at]) != "id":
-                at += 1
-        if header.box is None:
-            body.insert(at + 1, "box " + self.board_id)
-        if header.id is None or header.box is None:
-            header = parse_header(body)
+        header = self._stamped(header, body, mid)
         files.write_small("counter", "%d" % number)
         data = "".join(with_checksum(t) + "\n" for t in body).encode()
         with open(self._path(mid), "wb") as f:
@@ -171,6 +162,21 @@ class Journal:
         self.frame_end = 0
         self.measure()
         return self.match
+
+    def _stamped(self, header, body, mid):
+        """The header with `id MID` and `box BOARDID` in `body` (after `sbn 1`), each
+        where the host's header lacks it: as parsed again, or as it was."""
+        at = 1  # body[0] is `sbn 1`
+        if header.id is None:
+            body.insert(at, "id " + mid)
+        else:
+            while _word(body[at]) != "id":
+                at += 1
+        if header.box is None:
+            body.insert(at + 1, "box " + self.board_id)
+        if header.id is None or header.box is None:
+            return parse_header(body)
+        return header
 
     def _open(self, stem, mid, pos, lines, crc):
         self.stem = stem
