@@ -138,6 +138,24 @@ class Legend:
         return self.maps[self.family].index(name)
 
 
+def _check_inputs(uf2, flash_image, flash_timing, node):
+    """What the harness needs, each missing part one PicoError; the `node` to run."""
+    if not uf2.is_file():
+        raise PicoError("no UF2 at %s: run `make uf2`" % _shown(uf2))
+    if not BOOTROM.is_file():
+        raise PicoError("no RP2040 boot ROM at %s" % BOOTROM)
+    check_flash_image(flash_image)
+    if flash_timing not in FLASH_TIMINGS:
+        raise PicoError("flash timing %s: one of %s" % (flash_timing,
+                                                        ", ".join(FLASH_TIMINGS)))
+    node = node or shutil.which("node")
+    if node is None:
+        raise PicoError("no Node.js (`node`) on the PATH: run `make deps`")
+    if not (REPO / "node_modules" / "rp2040js").is_dir():
+        raise PicoError("rp2040js is not installed: run `make deps`")
+    return node
+
+
 class Pico:
     """One emulated Pico on `flash_image` (created on first use). `cut_at=N` cuts the
     power in the Nth flash program (half of its bytes written); `names`: the key names
@@ -149,19 +167,7 @@ class Pico:
     def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, names=(),
                  node=None, timeout=60, flash_timing="typical", chatter_ms=0):
         uf2 = Path(uf2)
-        if not uf2.is_file():
-            raise PicoError("no UF2 at %s: run `make uf2`" % _shown(uf2))
-        if not BOOTROM.is_file():
-            raise PicoError("no RP2040 boot ROM at %s" % BOOTROM)
-        check_flash_image(flash_image)
-        if flash_timing not in FLASH_TIMINGS:
-            raise PicoError("flash timing %s: one of %s" % (flash_timing,
-                                                            ", ".join(FLASH_TIMINGS)))
-        node = node or shutil.which("node")
-        if node is None:
-            raise PicoError("no Node.js (`node`) on the PATH: run `make deps`")
-        if not (REPO / "node_modules" / "rp2040js").is_dir():
-            raise PicoError("rp2040js is not installed: run `make deps`")
+        node = _check_inputs(uf2, flash_image, flash_timing, node)
         self.flash_image = Path(flash_image)
         self.legend = Legend(names)
         to_dev_r, self._to_dev = os.pipe()
