@@ -93,24 +93,47 @@ def _how(match, how, winner):
 def summary(match):
     """A referee's reading of the match: frames (racks in pool, the game in straight
     pool), breaks (runs), and the frame in play."""
-    h = match.header
-    out = []
     finished, winner = match.outcome()
+    out = ["%s v %s" % (_names(match, 0), _names(match, 1))]
+    out.extend(_totals(match))
+    out.extend(_frame_lines(match))
+    if match.family != "pool":
+        high = match.high_breaks()
+        out.append("High %s: A %d, B %d" % ("run" if match.family == "straight" else "break",
+                                            high[0], high[1]))
+    timing = match.timing()
+    if timing is not None:
+        out.extend(_timing(timing))
+    if match.current() is not None:
+        out.extend(_in_play(match))
+    if finished:
+        out.append("Match over: %s" % ("%s wins (%s)" % (SIDES[winner], _names(match, winner))
+                                       if winner is not None else "no winner"))
+    return "\n".join(out)
+
+
+def _totals(match):
+    """The format, then the frames (racks, points) won."""
+    h = match.header
     won = match.frames_won()
-    fam = match.family
-    title = "%s v %s" % (_names(match, 0), _names(match, 1))
-    out.append(title)
-    out.append("%s, %s %d%s" % (h.game, h.kind, h.target, " by points" if h.by_points else ""))
-    if fam == "straight":
+    out = ["%s, %s %d%s" % (h.game, h.kind, h.target, " by points" if h.by_points else "")]
+    if match.family == "straight":
         out.append("Points %d-%d" % tuple(match.aggregate()))
-    elif fam == "pool":
+    elif match.family == "pool":
         out.append("Racks %d-%d" % (won[0], won[1]))
     else:
         out.append("Frames %d-%d" % (won[0], won[1]))
         if h.by_points:
             out.append("Aggregate points %d-%d" % tuple(match.aggregate()))
+    return out
+
+
+def _frame_lines(match):
+    """A line a frame (rack, game): who broke, the score, how it ended, the breaks."""
+    fam = match.family
     unit = {"pool": "rack", "straight": "game"}.get(fam, "frame")
     runs = "runs" if fam == "straight" else "breaks"
+    out = []
     for number, breaker, score, fwinner, how, breaks_a, breaks_b in match.frames():
         line = "  %s %2d  (%s breaks)" % (unit, number, SIDES[breaker])
         if score is not None:
@@ -120,32 +143,26 @@ def summary(match):
             if breaks and fam != "pool":
                 line += "  %s %s %s" % (SIDES[s], runs, ", ".join(str(b) for b in breaks))
         out.append(line)
-    if match.family != "pool":
-        high = match.high_breaks()
-        out.append("High %s: A %d, B %d" % ("run" if match.family == "straight" else "break",
-                                            high[0], high[1]))
-    timing = match.timing()
-    if timing is not None:
-        out.extend(_timing(timing))
+    return out
+
+
+def _in_play(match):
+    """The frame in play: who is at the table, the score, the ball on, fouls, prompts."""
     f = match.current()
-    if f is not None:
-        v = match.view()
-        if v.striker is None:
-            out.append("At the table: nobody yet (re-spotted black: who plays first?)")
-        else:
-            out.append("At the table: %s (%s)" % (SIDES[v.striker],
-                                                 match.header.sides[v.striker][f.player()]))
-        if v.score is not None:
-            out.append("  score %d-%d, break %d" % (v.score[0], v.score[1], v.brk or 0))
-        if v.ball_on is not None:
-            out.append("  on %s%s, reds %d, remaining %d" % (
-                v.ball_on, " (free ball)" if v.free_ball else "", v.reds, v.remaining))
-        if v.snookers_required:
-            out.append("  snookers required: %d" % v.snookers_required)
-        out.append("  fouls in a row A %d, B %d" % (v.fouls[0], v.fouls[1]))
-        if v.prompts:
-            out.append("  prompts: %s" % ", ".join(v.prompts))
-    if finished:
-        out.append("Match over: %s" % ("%s wins (%s)" % (SIDES[winner], _names(match, winner))
-                                       if winner is not None else "no winner"))
-    return "\n".join(out)
+    v = match.view()
+    if v.striker is None:
+        out = ["At the table: nobody yet (re-spotted black: who plays first?)"]
+    else:
+        out = ["At the table: %s (%s)" % (SIDES[v.striker],
+                                          match.header.sides[v.striker][f.player()])]
+    if v.score is not None:
+        out.append("  score %d-%d, break %d" % (v.score[0], v.score[1], v.brk or 0))
+    if v.ball_on is not None:
+        out.append("  on %s%s, reds %d, remaining %d" % (
+            v.ball_on, " (free ball)" if v.free_ball else "", v.reds, v.remaining))
+    if v.snookers_required:
+        out.append("  snookers required: %d" % v.snookers_required)
+    out.append("  fouls in a row A %d, B %d" % (v.fouls[0], v.fouls[1]))
+    if v.prompts:
+        out.append("  prompts: %s" % ", ".join(v.prompts))
+    return out
