@@ -75,26 +75,8 @@ class Header:
             return
         if word == "sbn":
             raise ValueError("'sbn' given twice")
-        if word in ("id", "date"):
-            count(args, 1, 1, word)
-            if getattr(self, word) is not None:
-                raise ValueError("'%s' given twice" % word)
-            setattr(self, word, args[0])
-        elif word == "box":
-            count(args, 1, 1, word)
-            if self.box is not None:
-                raise ValueError("'box' given twice")
-            self.box = check_id(args[0], "box")
-        elif word == "lang":
-            count(args, 1, 1, word)
-            if self.lang is not None:
-                raise ValueError("'lang' given twice")
-            self.lang = choice(args[0], LANGS, "lang")
-        elif word == "table":
-            count(args, 1, 1, word)
-            if self.table is not None:
-                raise ValueError("'table' given twice")
-            self.table = number(args[0], 1, 99)
+        if word in ("id", "date", "box", "lang", "table"):
+            self._single(word, args)
         elif word == "game":
             self._game(args)
         elif word == "match":
@@ -114,6 +96,20 @@ class Header:
             self.clock = tuple(args)
         else:
             raise ValueError("unknown header word '%s'" % shown(word))
+
+    def _single(self, word, args):
+        """A word of one value, given once: `id`, `date`, `box`, `lang`, `table`."""
+        count(args, 1, 1, word)
+        if getattr(self, word) is not None:
+            raise ValueError("'%s' given twice" % word)
+        value = args[0]
+        if word == "box":
+            value = check_id(value, "box")
+        elif word == "lang":
+            value = choice(value, LANGS, "lang")
+        elif word == "table":
+            value = number(value, 1, 99)
+        setattr(self, word, value)
 
     def _game(self, args):
         if self.game is not None:
