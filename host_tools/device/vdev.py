@@ -532,33 +532,44 @@ class Bridge:
                     self._write(stdin.fileno(), self.to_dev)
                 if self.keys_w in writable:
                     self._write(self.keys_w, self.keys_out)
-                if out in ready:
-                    data = os.read(out.fileno(), _CHUNK)
-                    if not data:
-                        self._restart()
-                        continue
-                    if self.running:
-                        tail = self._tail + data
-                        if b">>> " in tail or b"raw REPL" in tail:
-                            self.running = False
-                        self._tail = tail[-12:]
-                    self.to_host += data
-                if self.master in ready:
-                    try:
-                        data = os.read(self.master, _CHUNK)
-                    except (BlockingIOError, InterruptedError):
-                        continue
-                    if self.cut_after is not None:
-                        room = self.cut_after - self.from_host
-                        if len(data) >= room:
-                            self._from_host(data[:room])
-                            self._write(stdin.fileno(), self.to_dev)
-                            return "cut"
-                    self.from_host += len(data)
-                    self._from_host(data)
+                if out in ready and not self._from_box(out):
+                    self._restart()
+                    continue
+                if self.master in ready and self._from_port(stdin) == "cut":
+                    return "cut"
             return "stopped"
         finally:
             self.close()
+
+    def _from_box(self, out):
+        """Take what the interpreter printed (for the port); False when it has gone."""
+        data = os.read(out.fileno(), _CHUNK)
+        if not data:
+            return False
+        if self.running:
+            tail = self._tail + data
+            if b">>> " in tail or b"raw REPL" in tail:
+                self.running = False
+            self._tail = tail[-12:]
+        self.to_host += data
+        return True
+
+    def _from_port(self, stdin):
+        """Take what the host wrote on the port (for the interpreter); "cut" when the
+        cable is cut after `cut_after` bytes."""
+        try:
+            data = os.read(self.master, _CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return None
+        if self.cut_after is not None:
+            room = self.cut_after - self.from_host
+            if len(data) >= room:
+                self._from_host(data[:room])
+                self._write(stdin.fileno(), self.to_dev)
+                return "cut"
+        self.from_host += len(data)
+        self._from_host(data)
+        return None
 
     def close(self):
         """Stop the interpreter, close the pty, remove the temporary folder."""
