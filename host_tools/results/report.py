@@ -131,7 +131,9 @@ def render(match, report, sbn, lang="en"):
     won = report["frames_won"]
     winner = report["winner"]
     title = t["versus"] % names
-    result = t["wins"] % (names["AB".index(winner)], won["A"], won["B"]) if winner else (
+    # The winner first, and the score from the winner's side (`Bob wins 2-1`).
+    loser = "B" if winner == "A" else "A"
+    result = t["wins"] % (names["AB".index(winner)], won[winner], won[loser]) if winner else (
         t["score_state"] % (won["A"], won["B"], t["in_progress"] if match["status"] ==
                             "unfinished" else t["no_winner"]))
     a, b = ('<span class="%s">%s</span>' % (c, escape(n)) for c, n in zip("ab", names))
