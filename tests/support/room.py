@@ -140,12 +140,11 @@ def pictures(out=PICTURES, width=1920, height=1080):
         web.stop()
 
 
-# A stand-in for the table camera's picture: baize, cushions, a few balls.
+# A stand-in for the table camera's picture: baize, cushions, a few balls (flat
+# colours: the PNG stays small).
 TABLE_PICTURE = """<svg xmlns='http://www.w3.org/2000/svg' width='1920' height='1080'>
-<defs><radialGradient id='g' cx='50%' cy='45%' r='75%'><stop offset='0' stop-color='#2f8f4e'/>
-<stop offset='1' stop-color='#0c3d20'/></radialGradient></defs>
 <rect width='1920' height='1080' fill='#3b2314'/><rect x='100' y='90' width='1720' height='900'
-rx='26' fill='url(#g)'/><circle cx='570' cy='450' r='19' fill='#c4161c'/>
+rx='26' fill='#1e6b3a'/><circle cx='570' cy='450' r='19' fill='#c4161c'/>
 <circle cx='606' cy='471' r='19' fill='#c4161c'/><circle cx='606' cy='429' r='19' fill='#c4161c'/>
 <circle cx='1440' cy='540' r='19' fill='#111'/><circle cx='1050' cy='630' r='19' fill='#f6f3e8'/>
 <circle cx='840' cy='375' r='19' fill='#e5007e'/><circle cx='1230' cy='750' r='19' fill='#1f4fc1'/>

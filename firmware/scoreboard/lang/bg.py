@@ -314,6 +314,7 @@ TEXTS = (
     "v.reds", "червени: %d",
     "v.remaining", "остават: %d т.",
     "v.score", "%d:%d",
+    "v.seconds", "с",
     "v.snookers", "нужни снукъри: %d",
     "v.table", "Маса %d",
     "v.time", "ВРЕМЕ",

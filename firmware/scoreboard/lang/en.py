@@ -315,6 +315,7 @@ TEXTS = (
     "v.reds", "reds: %d",
     "v.remaining", "%d points remaining",
     "v.score", "%d-%d",
+    "v.seconds", "s",
     "v.snookers", "snookers needed: %d",
     "v.table", "Table %d",
     "v.time", "TIME",

@@ -312,6 +312,7 @@ TEXTS = (
     "v.reds", "czerwone: %d",
     "v.remaining", "pozostało: %d pkt",
     "v.score", "%d:%d",
+    "v.seconds", "s",
     "v.snookers", "potrzebne snookery: %d",
     "v.table", "Stół %d",
     "v.time", "CZAS",
