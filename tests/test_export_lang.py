@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """Issue 26 item 10, the desk's files in the club's language: `scoreboard export --format
 csv --lang pl|bg` splits its cells by `;` (the list separator of a Polish or Bulgarian
 Excel, which opens a double-clicked file in one column otherwise) under a header row in

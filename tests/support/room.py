@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Cyrillic and Greek letters look like Latin ones: they are the names)
 """The room's pages of `scoreboard live` (the TV page, the overlay) in headless Chromium at
 a TV's size, for tests/test_live_room.py and for the pictures in docs/pictures/:
 
