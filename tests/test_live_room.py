@@ -122,11 +122,12 @@ def overlay(browser, web, query=""):
             what="the overlay's score")
 
 
-def test_the_overlays_columns_stay_put_when_the_striker_changes(browser):
+@pytest.mark.parametrize("size", SIZES, ids=["1080p", "2160p"])
+def test_the_overlays_columns_stay_put_when_the_striker_changes(browser, size):
     names = ("Łukasz Żółć", "Γιώργος Παπαδόπουλος")
     web = Web()
     try:
-        screen(browser, 1920, 1080)
+        screen(browser, *size)
         web.publish("table", snapshot(1, names, ("frame A", "pot red")))
         overlay(browser, web)
         before = browser.execute_script(BAR)
@@ -149,6 +150,17 @@ def test_the_overlays_columns_stay_put_when_the_striker_changes(browser):
             "return [f('#frames-a'), f('#name-a'), "
             "getComputedStyle(document.querySelector('.frames')).backgroundColor]")
         assert big[0] > 1.2 * big[1] and big[2] == "rgb(242, 178, 51)"
+        # in proportion to the source: 28 px on 1080 lines, 56 on 2160; inside it
+        assert browser.execute_script("return parseFloat(getComputedStyle(document.body)"
+                                      ".fontSize)") == 28 * size[1] / 1080
+        right = browser.execute_script(
+            "return document.getElementById('box').getBoundingClientRect().right")
+        assert right <= size[0]
+        # a name too long for its column: its first names as initials
+        assert browser.execute_script(
+            "return document.querySelector('#name-b span').textContent") == "Γ. Παπαδόπουλος"
+        assert browser.execute_script("return document.getElementById('name-b').title") \
+            == names[1]
         caps = browser.execute_script(
             "return [document.getElementById('format').textContent, "
             "document.querySelector('.fcap').textContent]")

@@ -270,6 +270,15 @@ const Live = {
     return "";
   },
 
+  // `Łukasz Żółć` as `Ł. Żółć`: the first names by their initials, for a name that
+  // does not fit whole.
+  short(name) {
+    const words = name.split(" ").filter((w) => w);
+    if (words.length < 2) return name;
+    return words.slice(0, -1).map((w) => [...w][0] + ".").join(" ") + " " +
+      words[words.length - 1];
+  },
+
   text(el, value) {
     if (el && el.textContent !== String(value)) el.textContent = value;
   },
