@@ -241,6 +241,45 @@ def test_the_pages_speak_the_language_of_live(browser, code, table, caption, res
         web.stop()
 
 
+POOL = """sbn 1
+game eightball
+match race-to 5
+side A "Ann Lee"
+side B "Bob Smith"
+"""
+
+
+@pytest.mark.parametrize("code, caption, won", [
+    ("en", "race to 5 racks", "Bob Smith wins rack 1"),
+    ("pl", "do 5 wygranych partii", "Bob Smith wygrywa partię 1"),
+    ("bg", "до 5 спечелени гейма", "Bob Smith печели гейм 1"),
+])
+def test_pool_says_rack(browser, code, caption, won):
+    from host_tools.live.table import Table
+    from scoreboard.core.words import with_checksum
+
+    lines = [with_checksum(t) for t in POOL.splitlines()]
+    lines += [with_checksum(t) for t in ("@1000 frame A", "@2000 rack B")]
+    table = Table(1, "/dev/ttyACM1")
+    table.load("P-1", lines)
+    table.signal, table.status = True, "live"
+    web = Web(lang=code)
+    try:
+        screen(browser, 1920, 1080)
+        web.publish("table", table.snapshot())
+        browser.get(web.url + "tables")
+        wait_tiles(browser, 1)
+        text = browser.execute_script("return document.getElementById('table-1').innerText")
+        assert caption in text and won in text
+        overlay(browser, web)
+        assert browser.execute_script("return document.querySelector('.fcap').textContent") \
+            == words(code)["v.racks_col"]
+        assert browser.execute_script("return document.getElementById('frames-b')"
+                                      ".textContent") == "1"
+    finally:
+        web.stop()
+
+
 def test_live_refuses_a_language_it_does_not_speak():
     proc = subprocess.run([str(PYTHON), "-m", "host_tools", "live", "--lang", "de",
                            "--port", "/dev/null"], cwd=str(REPO), capture_output=True,
