@@ -305,7 +305,6 @@ TEXTS = (
     "v.no_match", "маса %d: няма мач",
     "v.no_signal", "маса %d: няма сигнал",
     "v.points", "до %d точки",
-    "v.points_col", "точки",
     "v.race_to", "до %d спечелени фрейма",
     "v.race_to_racks", "до %d спечелени гейма",
     "v.rack_over", "гейм %d приключи",

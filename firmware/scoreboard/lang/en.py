@@ -306,7 +306,6 @@ TEXTS = (
     "v.no_match", "table %d: no match",
     "v.no_signal", "table %d: no signal",
     "v.points", "race to %d points",
-    "v.points_col", "points",
     "v.race_to", "first to %d frames",
     "v.race_to_racks", "race to %d racks",
     "v.rack_over", "rack %d over",

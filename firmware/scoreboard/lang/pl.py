@@ -303,7 +303,6 @@ TEXTS = (
     "v.no_match", "stół %d: brak meczu",
     "v.no_signal", "stół %d: brak sygnału",
     "v.points", "do %d punktów",
-    "v.points_col", "punkty",
     "v.race_to", "do %d wygranych frejmów",
     "v.race_to_racks", "do %d wygranych partii",
     "v.rack_over", "partia %d zakończona",
