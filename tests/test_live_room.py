@@ -300,6 +300,18 @@ def test_the_words_are_the_box_tables():
         words("de")
 
 
+def test_every_word_the_pages_ask_for_is_in_the_tables_and_every_one_is_asked_for():
+    import re
+
+    from host_tools.live.server import STATIC
+
+    asked = set()
+    for page in STATIC.iterdir():
+        asked |= set(re.findall(r'"(v\.[a-z_]+)"', page.read_text(encoding="utf-8")))
+    have = {k for k in words("en") if k.startswith("v.")}
+    assert asked == have
+
+
 def test_the_pictures_are_made_at_1080p(tmp_path):
     tv_png, overlay_png = pictures(tmp_path)
     for png in (tv_png, overlay_png):
