@@ -7,7 +7,8 @@ breaks, the high breaks, and shot-time statistics when the journal has `@MS` sta
 Every text that comes from a match file (names above all) is HTML-escaped, so a name
 such as `<script>` shows as text. `--lang en|pl|bg` (default en): the page's own texts,
 the core's words for how a frame ended, the games, formats and dates in that language,
-from host_tools/results/report_lang.py; names are shown as written.
+from host_tools/results/report_lang.py; names are shown as written. The result names
+the winner first, with the winner's score first (`Bob wins 2-1`), whichever side won.
 """
 
 from html import escape
