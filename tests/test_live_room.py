@@ -64,10 +64,9 @@ def tv(browser, count, size, lang="en"):
         web.stop()
 
 
-@pytest.mark.parametrize("size", SIZES, ids=["1080p", "2160p"])
-@pytest.mark.parametrize("count", COUNTS)
-def test_the_tv_page_is_read_across_the_room(browser, size, count):
-    m = tv(browser, count, size)
+def check_tv(m, count, size):
+    """What MEASURE read off the TV page with `count` tables at `size`: the letters'
+    heights (asserted); the smallest name's and score's, in percent of the height."""
     w, h = m["w"], m["h"]
     assert (w, h) == size
     names = [n for t in m["tiles"] for n in t["names"]]
@@ -75,10 +74,6 @@ def test_the_tv_page_is_read_across_the_room(browser, size, count):
     assert len(m["tiles"]) == count and len(names) == len(scores) == 2 * count
     low_name = min(n["h"] for n in names) / h
     low_score = min(s["h"] for s in scores) / h
-    MEASURED["%dx%d %d tables" % (w, h, count)] = {
-        "name_box_pct": round(100 * low_name, 2), "score_box_pct": round(100 * low_score, 2),
-        "name_font_pct": round(100 * min(n["font"] for n in names) / h, 2),
-        "score_font_pct": round(100 * min(s["font"] for s in scores) / h, 2)}
     assert low_name >= 0.04, "a name is %.2f%% of the screen's height" % (100 * low_name)
     assert low_score >= 0.08, "a score is %.2f%% of the screen's height" % (100 * low_score)
     # the letters' own size (the font's em) too, not only the box around them
@@ -102,6 +97,21 @@ def test_the_tv_page_is_read_across_the_room(browser, size, count):
         for q in boxes[i + 1:]:
             assert p["r"] <= q["x"] + 0.5 or q["r"] <= p["x"] + 0.5 or \
                 p["b"] <= q["y"] + 0.5 or q["b"] <= p["y"] + 0.5
+    return {"name_box_pct": round(100 * low_name, 2), "score_box_pct": round(100 * low_score, 2),
+            "name_font_pct": round(100 * min(n["font"] for n in names) / h, 2),
+            "score_font_pct": round(100 * min(s["font"] for s in scores) / h, 2)}
+
+
+@pytest.mark.parametrize("size", SIZES, ids=["1080p", "2160p"])
+@pytest.mark.parametrize("count", COUNTS)
+def test_the_tv_page_is_read_across_the_room(browser, size, count):
+    MEASURED["%dx%d %d tables" % (size[0], size[1], count)] = check_tv(
+        tv(browser, count, size), count, size)
+
+
+def test_every_count_from_1_to_16_fills_the_screen(browser):
+    for count in range(1, 17):
+        check_tv(tv(browser, count, (1920, 1080)), count, (1920, 1080))
 
 
 def test_a_short_last_row_is_widened_to_fill_the_screen(browser):
