@@ -99,7 +99,9 @@ def check_tv(m, count, size):
                 p["b"] <= q["y"] + 0.5 or q["b"] <= p["y"] + 0.5
     return {"name_box_pct": round(100 * low_name, 2), "score_box_pct": round(100 * low_score, 2),
             "name_font_pct": round(100 * min(n["font"] for n in names) / h, 2),
-            "score_font_pct": round(100 * min(s["font"] for s in scores) / h, 2)}
+            "score_font_pct": round(100 * min(s["font"] for s in scores) / h, 2),
+            "name_capital_pct": round(100 * min(n["ink"] for n in names) / h, 2),
+            "score_digit_pct": round(100 * min(s["ink"] for s in scores) / h, 2)}
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["1080p", "2160p"])

@@ -67,8 +67,14 @@ def screen(driver, width, height):
 
 
 # What the TV page shows, measured: the screen, each tile's box and how far its content
-# reaches, and each name's and score's box (getBoundingClientRect) and font size.
+# reaches, and each name's and score's box (getBoundingClientRect), font size, and the
+# ink of a capital H (names) or a digit 8 (scores) in that font.
 MEASURE = """
+const ctx = document.createElement('canvas').getContext('2d');
+// the ink of a capital or a digit in the element's own font, in px
+const ink = (el, text) => { const cs = getComputedStyle(el);
+  ctx.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
+  const m = ctx.measureText(text); return m.actualBoundingBoxAscent + m.actualBoundingBoxDescent; };
 const box = (el) => { const r = el.getBoundingClientRect();
   return {x: r.left, y: r.top, w: r.width, h: r.height, r: r.right, b: r.bottom}; };
 return {
@@ -78,9 +84,9 @@ return {
     id: t.id, box: box(t), sh: t.scrollHeight, ch: t.clientHeight,
     sw: t.scrollWidth, cw: t.clientWidth,
     names: [...t.querySelectorAll('.n')].map((e) => Object.assign(box(e),
-      {font: parseFloat(getComputedStyle(e).fontSize), text: e.textContent})),
+      {font: parseFloat(getComputedStyle(e).fontSize), text: e.textContent, ink: ink(e, 'H')})),
     scores: [...t.querySelectorAll('.s')].map((e) => Object.assign(box(e),
-      {font: parseFloat(getComputedStyle(e).fontSize), text: e.textContent})),
+      {font: parseFloat(getComputedStyle(e).fontSize), text: e.textContent, ink: ink(e, '8')})),
   })),
 };
 """
