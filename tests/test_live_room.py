@@ -292,6 +292,31 @@ def test_pool_says_rack(browser, code, caption, won):
         web.stop()
 
 
+def test_straight_pool_shows_points_and_no_frames(browser):
+    from host_tools.live.table import Table
+    from scoreboard.core.words import with_checksum
+
+    text = POOL.replace("eightball", "straight").replace("race-to 5", "points 50")
+    lines = [with_checksum(t) for t in text.splitlines()]
+    lines += [with_checksum(t) for t in ("@1000 frame A", "@2000 score 5")]
+    table = Table(1, "/dev/ttyACM1")
+    table.load("S-1", lines)
+    table.signal, table.status = True, "live"
+    web = Web()
+    try:
+        screen(browser, 1920, 1080)
+        web.publish("table", table.snapshot())
+        overlay(browser, web)
+        got = browser.execute_script(
+            "return [document.getElementById('format').textContent, "
+            "document.getElementById('score-a').textContent, "
+            "document.getElementById('frames-a').textContent, "
+            "document.querySelector('.frames').className]")
+        assert got == ["race to 50 points", "5", "", "frames a none"]
+    finally:
+        web.stop()
+
+
 def test_live_refuses_a_language_it_does_not_speak():
     proc = subprocess.run([str(PYTHON), "-m", "host_tools", "live", "--lang", "de",
                            "--port", "/dev/null"], cwd=str(REPO), capture_output=True,
