@@ -74,7 +74,8 @@ const ctx = document.createElement('canvas').getContext('2d');
 // the ink of a capital or a digit in the element's own font, in px
 const ink = (el, text) => { const cs = getComputedStyle(el);
   ctx.font = cs.fontWeight + ' ' + cs.fontSize + ' ' + cs.fontFamily;
-  const m = ctx.measureText(text); return m.actualBoundingBoxAscent + m.actualBoundingBoxDescent; };
+  const m = ctx.measureText(text);
+  return m.actualBoundingBoxAscent + m.actualBoundingBoxDescent; };
 const box = (el) => { const r = el.getBoundingClientRect();
   return {x: r.left, y: r.top, w: r.width, h: r.height, r: r.right, b: r.bottom}; };
 return {
