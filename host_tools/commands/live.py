@@ -1,15 +1,16 @@
 """`scoreboard live [--port PORT]... [--bind ADDR] [--allow-host NAME]... [--http-port N]
-[--db URL]`: follow the boxes as they play and serve their scores on
+[--db URL] [--lang en|pl|bg]`: follow the boxes as they play and serve their scores on
 http://127.0.0.1:N/ (host_tools/live/'s docstring says how; server.py lists the pages).
 
 `--port` may be repeated (table N is the Nth port) or `auto` (the default): every USB
 serial port and every running virtual device (ports.py), looked for again every few
-seconds, so a box plugged in later becomes the next table. Nothing listens beyond
-loopback unless `--bind` says so, and there the desk's view (/api/desk) needs the token
-printed at the start (guard.py; `--allow-host` adds a name the pages are asked for by).
-A port that is not there yet is a table without signal until it appears. Results are
-stored only with `--db` or `--db-file` (no default database, unlike sync). Bad
-options, a port already taken, a database that does not open: one line on stderr and
+seconds, so a box plugged in later becomes the next table. `--lang` is the pages'
+language (the overlay's and the TV page's words, from the box's own tables). Nothing
+listens beyond loopback unless `--bind` says so, and there the desk's view (/api/desk)
+needs the token printed at the start (guard.py; `--allow-host` adds a name the pages are
+asked for by). A port that is not there yet is a table without signal until it appears.
+Results are stored only with `--db` or `--db-file` (no default database, unlike sync).
+Bad options, a port already taken, a database that does not open: one line on stderr and
 exit 2 (1 for the listening socket). The arguments and the messages are here; the
 following and the serving are host_tools/live/follow.py's `serve`.
 """
@@ -22,11 +23,9 @@ import threading
 
 from host_tools.live.follow import serve
 from host_tools.live.guard import loopback
-from host_tools.messages import fail, say
+from host_tools.messages import fail, one_of, say
 from host_tools.results.db import ENV, DbError, url_from
-
-DEFAULT_HTTP_PORT = 8019
-
+from scoreboard.lang import LANGS
 
 DEFAULT_HTTP_PORT = 8019
 
@@ -55,6 +54,8 @@ def add_parser(sub):
                         "read)" % ENV)
     p.add_argument("--db-file", default=None, metavar="FILE",
                    help="read the --db URL from FILE (out of sight of `ps`)")
+    p.add_argument("--lang", default="en",
+                   help="the pages' language: en, pl or bg, the box's words (default: en)")
     p.set_defaults(run=run)
 
 
@@ -83,6 +84,9 @@ def check_bind(addr):
 
 def run(args):
     log = _Log()
+    if args.lang not in LANGS:
+        fail("live", "--lang %s: the pages speak %s" % (args.lang, one_of(LANGS)))
+        return 2
     if not 0 <= args.http_port <= 65535:
         fail("live", "--http-port %d: a TCP port is 0 to 65535" % args.http_port)
         return 2
@@ -111,7 +115,7 @@ def run(args):
             "(/api/desk) needs the token below" % bind)
     try:
         return asyncio.run(serve(fixed, auto, bind, args.http_port, results, args.idle, log,
-                                 hosts=args.allow_host))
+                                 hosts=args.allow_host, lang=args.lang))
     finally:
         if results is not None:
             results.close()

@@ -13,6 +13,7 @@ firmware's own core, and serves pages and data on loopback (beyond it when asked
     stream.py   the tables and their numbered events (the Hub), and /api/stream
     server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/desk
     guard.py    who may ask what: the Host header, the desk's token beyond loopback
+    words.py    the pages' words in the language of `--lang`, from the box's tables
 
 May import the firmware, `host_tools.device`, `host_tools.results`, `host_tools.mp` and
 the top-level modules; never the commands or the developer's bench.

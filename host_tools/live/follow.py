@@ -21,7 +21,7 @@ RESCAN = 2.0  # seconds between two looks for new boxes (auto)
 
 
 async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, stop=None,
-                hosts=()):
+                hosts=(), lang="en"):
     """Serve until `stop` (an asyncio.Event) is set, SIGTERM or Ctrl-C; `ready(url,
     links)` is called once listening. Beyond loopback the desk's token is printed once,
     in the desk's URL, beside the server's."""
@@ -86,7 +86,7 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
         log("table %d: %s" % (table.number, port))
 
     token = None if loopback(bind) else new_token()
-    app = make_app(hub, bind, hosts, token)
+    app = make_app(hub, bind, hosts, token, lang)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, bind, http_port)

@@ -4,6 +4,8 @@
     /table/N/overlay        the lower third for an OBS browser source (static/overlay.html),
                             also before table N's box is found: the page waits for it
     /tables                 every table on one page, for a TV (static/tables.html)
+    /words.js               the pages' words in the language live speaks (`--lang`:
+                            words.py, from the box's tables)
     /api/tables             JSON: a list of the tables (table.py's snapshot, whose
                             `replay` is docs/notation.md's replay JSON)
     /api/tables/N           JSON: one table
@@ -31,6 +33,7 @@ from pathlib import Path
 from aiohttp import web
 
 from host_tools.live import stream
+from host_tools.live.words import script
 from host_tools.live.guard import Guard
 from host_tools.live.stream import public
 from host_tools.messages import shown
@@ -74,11 +77,12 @@ def plain(status, text, headers=None):
         "X-Content-Type-Options": "nosniff", **(headers or {})})
 
 
-def make_app(hub, bind="127.0.0.1", hosts=(), token=None):
+def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en"):
     """The aiohttp application over the Hub's tables, listening on `bind`: guard.py's
     Guard with the other names it answers to (`hosts`) and the desk's `token` (None:
-    the desk's view needs none)."""
+    the desk's view needs none); the pages speak `lang` (en, pl, bg)."""
     guard = Guard(bind, hosts, token)
+    words_js = script(lang)
 
     @web.middleware
     async def guarded(request, handler):
@@ -112,6 +116,10 @@ def make_app(hub, bind="127.0.0.1", hosts=(), token=None):
             raise web.HTTPNotFound(text="no such table: /table/N/overlay, N from 1")
         return await page("overlay.html")(request)
 
+    async def words(request):
+        return web.Response(text=words_js, content_type="text/javascript",
+                            headers={"Cache-Control": "no-cache"})
+
     async def tables(request):
         return web.json_response([public(hub.tables[n]) for n in sorted(hub.tables)])
 
@@ -139,6 +147,7 @@ def make_app(hub, bind="127.0.0.1", hosts=(), token=None):
     app.router.add_get("/", index)
     app.router.add_get("/tables", page("tables.html"))
     app.router.add_get("/table/{n}/overlay", overlay)
+    app.router.add_get("/words.js", words)
     app.router.add_get("/api/tables", tables)
     app.router.add_get("/api/tables/{n}", one)
     app.router.add_get("/api/desk", desk)

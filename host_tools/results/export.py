@@ -20,6 +20,13 @@ formula. Numbers (frame number, scores) are written as numbers: they come from t
 never from the match file, so they cannot start a formula. Control characters in text
 cells show as `\\xNN` (the CSV often goes to a terminal); JSON escapes them, losing
 nothing.
+
+`--lang pl|bg` gives the header row in that language (report_lang.py's `csv.` keys)
+and `;` between the cells: a Polish or Bulgarian Excel splits a double-clicked CSV at
+the list separator of its locale, which is `;` there (the decimal comma takes `,`).
+English keeps `,`; `delimiter` overrides either. The cells themselves stay as stored
+(ids, `A`/`B`, the notation's words for how a frame ended), so a script reads every
+language's file the same way once it knows the delimiter.
 """
 
 import csv
@@ -28,6 +35,7 @@ import json
 import re
 
 from host_tools.results.db import DbError
+from host_tools.results.report_lang import TEXTS
 from host_tools.messages import shown
 from scoreboard.core.words import HIDDEN
 
@@ -40,6 +48,8 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 # escapes too, are escaped here.
 _CONTROLS_IN_JSON = re.compile("[\x7f-\x9f%s]" % HIDDEN)
 BOM = "\ufeff"  # the CSV's first character: UTF-8 to a spreadsheet (see above)
+# The list separator of each language's spreadsheets (Excel's, from the locale).
+DELIMITERS = {"en": ",", "pl": ";", "bg": ";"}
 
 
 def report_of(db, m):
@@ -84,11 +94,30 @@ def cell(value):
     return shown(text)
 
 
-def as_csv(db):
+def check_delimiter(text):
+    """The one character a CSV's cells are split by (`tab` or `\\t` for a tab);
+    ValueError for anything else, or a character a cell's quoting needs itself."""
+    if text in ("tab", "\\t", "\t"):
+        return "\t"
+    if len(text) != 1 or text in "\"'\r\n" or text.isalnum() or not text.isprintable():
+        raise ValueError("--delimiter %s: one character such as , ; | or tab" % shown(text))
+    return text
+
+
+def headers(lang="en"):
+    """The CSV's header row in `lang`."""
+    t = TEXTS[lang]
+    return [t["csv." + c] for c in CSV_COLUMNS]
+
+
+def as_csv(db, lang="en", delimiter=None):
+    """The CSV text (BOM first): headers in `lang`, cells split by `delimiter` (None:
+    the language's list separator, DELIMITERS)."""
     buf = io.StringIO()
     buf.write(BOM)
-    w = csv.writer(buf, lineterminator="\n", quoting=csv.QUOTE_ALL)
-    w.writerow(CSV_COLUMNS)
+    w = csv.writer(buf, delimiter=delimiter or DELIMITERS[lang], lineterminator="\n",
+                   quoting=csv.QUOTE_ALL)
+    w.writerow(headers(lang))
     for m in db.matches():
         names = {"A": m["side_a"], "B": m["side_b"]}
         for f in db.frames(m["id"], m["box"]):

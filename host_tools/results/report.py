@@ -7,7 +7,8 @@ breaks, the high breaks, and shot-time statistics when the journal has `@MS` sta
 Every text that comes from a match file (names above all) is HTML-escaped, so a name
 such as `<script>` shows as text. `--lang en|pl|bg` (default en): the page's own texts,
 the core's words for how a frame ended, the games, formats and dates in that language,
-from host_tools/results/report_lang.py; names are shown as written.
+from host_tools/results/report_lang.py; names are shown as written. The result names
+the winner first, with the winner's score first (`Bob wins 2-1`), whichever side won.
 """
 
 from html import escape
@@ -131,7 +132,9 @@ def render(match, report, sbn, lang="en"):
     won = report["frames_won"]
     winner = report["winner"]
     title = t["versus"] % names
-    result = t["wins"] % (names["AB".index(winner)], won["A"], won["B"]) if winner else (
+    # The winner first, and the score from the winner's side (`Bob wins 2-1`).
+    loser = "B" if winner == "A" else "A"
+    result = t["wins"] % (names["AB".index(winner)], won[winner], won[loser]) if winner else (
         t["score_state"] % (won["A"], won["B"], t["in_progress"] if match["status"] ==
                             "unfinished" else t["no_winner"]))
     a, b = ('<span class="%s">%s</span>' % (c, escape(n)) for c, n in zip("ab", names))

@@ -1,7 +1,8 @@
 # ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """The match report's words in the club's language (issue 18): one table per language
-(`TEXTS[code]`, English the reference) for `scoreboard report --lang en|pl|bg`, and
-`date()`, a stored date in that language's words.
+(`TEXTS[code]`, English the reference) for `scoreboard report --lang en|pl|bg` and the
+column headers of `scoreboard export --format csv --lang` (`csv.` keys), and `date()`,
+a stored date in that language's words.
 
 The terms are the Polish and Bulgarian rule books', as the box's own tables
 (firmware/scoreboard/lang/) have them: Polish frejm, faul, brejk, partia (a rack),
@@ -79,6 +80,11 @@ TEXTS = {
         "date": "%d %s %d",
         "date_time": "%s, %s",
         "utc": "%s UTC",
+        "csv.match_id": "match_id", "csv.date": "date", "csv.game": "game",
+        "csv.frame": "frame", "csv.side_a": "side_a", "csv.side_b": "side_b",
+        "csv.score_a": "score_a", "csv.score_b": "score_b", "csv.winner": "winner",
+        "csv.winner_name": "winner_name", "csv.how": "how", "csv.breaks_a": "breaks_a",
+        "csv.breaks_b": "breaks_b", "csv.stored": "stored", "csv.box": "box",
         "m01": "January", "m02": "February", "m03": "March", "m04": "April",
         "m05": "May", "m06": "June", "m07": "July", "m08": "August",
         "m09": "September", "m10": "October", "m11": "November", "m12": "December",
@@ -145,6 +151,11 @@ TEXTS = {
         "date": "%d %s %d",
         "date_time": "%s, %s",
         "utc": "%s UTC",
+        "csv.match_id": "mecz", "csv.date": "data", "csv.game": "gra",
+        "csv.frame": "frejm/partia", "csv.side_a": "strona A", "csv.side_b": "strona B",
+        "csv.score_a": "punkty A", "csv.score_b": "punkty B", "csv.winner": "zwycięzca",
+        "csv.winner_name": "zwycięzca (gracz)", "csv.how": "jak", "csv.breaks_a": "brejki A",
+        "csv.breaks_b": "brejki B", "csv.stored": "zapis", "csv.box": "urządzenie",
         "m01": "stycznia", "m02": "lutego", "m03": "marca", "m04": "kwietnia",
         "m05": "maja", "m06": "czerwca", "m07": "lipca", "m08": "sierpnia",
         "m09": "września", "m10": "października", "m11": "listopada", "m12": "grudnia",
@@ -211,6 +222,11 @@ TEXTS = {
         "date": "%d %s %d г.",
         "date_time": "%s, %s",
         "utc": "%s UTC",
+        "csv.match_id": "мач", "csv.date": "дата", "csv.game": "игра",
+        "csv.frame": "фрейм/гейм", "csv.side_a": "страна A", "csv.side_b": "страна B",
+        "csv.score_a": "точки A", "csv.score_b": "точки B", "csv.winner": "победител",
+        "csv.winner_name": "победител (играч)", "csv.how": "как", "csv.breaks_a": "серии A",
+        "csv.breaks_b": "серии B", "csv.stored": "запис", "csv.box": "устройство",
         "m01": "януари", "m02": "февруари", "m03": "март", "m04": "април",
         "m05": "май", "m06": "юни", "m07": "юли", "m08": "август",
         "m09": "септември", "m10": "октомври", "m11": "ноември", "m12": "декември",

@@ -77,6 +77,7 @@ NEEDS_BUILD_FILES = {
     "test_live.py": "the virtual device",
     "test_live_bench.py": "Chromium, the virtual device",
     "test_live_browser.py": "Chromium",
+    "test_live_room.py": "Chromium",
     "test_live_echo.py": "the 32-bit build",
     "test_live_pg.py": "PostgreSQL",
     "test_long_session.py": "the virtual device",

@@ -10,6 +10,24 @@
 // is back: the browser's own reconnects, and a new stream when the server refused one.
 "use strict";
 
+// The words, in the language `scoreboard live --lang` speaks: /words.js gives them
+// (window.WORDS, from the box's own tables: host_tools/live/words.py).
+const WORDS = (window.WORDS && window.WORDS.words) || {};
+if (window.WORDS) document.documentElement.lang = window.WORDS.lang;
+
+// The text of `key` with its %s and %d filled in by turns.
+function W(key, ...args) {
+  let i = 0;
+  return (WORDS[key] || key).replace(/%[sd]/g, () => String(args[i++]));
+}
+
+// A word of the notation as the box's screens show it (a ball, how a match ended).
+function word(w) {
+  return WORDS["w." + w] || w;
+}
+
+const POOL = ["eightball", "nineball", "tenball"];
+
 const LOST_AFTER = 1500;  // ms of a closed stream before the page says no signal
 const AGAIN_MS = [2000, 5000];  // a new stream after a refusal: between these, at random
 
@@ -104,9 +122,13 @@ const Live = {
   note() {
     if (!Live.empty) return;
     const has = Live.only ? Live.only in Live.tables : Object.keys(Live.tables).length > 0;
-    const who = Live.only ? "table " + Live.only : "scoreboard live";
-    Live.empty(has ? "" : who + (Live.lost ? ": no signal" : Live.only ?
-                                 ": waiting for its box" : ": waiting for the boxes"));
+    let text = "";
+    if (!has && Live.only) {
+      text = Live.lost ? W("v.no_signal", Live.only) : W("v.waiting_box", Live.only);
+    } else if (!has) {
+      text = Live.lost ? W("v.away") : W("v.waiting");
+    }
+    Live.empty(text);
   },
 
   // The state of a table the server does not have.
@@ -167,11 +189,37 @@ const Live = {
         continue;
       }
       const running = state.clock.running;
-      el.textContent = left <= 0 ? "TIME" : String(Math.ceil(left / 1000));
+      el.textContent = left <= 0 ? W("v.time") : String(Math.ceil(left / 1000));
       el.className = "clock" + (running ? " running" : "") +
         (left <= 0 ? " time" : left <= state.clock.warn_ms ? " warn" : "");
     }
     requestAnimationFrame(Live.tick);
+  },
+
+  // Racks for pool, frames for snooker; points for straight pool (no frames).
+  unit(state) {
+    const game = state.game || (state.replay && state.replay.game);
+    return game === "straight" ? "points" : POOL.includes(game) ? "racks" : "frames";
+  },
+
+  // The kind of match in words: `best of 3 frames`, `race to 5 racks`, not the
+  // notation's `best-of 3`.
+  caption(state) {
+    const f = (state.format || "").split(" ");
+    const n = Number(f[1]);
+    if (!f[0] || !Number.isInteger(n)) return state.format || "";
+    const racks = Live.unit(state) === "racks";
+    if (f[0] === "best-of") return W(racks ? "v.best_of_racks" : "v.best_of", n);
+    if (f[0] === "race-to") return W(racks ? "v.race_to_racks" : "v.race_to", n);
+    if (f[0] === "frames") return W(f[2] === "by" ? "v.frames_points" : "v.frames", n);
+    if (f[0] === "points") return W("v.points", n);
+    return state.format;
+  },
+
+  // The caption over the frames won: frames, or racks in pool.
+  framesCaption(state) {
+    const unit = Live.unit(state);
+    return unit === "points" ? "" : W(unit === "racks" ? "v.racks_col" : "v.frames_col");
   },
 
   // The line under the names: break, ball on, reds / balls, points remaining.
@@ -180,38 +228,55 @@ const Live = {
     if (!r || !r.current) return "";
     const c = r.current;
     const out = [];
-    if (c.break) out.push("break " + c.break);
-    if (c.ball_on) out.push("on " + c.ball_on);
-    if (c.reds !== null && c.reds !== undefined) out.push("reds " + c.reds);
-    if (c.remaining) out.push(c.remaining + " remaining");
-    if (c.snookers_required) out.push(c.snookers_required + " snooker" +
-                                      (c.snookers_required > 1 ? "s" : "") + " needed");
+    if (c.break) out.push(W("v.break", c.break));
+    if (c.ball_on) out.push(W("v.ball_on", word(c.ball_on)));
+    if (c.reds !== null && c.reds !== undefined) out.push(W("v.reds", c.reds));
+    if (c.remaining) out.push(W("v.remaining", c.remaining));
+    if (c.snookers_required) out.push(W("v.snookers", c.snookers_required));
     return out.join(" \u00b7 ");
   },
 
-  // A frame or the match just decided, as a referee says it, or "".
+  // A score from the side of `first` ("A" or "B"): `58-49` for the winner of a frame.
+  scoreOf(score, first) {
+    return first === "B" ? W("v.score", score.B, score.A) : W("v.score", score.A, score.B);
+  },
+
+  // A frame or the match just decided, as a referee says it, the winner first, or "".
   result(state) {
     const r = state.replay;
     if (!r || !state.names) return "";
     const name = (side) => state.names[side === "A" ? 0 : 1];
     if (r.status === "finished") {
-      if (r.winner) return name(r.winner) + " wins " + r.frames_won.A + "\u2013" +
-                           r.frames_won.B;
-      return r.result ? "match " + r.result.how : "match over";
+      if (r.winner) {
+        const won = r.frames_won;
+        const other = r.winner === "A" ? "B" : "A";
+        return W("v.wins", name(r.winner), won[r.winner], won[other]);
+      }
+      return r.result && r.result.how ? W("v.match", word(r.result.how)) : W("v.match_over");
     }
     if (!r.current && r.frames.length) {
       const f = r.frames[r.frames.length - 1];
-      const sc = f.score ? " " + f.score.A + "\u2013" + f.score.B : "";
-      return (f.winner ? "frame " + f.number + " to " + name(f.winner) : "frame " +
-              f.number + " over") + sc;
+      const racks = Live.unit(state) === "racks";
+      if (!f.winner) return W(racks ? "v.rack_over" : "v.frame_over", f.number);
+      const text = W(racks ? "v.rack_won" : "v.frame_won", name(f.winner), f.number);
+      return f.score ? text + ", " + Live.scoreOf(f.score, f.winner) : text;
     }
     return "";
   },
 
   status(state) {
-    if (!Live.signal(state)) return "table " + state.table + ": no signal";
-    if (!state.replay) return "table " + state.table + ": no match";
+    if (!Live.signal(state)) return W("v.no_signal", state.table);
+    if (!state.replay) return W("v.no_match", state.table);
     return "";
+  },
+
+  // `Łukasz Żółć` as `Ł. Żółć`: the first names by their initials, for a name that
+  // does not fit whole.
+  short(name) {
+    const words = name.split(" ").filter((w) => w);
+    if (words.length < 2) return name;
+    return words.slice(0, -1).map((w) => [...w][0] + ".").join(" ") + " " +
+      words[words.length - 1];
   },
 
   text(el, value) {
