@@ -16,45 +16,8 @@ import pytest
 from host_tools.device.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table
 from scoreboard.core.words import with_checksum
-from support.livebox import MATCH, SCOREBOARD, Cable, KeyBox, Live, score
-
-# Table 1: A pots 1, 8, 9, 15; B 1 and 6; A 1 and 2 (snooker, 6 reds).
-# The host's catch-up stops the app for a moment, as a sync does, and a press in flight
-# then is lost, as on a box: the tests connect once the box has taken `ok` (begun()),
-# in the wait that follows it (the script's waits are wall time: a catch-up does not
-# shorten them).
-KEYS_1 = """ok
-@4000
-red
-black
-red
-@300
-pink
-end
-red
-blue
-@300
-end
-red
-yellow
-"""
-SCORES_1 = [(0, 0), (1, 0), (8, 0), (9, 0), (15, 0), (15, 1), (15, 6), (16, 6), (18, 6)]
-# Table 2: Cy and Di.
-MATCH_2 = MATCH.replace('"Ann"', '"Cy"').replace('"Bob"', '"Di"')
-KEYS_2 = """ok
-@4000
-red
-green
-end
-red
-brown
-@300
-red
-pink
-end
-red
-"""
-SCORES_2 = [(0, 0), (1, 0), (4, 0), (4, 1), (4, 5), (4, 6), (4, 12), (5, 12)]
+from support.livebox import (KEYS_1, KEYS_2, MATCH, MATCH_2, SCORES_1, SCORES_2, SCOREBOARD,
+                             Cable, KeyBox, Live, score)
 
 
 def line(text):

@@ -14,7 +14,8 @@ from support.livebox import KeyBox, Live, score
 from support.liveweb import Web, snapshot
 from support.mpy import REPO
 from support.simpage import chrome, quit_chrome
-from test_live import KEYS_1, KEYS_2, MATCH_2, SCORES_1, SCORES_2
+from support.livebox import KEYS_1, KEYS_2, MATCH_2, SCORES_1, SCORES_2
+from support.waits import wait_for, wait_js
 
 OUTPUT = REPO / "test-output" / "live"
 
@@ -40,17 +41,6 @@ def runs(log, table):
         if not out or out[-1] != s:
             out.append(s)
     return out
-
-
-def wait_js(driver, script, timeout=20.0, what="the page"):
-    end = time.monotonic() + timeout
-    while True:
-        value = driver.execute_script(script)
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError("timed out waiting for %s" % what)
-        time.sleep(0.05)
 
 
 @pytest.fixture
@@ -180,7 +170,7 @@ def test_a_page_refused_for_too_many_streams_tries_again(browser, monkeypatch):
         w.publish("table", snapshot(2))
         browser.get(w.url + "table/2/overlay")
         wait_js(browser, "return Live.tries > 0", what="the refusal")
-        time.sleep(0.5)
+        wait_for(lambda: w.hub.stats["refused"] >= 1, what="the server's refusal")
         monkeypatch.setattr(stream, "MAX_STREAMS", 5)
         wait_js(browser, "return document.getElementById('name-a').textContent === 'Ann'",
                 timeout=20, what="the page in again")

@@ -26,7 +26,7 @@ from support.mpy import REPO
 from support.room import MEASURE, pictures, screen, snapshot, tables, wait_tiles
 from support.simpage import chrome, quit_chrome
 from support.vdev import PYTHON
-from test_live_browser import wait_js
+from support.waits import wait_js
 
 OUTPUT = REPO / "test-output" / "live"
 SIZES = ((1920, 1080), (3840, 2160))

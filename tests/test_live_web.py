@@ -324,7 +324,12 @@ def test_a_client_that_leaves_before_its_headers_leaves_no_traceback(served, cap
         s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         s.close()  # a reset, before the answer's headers
-    time.sleep(0.5)
+    # The server has come to them all once it answers a request made after them.
+    c = http.client.HTTPConnection("127.0.0.1", w.port, timeout=10)
+    c.request("GET", "/api/tables")
+    assert c.getresponse().status == 200
+    c.close()
+    wait(lambda: w.hub.stats["streams"] == 0)
     noisy = [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
     assert not noisy, [r.getMessage() for r in noisy]
     wait(lambda: w.hub.stats["streams"] == 0)  # and their places given back
@@ -346,13 +351,14 @@ def test_a_flood_past_the_file_limit_is_one_line_and_the_pages_answer_after():
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, start_new_session=True)
     socks = []
+    said = bytearray()  # the server's stderr up to its one line of refusals
     try:
         port = int(_readline(proc, 20, b"URL ").rsplit(":", 1)[1].strip("/"))
         for _ in range(150):  # streams that never read, well past 80 open files
             s = socket.create_connection(("127.0.0.1", port), timeout=5)
             s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             socks.append(s)
-        time.sleep(2.5)
+        _readline(proc, 20, b"live: cannot take more connections: ", proc.stderr, said)
         for s in socks:
             s.close()
         socks = []
@@ -371,7 +377,8 @@ def test_a_flood_past_the_file_limit_is_one_line_and_the_pages_answer_after():
         for s in socks:
             s.close()
         _, err = _stop(proc)
-    err = err.decode()
+    err = (bytes(said) + err).decode()
     assert "Traceback" not in err, err[:2000]
+    assert err.count("live: cannot take more connections") == 1, err[:2000]
     assert len(err) < 1000, err[:2000]
     assert err.count("too many open files") == 1, err

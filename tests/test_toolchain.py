@@ -479,3 +479,28 @@ def test_every_host_package_says_what_it_holds():
     assert sorted(TOP_MODULES) == sorted("host_tools" if n == "__init__.py" else
                                          "host_tools." + n[:-3] for n in loose
                                          if n not in ("cli.py", "__main__.py"))
+
+
+def _test_imports(source):
+    """The test modules (`test_*`) that a test file's source imports."""
+    names = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+        elif isinstance(node, ast.Import):
+            names.extend(alias.name for alias in node.names)
+    return [n for n in names if n.split(".")[-1].startswith("test_") or n.startswith("tests.")]
+
+
+def test_no_test_file_imports_another():
+    """What two test files share lives in tests/support/: a test file imported by another
+    runs its module-level code twice and ties the two files' fixtures together."""
+    tests = mpy.REPO / "tests"
+    found = {p.name: _test_imports(p.read_text(encoding="utf-8"))
+             for p in sorted(tests.glob("test_*.py"))}
+    assert {name: got for name, got in found.items() if got} == {}
+
+
+def test_a_test_file_importing_another_is_caught():
+    assert _test_imports("from test_live import KEYS_1\nimport os\n") == ["test_live"]
+    assert _test_imports("from support.waits import wait_for\n") == []

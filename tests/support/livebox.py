@@ -41,11 +41,12 @@ def checkout_env(env=None):
     return env
 
 
-def _readline(proc, timeout, prefix):
-    """The first line of proc's stdout starting with `prefix` (AssertionError if none)."""
+def _readline(proc, timeout, prefix, stream=None, seen=None):
+    """The first line of proc's stdout (or `stream`) starting with `prefix`
+    (AssertionError if none); `seen`: a bytearray that keeps every byte read."""
     end = time.monotonic() + timeout
     buf = b""
-    fd = proc.stdout.fileno()
+    fd = (stream or proc.stdout).fileno()
     while time.monotonic() < end:
         ready = select.select([fd], [], [], 0.1)[0]
         if ready:
@@ -53,6 +54,8 @@ def _readline(proc, timeout, prefix):
             if not chunk:
                 break
             buf += chunk
+            if seen is not None:
+                seen += chunk
             for line in buf.split(b"\n")[:-1]:
                 if line.startswith(prefix):
                     return line.decode()
@@ -247,3 +250,43 @@ def score(table):
         s = r["frames"][-1]["score"]
         return (s["A"], s["B"])
     return (r["frames_won"]["A"], r["frames_won"]["B"])
+
+
+# -- two tables' key scripts and what their scores go through ------------------------
+# Table 1: A pots 1, 8, 9, 15; B 1 and 6; A 1 and 2 (snooker, 6 reds).
+# The host's catch-up stops the app for a moment, as a sync does, and a press in flight
+# then is lost, as on a box: the tests connect once the box has taken `ok` (begun()),
+# in the wait that follows it (the script's waits are wall time: a catch-up does not
+# shorten them).
+KEYS_1 = """ok
+@4000
+red
+black
+red
+@300
+pink
+end
+red
+blue
+@300
+end
+red
+yellow
+"""
+SCORES_1 = [(0, 0), (1, 0), (8, 0), (9, 0), (15, 0), (15, 1), (15, 6), (16, 6), (18, 6)]
+# Table 2: Cy and Di.
+MATCH_2 = MATCH.replace('"Ann"', '"Cy"').replace('"Bob"', '"Di"')
+KEYS_2 = """ok
+@4000
+red
+green
+end
+red
+brown
+@300
+red
+pink
+end
+red
+"""
+SCORES_2 = [(0, 0), (1, 0), (4, 0), (4, 1), (4, 5), (4, 6), (4, 12), (5, 12)]

@@ -4,6 +4,7 @@ and hope (a loaded machine makes a fixed sleep too short; an idle one wastes it)
     wait_for(test, timeout, what)  -> test()'s first true value; AssertionError naming
                                       `what` once `timeout` seconds have gone by
     appears(path, timeout)         -> whether `path` exists within `timeout` seconds
+    wait_js(driver, script, ...)   -> the first true value of a page's script (Selenium)
 """
 
 import time
@@ -28,3 +29,8 @@ def appears(path, timeout=20):
             return False
         time.sleep(0.1)
     return True
+
+
+def wait_js(driver, script, timeout=20.0, what="the page"):
+    """`wait_for` of a script run in the browser's page (Selenium's execute_script)."""
+    return wait_for(lambda: driver.execute_script(script), timeout, what)
