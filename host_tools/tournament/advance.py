@@ -38,7 +38,7 @@ def _side(t, states, source, standings):
         group, _, place = rest.partition(":")
         table = standings.get(group)
         if table is None:
-            table = standings[group] = _standings(t, states, group)
+            table = standings[group] = _standings(t, states, group, standings)
         if table is PENDING:
             return PENDING
         return table[int(place) - 1] if int(place) <= len(table) else EMPTY
@@ -59,13 +59,17 @@ def _side(t, states, source, standings):
     return EMPTY if st.winner is None or st.a is None or st.b is None else loser
 
 
-def _standings(t, states, group):
+def _standings(t, states, group, standings):
     """The players of group `group` in their places, or PENDING while it is played."""
-    stage = "group " + group
-    specs = [s for s in t.specs if s.stage == stage]
+    if "" not in standings:  # once a resolve: the groups' matches, the ranks
+        by_stage = {}
+        for s in t.specs:
+            by_stage.setdefault(s.stage, []).append(s)
+        standings[""] = by_stage, {p.id: p.rank for p in t.players}
+    by_stage, rank = standings[""]
+    specs = by_stage["group " + group]
     if not all(states[s.id].decided for s in specs):
         return PENDING
-    rank = {p.id: p.rank for p in t.players}
     won, frames_for, frames_against = {}, {}, {}
     beat = []
     for s in specs:
@@ -103,7 +107,7 @@ def resolve(t):
                    a_empty=a == EMPTY, b_empty=b == EMPTY)
         if a == EMPTY and b == EMPTY:
             st.status, st.decided = "bye", True
-        elif a == EMPTY and isinstance(b, int) or b == EMPTY and isinstance(a, int):
+        elif (a == EMPTY and isinstance(b, int)) or (b == EMPTY and isinstance(a, int)):
             st.status, st.decided, st.winner = "bye", True, st.a if st.b is None else st.b
         elif st.a is not None and st.b is not None:
             r = t.results.get(s.id)

@@ -21,6 +21,7 @@ from host_tools.tournament.model import Spec
 from host_tools.tournament.seeding import bracket_size, positions, snake
 
 GROUP_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+GROUP_MAX = 32  # players in a group at most: 496 matches, a round robin a day can hold
 
 
 def _mid(prefix, rnd, i):
@@ -109,6 +110,11 @@ def group_stage(sources, groups, advance):
         raise TournamentError("--groups %d: 1 to %d groups" % (groups, len(GROUP_LETTERS)))
     dealt = snake(sources, groups)
     smallest = min(len(g) for g in dealt)
+    if max(len(g) for g in dealt) > GROUP_MAX:
+        raise TournamentError("%d players in %d group%s make groups of %d: at most %d a "
+                              "group (give more --groups)" % (
+                                  len(sources), groups, "" if groups == 1 else "s",
+                                  max(len(g) for g in dealt), GROUP_MAX))
     if smallest < 2:
         raise TournamentError("%d players make groups of %d: two players a group at least"
                               % (len(sources), smallest))
