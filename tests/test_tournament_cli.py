@@ -287,3 +287,24 @@ def test_snooker_best_of(tmp_path, fmt):
     assert "best-of 5" in refused("tournament", "result", "Cup", m["id"], m["a"], "2", "0",
                                   "--db", url)
     ok("tournament", "result", "Cup", m["id"], m["a"], "3", "2", "--db", url)
+
+
+def test_two_desks_entering_one_result_at_once_take_turns(tmp_path, db_url):
+    ok("tournament", "create", "Cup", "--format", "single", "--players",
+       players_csv(tmp_path, NAMES[:4]), "--race", "3", "--db", db_url)
+    m = stored(db_url)["matches"][0]
+    env = dict(os.environ, PYTHONPATH=str(mpy.REPO))
+    procs = [subprocess.Popen([str(mpy.BIN / "scoreboard"), "tournament", "result", "Cup",
+                               m["id"], str(winner), "3", "0", "--db", db_url],
+                              cwd=str(mpy.REPO), stdout=subprocess.PIPE,
+                              stderr=subprocess.PIPE, text=True, env=env)
+             for winner in (m["a"], m["a"])]
+    outcomes = sorted((p.wait(timeout=60), p.communicate()[1]) for p in procs)
+    assert [rc for rc, _ in outcomes] == [0, 1], outcomes
+    assert "has its result already" in outcomes[1][1]
+    db = open_db(db_url)
+    try:
+        assert db.rows("SELECT what FROM tournament_audit ORDER BY seq") == [("create",),
+                                                                            ("result",)]
+    finally:
+        db.close()
