@@ -308,3 +308,13 @@ def test_two_desks_entering_one_result_at_once_take_turns(tmp_path, db_url):
                                                                             ("result",)]
     finally:
         db.close()
+
+
+def test_the_figures_script_plays_a_tournament_out():
+    env = dict(os.environ, PYTHONPATH=str(mpy.REPO))
+    proc = subprocess.run([str(mpy.BIN / "python"), "-m", "host_tools.measure.tournament_bench",
+                           "--players", "6", "--sample", "1"], cwd=str(mpy.REPO),
+                          capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert "6-player double elimination, SQLite, in process: create " in proc.stdout
+    assert " 10 results in " in proc.stdout or " 11 results in " in proc.stdout

@@ -9,7 +9,7 @@ seed), until the champion: the time of the create (the CSV read, the draw, the
 tournament written), of the whole play-out and of each result (median, worst), and the
 total. The commands run in this process as cli.main runs them (their parsing, database
 opening and one transaction each, as the command does; the interpreter's start aside),
-and then a sample of 10 results as processes of their own, the real entry point (the
+and then a sample of 10 results (`--sample N`) as processes of their own, the real entry point (the
 interpreter's start and imports included); `--processes`: the whole play-out so.
 SQLite in a temporary folder by default; `--pg`: a throw-away PostgreSQL server on
 loopback (tests/support/pgserver.py); `--db URL`: that database. Not in `make bench`.
@@ -114,6 +114,8 @@ def main(argv=None):
     p.add_argument("--pg", action="store_true", help="a throw-away PostgreSQL server")
     p.add_argument("--processes", action="store_true",
                    help="the whole play-out as processes of the entry point")
+    p.add_argument("--sample", type=int, default=10,
+                   help="results timed as processes of their own (default 10)")
     args = p.parse_args(argv)
     server = None
     with tempfile.TemporaryDirectory(prefix="sb-tour-") as folder:
@@ -139,14 +141,14 @@ def main(argv=None):
                 as_process("tournament", "create", name, "--format", "double", "--players",
                            players_csv(folder, args.players), "--race", RACE, "--db", url)
                 each = []
-                for _ in range(10):
+                for _ in range(args.sample):
                     step = next_result(url, name, rng)
                     t0 = time.perf_counter()
                     as_process("tournament", "result", name, *step, "--db", url)
                     each.append(time.perf_counter() - t0)
                 print("a result as a process of `scoreboard` (interpreter start and imports "
-                      "included): median %.0f ms, worst %.0f ms of 10" % (
-                          statistics.median(each) * 1000, max(each) * 1000))
+                      "included): median %.0f ms, worst %.0f ms of %d" % (
+                          statistics.median(each) * 1000, max(each) * 1000, len(each)))
         finally:
             if server is not None:
                 server.stop()
