@@ -162,6 +162,14 @@ def test_each_group_pair_plays_exactly_once_and_the_top_k_go_on(case):
         pairs = [frozenset((t.states[s.id].a, t.states[s.id].b)) for s in specs]
         m = len(members[g])
         assert len(pairs) == len(set(pairs)) == m * (m - 1) // 2, g
+    # the knockout's byes go to the best placed: the group winners first (A1, B1 ...)
+    q = t.groups * t.advance
+    size = 1 << (q - 1).bit_length()
+    firsts = [s for s in t.specs if not s.stage.startswith("group ") and s.round == 1]
+    bye_to = sorted(s.a_from or s.b_from for s in firsts if None in (s.a_from, s.b_from))
+    order = ["g:%s:%d" % (chr(65 + g), place) for place in range(1, t.advance + 1)
+             for g in range(t.groups)]
+    assert sorted(bye_to) == sorted(order[:size - q])
     play_random(t, rng)
     knockout = [s for s in t.specs if not s.stage.startswith("group ")]
     entrants = {p for s in knockout for p in (t.states[s.id].a, t.states[s.id].b)} - {None}
@@ -297,3 +305,20 @@ def test_a_result_twice_is_refused_and_a_wrong_winner_too():
         advance.enter(t, spec.id, s.a, (RACE, 1))
     with pytest.raises(TournamentError, match="no score"):
         advance.enter(t, ready(t)[0].id, t.states[ready(t)[0].id].a, (RACE, 0), "walkover")
+
+
+def test_every_match_id_fits_a_boxs_header():
+    from scoreboard.core.words import check_id
+
+    name = "C" * store.NAME_MAX
+    for fmt, n, g, k in (("double", 256, None, None), ("single", 256, None, None),
+                         ("groups", 256, 8, 4), ("groups", 64, 2, 2)):
+        t = store.make(name, fmt, field_of(n, 0, random.Random(n)), "eightball", CONDITIONS,
+                       1, g, k)
+        ids = [store.box_match(name, s.id) for s in t.specs]
+        assert len(set(ids)) == len(ids)
+        for mid in ids:
+            assert check_id(mid) == mid
+    with pytest.raises(TournamentError, match="at most 32"):
+        store.make(name + "X", "single", field_of(4, 0, random.Random(1)), "eightball",
+                   CONDITIONS, 1)

@@ -39,6 +39,16 @@ def _number(text):
     return value
 
 
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if not 0 <= value < 2 ** 31:
+        raise argparse.ArgumentTypeError("%d: 0 to %d" % (value, 2 ** 31 - 1))
+    return value
+
+
 def add_parser(sub):
     p = sub.add_parser("tournament", help="a tournament: its draw, bracket and results")
     verbs = p.add_subparsers(dest="verb", required=True)
@@ -55,7 +65,7 @@ def add_parser(sub):
     c.add_argument("--game", default=None,
                    help="the game as a header names it (default: eightball, or snooker "
                         "with --best-of)")
-    c.add_argument("--seed", type=int, default=None, metavar="N",
+    c.add_argument("--seed", type=_seed, default=None, metavar="N",
                    help="the draw's seed (default: a random one, recorded)")
     c.add_argument("--groups", type=_number, metavar="G", help="groups: how many")
     c.add_argument("--advance", type=_number, metavar="K",
