@@ -170,6 +170,9 @@ def test_each_group_pair_plays_exactly_once_and_the_top_k_go_on(case):
     order = ["g:%s:%d" % (chr(65 + g), place) for place in range(1, t.advance + 1)
              for g in range(t.groups)]
     assert sorted(bye_to) == sorted(order[:size - q])
+    if t.groups <= size // 2:  # room for it: no two group winners meet in round 1
+        for s in firsts:
+            assert not ((s.a_from or "").endswith(":1") and (s.b_from or "").endswith(":1"))
     play_random(t, rng)
     knockout = [s for s in t.specs if not s.stage.startswith("group ")]
     entrants = {p for s in knockout for p in (t.states[s.id].a, t.states[s.id].b)} - {None}
@@ -322,3 +325,22 @@ def test_every_match_id_fits_a_boxs_header():
     with pytest.raises(TournamentError, match="at most 32"):
         store.make(name + "X", "single", field_of(4, 0, random.Random(1)), "eightball",
                    CONDITIONS, 1)
+
+
+def test_a_correction_unassigns_the_match_whose_players_it_changes():
+    t = store.make("T", "single", field_of(4, 4, random.Random(3)), "eightball",
+                   CONDITIONS, 1)
+    w1, w2 = (s.id for s in t.specs[:2])
+    for mid in (w1, w2):
+        advance.enter(t, mid, t.states[mid].a, (RACE, 0))
+    assert t.states["F1"].status == "ready"
+    t.active["F1"], t.tables["F1"] = "assigned", 3  # what `assign` will do
+    advance.resolve(t)
+    assert t.states["F1"].status == "assigned"
+    advance.enter(t, w1, t.states[w1].b, (0, RACE), correct=True)
+    assert t.states["F1"].status == "ready" and "F1" not in t.tables
+    assert t.states["F1"].a == t.states[w1].b
+    t.active["F1"] = "playing"
+    advance.resolve(t)
+    with pytest.raises(TournamentError, match="which has started"):
+        advance.enter(t, w1, t.states[w1].a, (RACE, 0), correct=True)

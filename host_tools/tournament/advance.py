@@ -17,7 +17,7 @@ the tournament.
   draw's rank (seed 004 1.6 leaves the tie-breaks to the management; these are ours).
 - A correction that would change who plays a match that has started (playing, or a
   result entered) is refused, naming it; an assigned or called match whose players it
-  changes is no longer assigned.
+  changes is no longer assigned (nor on its table).
 """
 
 from host_tools.tournament import TournamentError
@@ -233,6 +233,8 @@ def enter(t, match_id, who, score, how="played", correct=False, at=None, by=None
                                                 else "started"))
     active = {mid: v for mid, v in t.active.items() if mid not in changed}
     if active != t.active:
+        t.tables = {mid: n for mid, n in t.tables.items()
+                    if mid not in t.active or mid in active}
         t.active = active
         resolve(t)
     return changed
