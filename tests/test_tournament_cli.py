@@ -249,6 +249,9 @@ def test_groups_then_a_knockout(tmp_path, db_url):
        "--final-race", "3", "--db", db_url)
     data = shown(db_url)
     assert data == stored(db_url)
+    text = ok("tournament", "show", "Cup", "--db", db_url)
+    assert "(group A's winner) v (group B's runner-up)" in text
+    assert "  table (won-lost, frames for-against)" in text and "1. P01 (1)  0-0  0-0" in text
     stages = {m["stage"] for m in data["matches"]}
     assert stages == {"group A", "group B", "winners", "final"}
     assert sum(m["stage"].startswith("group") for m in data["matches"]) == 6  # 2 x 3

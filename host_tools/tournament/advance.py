@@ -70,16 +70,26 @@ def _standings(t, states, group, standings):
     specs = by_stage["group " + group]
     if not all(states[s.id].decided for s in specs):
         return PENDING
-    won, frames_for, frames_against = {}, {}, {}
+    return [row[0] for row in table(t, specs, states, rank)]
+
+
+def table(t, specs, states=None, rank=None):
+    """The group table of the matches `specs` decided so far, best placed first:
+    [(player, won, lost, frames for, frames against)]."""
+    states = t.states if states is None else states
+    rank = {p.id: p.rank for p in t.players} if rank is None else rank
+    won, lost, frames_for, frames_against = {}, {}, {}, {}
     beat = []
     for s in specs:
         st = states[s.id]
         for p in (st.a, st.b):
-            won.setdefault(p, 0)
-            frames_for.setdefault(p, 0)
-            frames_against.setdefault(p, 0)
+            for d in (won, lost, frames_for, frames_against):
+                d.setdefault(p, 0)
+        if not st.decided:
+            continue
         loser = st.b if st.winner == st.a else st.a
         won[st.winner] += 1
+        lost[loser] += 1
         beat.append((st.winner, loser))
         r = t.results.get(s.id)
         if r is not None and r.score is not None:
@@ -92,8 +102,10 @@ def _standings(t, states, group, standings):
         level = {q for q in won if won[q] == won[p]}
         return sum(1 for w, lo in beat if w == p and lo in level)
 
-    return sorted(won, key=lambda p: (-won[p], -among(p), -(frames_for[p] - frames_against[p]),
-                                      -frames_for[p], rank[p]))
+    order = sorted(won, key=lambda p: (-won[p], -among(p),
+                                       -(frames_for[p] - frames_against[p]), -frames_for[p],
+                                       rank[p]))
+    return [(p, won[p], lost[p], frames_for[p], frames_against[p]) for p in order]
 
 
 def resolve(t):
@@ -196,7 +208,7 @@ def enter(t, match_id, who, score, how="played", correct=False, at=None, by=None
         raise TournamentError("%s is a bye: there is nothing to play" % match_id)
     if st.a is None or st.b is None:
         raise TournamentError("%s waits for its players (%s v %s)" % (
-            match_id, _from(t, spec.a_from, st.a), _from(t, spec.b_from, st.b)))
+            match_id, source_text(t, spec.a_from, st.a), source_text(t, spec.b_from, st.b)))
     before = t.results.get(match_id)
     if before is not None and not correct:
         raise TournamentError("%s has its result already: %s; a correction needs "
@@ -240,7 +252,8 @@ def enter(t, match_id, who, score, how="played", correct=False, at=None, by=None
     return changed
 
 
-def _from(t, source, pid):
+def source_text(t, source, pid):
+    """Who comes to a side: the player's name, else where from (`the winner of W1-01`)."""
     if pid is not None:
         return name_of(t, pid)
     if source is None:

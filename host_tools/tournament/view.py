@@ -8,7 +8,7 @@ ASCII (ensure_ascii), so neither puts a control character on a terminal.
 import json
 
 from host_tools.messages import shown
-from host_tools.tournament.advance import match_format, name_of
+from host_tools.tournament.advance import match_format, name_of, source_text, table
 
 FORMAT_NAMES = {"single": "single elimination", "double": "double elimination",
                 "groups": "groups, then a knockout"}
@@ -31,9 +31,9 @@ def as_json(t):
     return json.dumps(as_dict(t), indent=1) + "\n"
 
 
-def _who(t, pid, empty):
+def _who(t, pid, empty, source=None):
     if pid is None:
-        return "bye" if empty else "?"
+        return "bye" if empty else "(%s)" % source_text(t, source, None) if source else "?"
     p = t.player(pid)
     return p.name + (" (%d)" % p.seed if p.seed is not None else "")
 
@@ -41,7 +41,8 @@ def _who(t, pid, empty):
 def _line(t, spec):
     st = t.states[spec.id]
     r = t.results.get(spec.id)
-    a, b = _who(t, st.a, st.a_empty), _who(t, st.b, st.b_empty)
+    a = _who(t, st.a, st.a_empty, spec.a_from)
+    b = _who(t, st.b, st.b_empty, spec.b_from)
     if r is not None and r.score is not None:
         middle = "%d-%d" % r.score
     else:
@@ -57,6 +58,16 @@ def _line(t, spec):
     return "%s  [%s]" % (text, "; ".join(tail))
 
 
+def _group_table(t, stage):
+    """The group's table so far: place, player, won-lost, frames for-against."""
+    out = ["  table (won-lost, frames for-against)"]
+    rows = table(t, [s for s in t.specs if s.stage == stage])
+    for place, (pid, won, lost, ff, fa) in enumerate(rows, 1):
+        out.append("    %d. %s  %d-%d  %d-%d" % (place, _who(t, pid, False), won, lost, ff,
+                                                 fa))
+    return out
+
+
 def as_text(t):
     done = sum(1 for st in t.states.values() if st.decided)
     lines = ["%s: %s, %s, %d players, draw seed %d" % (
@@ -67,6 +78,8 @@ def as_text(t):
     stage = rnd = None
     for s in t.specs:
         if s.stage != stage:
+            if stage is not None and stage.startswith("group "):
+                lines += _group_table(t, stage)
             stage, rnd = s.stage, None
             lines.append("")
             lines.append("%s (%s)" % (stage, match_format(t, s)))
