@@ -321,3 +321,16 @@ def test_the_figures_script_plays_a_tournament_out():
     assert proc.returncode == 0, proc.stderr
     assert "6-player double elimination, SQLite, in process: create " in proc.stdout
     assert " 10 results in " in proc.stdout or " 11 results in " in proc.stdout
+
+
+def test_a_box_header_id_finds_its_tournament_match(tmp_path, db_url):
+    ok("tournament", "create", "Cup26", "--format", "double", "--players",
+       players_csv(tmp_path), "--db", db_url)
+    db = open_db(db_url)
+    try:
+        assert store.find_box_match(db, "Cup26-L2-01") == ("Cup26", "L2-01")
+        assert store.find_box_match(db, "Cup26-Z9-99") is None
+        assert store.find_box_match(db, "DESK-2612011800-3-01") is None
+        assert [r[2] for r in store.audit(db, "Cup26")] == ["create"]
+    finally:
+        db.close()

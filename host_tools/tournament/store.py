@@ -190,6 +190,14 @@ def result(db, name, match_id, who, score, how="played", correct=False, via=None
     return t, changed
 
 
+def find_box_match(db, match_id):
+    """(tournament, match) whose box header carries `match_id` (box_match), or None:
+    what a stored match's id is checked against when results come in by themselves."""
+    rows = db.rows("SELECT tournament, id FROM tournament_matches WHERE box_match = ?",
+                   (match_id,))
+    return tuple(rows[0]) if rows else None
+
+
 def audit(db, name):
     """[(seq, at, what, source, detail)] of a tournament's changes, in order."""
     return db.rows("SELECT seq, at, what, source, detail FROM tournament_audit WHERE "
