@@ -80,13 +80,13 @@ def add_parser(sub):
     c.set_defaults(run=run_create)
 
     s = verbs.add_parser("show", help="the bracket and the table board")
-    s.add_argument("name")
+    s.add_argument("name", help="the tournament")
     s.add_argument("--json", action="store_true", help="as JSON (docs/tournament.md)")
     add_db_options(s)
     s.set_defaults(run=run_show)
 
     r = verbs.add_parser("result", help="a result entered by hand")
-    r.add_argument("name")
+    r.add_argument("name", help="the tournament")
     r.add_argument("match", help="the match's id (W1-01, L2-03, F1, GA-04 ...)")
     r.add_argument("winner", help="the winner: a player's id or name")
     r.add_argument("a_score", help="side A's frames or racks (- for a result without score)")
