@@ -35,6 +35,7 @@ COMMANDS = {
     "report": "host_tools.commands.report",
     "list": "host_tools.commands.listing",
     "live": "host_tools.commands.live",
+    "tournament": "host_tools.commands.tournament",
 }
 
 

@@ -392,16 +392,17 @@ def test_ruff():
 HOST_ALLOWED = {
     "top": (),
     "cli": ("commands",),
-    "commands": ("results", "device", "live", "pico", "mp"),
+    "commands": ("results", "device", "live", "pico", "mp", "tournament"),
     "results": ("mp",),
     "device": ("mp",),
     "live": ("device", "results", "mp"),
     "pico": ("device", "mp"),
-    "measure": ("commands", "results", "device", "live", "pico", "mp"),
+    "measure": ("commands", "results", "device", "live", "pico", "mp", "tournament"),
     "gen": (),
     "sim": (),
     "mp": (),
     "compat": (),
+    "tournament": ("results",),
 }
 TOP_MODULES = ("host_tools", "host_tools.paths", "host_tools.messages", "host_tools.progress",
                "host_tools.png")

@@ -80,8 +80,9 @@ class Server:
 
     def reset(self):
         """Drop every table: a fresh, empty results database."""
-        self.psql("DROP TABLE IF EXISTS frames, matches, match_versions, schema_version "
-                  "CASCADE")
+        tables = self.psql("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+        if tables:  # every table the migrations made (issue 27 added the tournaments')
+            self.psql("DROP TABLE %s CASCADE" % ", ".join(t for (t,) in tables))
 
     def stop(self):
         try:

@@ -4,7 +4,8 @@ The same SQL runs on SQLite and PostgreSQL (TEXT and INTEGER columns, standard
 constraints), so a club can pull every table into one server. Since version 4 a match
 is keyed by the box that made it and its id (`matches`, `frames`), and the versions a
 correction on the box replaced are kept in `match_versions`; since version 5 each
-match names the device that delivered it (`device`). A database records the
+match names the device that delivered it (`device`); since version 6 the tournaments
+are kept beside the matches (`tournament*`). A database records the
 versions it has in `schema_version`; `migrate()` (host_tools/results/db) applies the missing ones,
 each in its own transaction. Never edit a released migration: add the next one.
 """
@@ -136,6 +137,59 @@ MIGRATIONS = (
     (5, "the device that delivered each match", (
         "ALTER TABLE matches ADD COLUMN device TEXT",
         "ALTER TABLE match_versions ADD COLUMN device TEXT",
+    )),
+    # Tournaments (issue 27; host_tools/tournament/store.py): the players, the bracket's
+    # matches (where each side comes from, and what the results made of it), and an
+    # audit row for every change. `changes` is bumped first in each change's
+    # transaction, so that two desks changing one tournament take turns.
+    (6, "tournaments: players, the bracket's matches, and the audit of every change", (
+        ("CREATE TABLE tournaments ("
+         " name TEXT PRIMARY KEY,"
+         " format TEXT NOT NULL,"
+         " game TEXT NOT NULL,"
+         " conditions TEXT NOT NULL,"
+         " draw_seed INTEGER NOT NULL,"
+         " groups_of INTEGER,"
+         " advance INTEGER,"
+         " champion INTEGER,"
+         " created_at TEXT NOT NULL,"
+         " changes INTEGER NOT NULL)"),
+        ("CREATE TABLE tournament_players ("
+         " tournament TEXT NOT NULL REFERENCES tournaments (name) ON DELETE CASCADE,"
+         " id INTEGER NOT NULL,"
+         " name TEXT NOT NULL,"
+         " seed INTEGER,"
+         " club TEXT,"
+         " draw_rank INTEGER NOT NULL,"
+         " PRIMARY KEY (tournament, id))"),
+        ("CREATE TABLE tournament_matches ("
+         " tournament TEXT NOT NULL REFERENCES tournaments (name) ON DELETE CASCADE,"
+         " id TEXT NOT NULL,"
+         " seq INTEGER NOT NULL,"
+         " stage TEXT NOT NULL,"
+         " round INTEGER NOT NULL,"
+         " a_from TEXT,"
+         " b_from TEXT,"
+         " a INTEGER,"
+         " b INTEGER,"
+         " winner INTEGER,"
+         " score_a INTEGER,"
+         " score_b INTEGER,"
+         " how TEXT,"
+         " status TEXT NOT NULL,"
+         " table_no INTEGER,"
+         " box_match TEXT NOT NULL UNIQUE,"
+         " entered_at TEXT,"
+         " entered_by TEXT,"
+         " PRIMARY KEY (tournament, id))"),
+        ("CREATE TABLE tournament_audit ("
+         " tournament TEXT NOT NULL REFERENCES tournaments (name) ON DELETE CASCADE,"
+         " seq INTEGER NOT NULL,"
+         " at TEXT NOT NULL,"
+         " what TEXT NOT NULL,"
+         " source TEXT NOT NULL,"
+         " detail TEXT NOT NULL,"
+         " PRIMARY KEY (tournament, seq))"),
     )),
 )
 

@@ -1,0 +1,228 @@
+"""`scoreboard tournament create|show|result`: the desk's tournament, in the results
+database (docs/tournament.md).
+
+    create NAME --format single|double|groups --players FILE.csv [--race N | --best-of N]
+           [--game GAME] [--seed N] [--groups G --advance K]
+           [--STAGE-race N | --STAGE-best-of N]   (STAGE: group, winners, losers, final)
+    show NAME [--json]
+    result NAME MATCH WINNER A_SCORE B_SCORE [--walkover | --retired | --abandoned]
+           [--correct]
+
+The arguments and the messages; the draw, the bracket and the database are
+host_tools/tournament's. Bad input (an unknown tournament or match, a result given twice,
+a wrong winner, a bad CSV row) is one line on stderr and exit status 1.
+"""
+
+import argparse
+import secrets
+
+from host_tools.messages import fail, say, write_out
+from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.results.draw import SetupError, check_header
+from host_tools.tournament import TournamentError, players, store, view
+from host_tools.tournament.advance import describe, name_of
+from host_tools.tournament.model import FORMATS, STAGE_KEYS
+
+PROG = "tournament"
+STAGES = {"single": ("winners", "final"), "double": ("winners", "losers", "final"),
+          "groups": ("group", "winners", "final")}
+POOL_DEFAULT, SNOOKER_DEFAULT = "race-to 5", "best-of 5"
+
+
+def _number(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("%d: 1 at least" % value)
+    return value
+
+
+def _seed(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number" % text) from None
+    if not 0 <= value < 2 ** 31:
+        raise argparse.ArgumentTypeError("%d: 0 to %d" % (value, 2 ** 31 - 1))
+    return value
+
+
+def add_parser(sub):
+    p = sub.add_parser("tournament", help="a tournament: its draw, bracket and results")
+    verbs = p.add_subparsers(dest="verb", required=True)
+
+    c = verbs.add_parser("create", help="draw a new tournament")
+    c.add_argument("name", help="its name: letters, digits, - and _ (at most %d)"
+                   % store.NAME_MAX)
+    c.add_argument("--format", required=True, choices=FORMATS)
+    c.add_argument("--players", required=True, metavar="FILE.csv",
+                   help="the players: a header row name[,seed][,club], one player a row")
+    length = c.add_mutually_exclusive_group()
+    length.add_argument("--race", type=_number, metavar="N", help="pool: race to N racks")
+    length.add_argument("--best-of", type=_number, metavar="N", help="snooker: best of N")
+    c.add_argument("--game", default=None,
+                   help="the game as a header names it (default: eightball, or snooker "
+                        "with --best-of)")
+    c.add_argument("--seed", type=_seed, default=None, metavar="N",
+                   help="the draw's seed (default: a random one, recorded)")
+    c.add_argument("--groups", type=_number, metavar="G", help="groups: how many")
+    c.add_argument("--advance", type=_number, metavar="K",
+                   help="groups: the top K of each go into the knockout")
+    for stage in STAGE_KEYS:
+        one = c.add_mutually_exclusive_group()
+        one.add_argument("--%s-race" % stage, type=_number, metavar="N",
+                         help="the %s stage's race" % stage)
+        one.add_argument("--%s-best-of" % stage, type=_number, metavar="N",
+                         help="the %s stage's best-of" % stage)
+    add_db_options(c)
+    c.set_defaults(run=run_create)
+
+    s = verbs.add_parser("show", help="the bracket and the table board")
+    s.add_argument("name", help="the tournament")
+    s.add_argument("--json", action="store_true", help="as JSON (docs/tournament.md)")
+    add_db_options(s)
+    s.set_defaults(run=run_show)
+
+    r = verbs.add_parser("result", help="a result entered by hand")
+    r.add_argument("name", help="the tournament")
+    r.add_argument("match", help="the match's id (W1-01, L2-03, F1, GA-04 ...)")
+    r.add_argument("winner", help="the winner: a player's id or name")
+    r.add_argument("a_score", help="side A's frames or racks (- for a result without score)")
+    r.add_argument("b_score", help="side B's")
+    kind = r.add_mutually_exclusive_group()
+    for how in ("walkover", "retired", "abandoned"):
+        kind.add_argument("--" + how, dest="how", action="store_const", const=how,
+                          help={"walkover": "the loser did not play (forfeit)",
+                                "retired": "the loser retired (seed 004 1.13)",
+                                "abandoned": "interrupted or disqualified (seed 004 1.14)"}
+                          [how])
+    r.add_argument("--correct", action="store_true",
+                   help="replace the match's result (while the matches it feeds have not "
+                        "started)")
+    add_db_options(r)
+    r.set_defaults(run=run_result, how="played")
+
+
+def _conditions(args):
+    """{stage key: {"match": words}} for the format's stages, checked as a header."""
+    game = args.game or ("snooker" if args.best_of else "eightball")
+    if args.race:
+        base = "race-to %d" % args.race
+    elif args.best_of:
+        base = "best-of %d" % args.best_of
+    else:
+        base = SNOOKER_DEFAULT if game.split()[0] == "snooker" else POOL_DEFAULT
+    out = {}
+    for stage in STAGES[args.format]:
+        race = getattr(args, "%s_race" % stage)
+        best = getattr(args, "%s_best_of" % stage)
+        words = "race-to %d" % race if race else "best-of %d" % best if best else base
+        try:
+            check_header(["sbn 1", "game " + game, "match " + words, 'side A "a"',
+                          'side B "b"'], "the %s stage" % stage)
+        except SetupError as e:
+            raise TournamentError(str(e).replace(" line 2:", " game %s:" % game).replace(
+                " line 3:", " match %s:" % words)) from None
+        if words.startswith("frames") or words.startswith("points"):
+            raise TournamentError("the %s stage: a knockout needs a winner: race-to or "
+                                  "best-of" % stage)
+        out[stage] = {"match": words}
+    given = [s for s in STAGE_KEYS if s not in STAGES[args.format] and (
+        getattr(args, "%s_race" % s) or getattr(args, "%s_best_of" % s))]
+    if given:
+        raise TournamentError("--format %s has no %s stage" % (args.format, given[0]))
+    return game, out
+
+
+def _open(args, create):
+    return open_chosen(args, create=create)
+
+
+def run_create(args):
+    if args.format == "groups" and not (args.groups and args.advance):
+        fail(PROG, "--format groups needs --groups G and --advance K")
+        return 1
+    if args.format != "groups" and (args.groups or args.advance):
+        fail(PROG, "--groups and --advance are for --format groups")
+        return 1
+    try:
+        store.check_name(args.name)
+        game, conditions = _conditions(args)
+        entries = players.read(args.players)
+        seed = args.seed if args.seed is not None else secrets.randbelow(10 ** 9)
+        t = store.make(args.name, args.format, entries, game, conditions, seed, args.groups,
+                       args.advance)
+    except TournamentError as e:
+        fail(PROG, e)
+        return 1
+    try:
+        db = _open(args, True)
+    except DbError as e:
+        fail(PROG, e)
+        return 1
+    try:
+        store.create(db, t, store.source())
+    except (TournamentError, DbError) as e:
+        fail(PROG, e)
+        return 1
+    finally:
+        db.close()
+    byes = sum(1 for st in t.states.values() if st.status == "bye" and st.winner is not None)
+    say("%s: %s, %d players, %d matches (%d byes), draw seed %d" % (
+        t.name, view.FORMAT_NAMES[t.format], len(t.players), len(t.specs), byes, seed))
+    return 0
+
+
+def _loaded(args):
+    db = _open(args, False)
+    try:
+        return store.load(db, args.name)
+    finally:
+        db.close()
+
+
+def run_show(args):
+    try:
+        t = _loaded(args)
+    except (TournamentError, DbError) as e:
+        fail(PROG, e)
+        return 1
+    return write_out(PROG, view.as_json(t) if args.json else view.as_text(t))
+
+
+def _score(text):
+    if text.strip() == "-":
+        return None
+    if not text.strip().isascii() or not text.strip().isdigit() or len(text.strip()) > 4:
+        raise TournamentError("score %s: a whole number from 0, or - for none" % text)
+    return int(text)
+
+
+def run_result(args):
+    try:
+        a, b = _score(args.a_score), _score(args.b_score)
+        if (a is None) != (b is None):
+            raise TournamentError("give both scores, or - - for a result without a score")
+        db = _open(args, False)
+    except (TournamentError, DbError) as e:
+        fail(PROG, e)
+        return 1
+    try:
+        t, changed = store.result(db, args.name, args.match, args.winner,
+                                  None if a is None else (a, b), args.how, args.correct)
+    except (TournamentError, DbError) as e:
+        fail(PROG, e)
+        return 1
+    finally:
+        db.close()
+    say("%s: %s%s" % (t.name, describe(t, args.match),
+                      ", corrected" if args.correct else ""))
+    for mid in changed:
+        if mid != args.match:
+            say("  %s: %s" % (mid, t.states[mid].status) + ("" if t.states[mid].status in (
+                "waiting",) else "  " + describe(t, mid)))
+    if t.champion is not None:
+        say("%s: champion %s" % (t.name, name_of(t, t.champion)))
+    return 0
