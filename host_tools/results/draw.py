@@ -281,7 +281,7 @@ def from_sbn(text, prefix, when, name, lang=None):
     return [Queued(header.id, lines, name, made)]
 
 
-def _text(data, name, unit):
+def decoded(data, name, unit):
     """The file's text: UTF-8 (a byte-order mark dropped), or UTF-16 by its mark
     (Excel's "Unicode text"). Anything else is refused with the row of its first
     byte that is not UTF-8: a legacy code page cannot be told from another (cp1250's
@@ -306,7 +306,7 @@ def prepare(path, prefix="DESK", when=None, lang=None):
         data = Path(path).read_bytes()
     except OSError as e:
         raise SetupError("cannot read %s: %s" % (path, e.strerror or e)) from None
-    text = _text(data, Path(path).name, "row" if str(path).lower().endswith(".csv")
+    text = decoded(data, Path(path).name, "row" if str(path).lower().endswith(".csv")
                  else "line")
     if str(path).lower().endswith(".csv"):
         return from_csv(text, prefix, when, Path(path).name, lang)

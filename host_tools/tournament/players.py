@@ -11,7 +11,7 @@ spaces aside), a seed is a whole number from 1 and given to one player only.
 from pathlib import Path
 from typing import NamedTuple
 
-from host_tools.results.draw import SetupError, _text, check_header, csv_rows, quote
+from host_tools.results.draw import SetupError, check_header, csv_rows, decoded, quote
 from host_tools.tournament import TournamentError
 
 MIN_PLAYERS, MAX_PLAYERS = 3, 256
@@ -32,7 +32,7 @@ def read(path):
     except OSError as e:
         raise TournamentError("cannot read %s: %s" % (path, e.strerror or e)) from None
     try:
-        text = _text(data, name, "row")
+        text = decoded(data, name, "row")
     except SetupError as e:
         raise TournamentError(str(e)) from None
     return entries(text, name)
