@@ -6,6 +6,8 @@ shot clock, seed 004 1.11), серия (a break, a run), предупрежде�
 on the legend. Keys and their order: see scoreboard/lang/__init__.py."""
 
 TEXTS = (
+    "=%d balls on the table: the balls are racked when one is left",
+    "на масата има %s топки: нареждат се отново, когато остане една",
     "=%s breaks frame %d (breaks %s)", "%s разбива фрейм %s (разбива %s)",
     "=%s dropped: the foul is worth at least %d", "%s вкарана: фаулът е поне %s",
     "=%s is not on the table", "%s не е на масата",
@@ -14,6 +16,8 @@ TEXTS = (
     "='foul break' only on an opening break", "'foul break' само при начален удар",
     "='pass' only right after a push out", "'pass' само веднага след пуш аут",
     "='replace' only after a foul with 'miss'", "'replace' само след фаул с 'miss'",
+    "=15 balls on the table: at most 14 before they are racked again",
+    "на масата има 15 топки: най-много 14, преди да се наредят отново",
     "=a break and run is the breaker's, in one visit",
     "начален удар и серия са на разбиващия, в едно посещение",
     "=a claim needs a lead of more than 7", "обявяването иска преднина над 7",

@@ -3,6 +3,8 @@ others (a key missing here is a key no table may have). Keys and their order: se
 scoreboard/lang/__init__.py."""
 
 TEXTS = (
+    "=%d balls on the table: the balls are racked when one is left",
+    "%d balls on the table: the balls are racked when one is left",
     "=%s breaks frame %d (breaks %s)", "%s breaks frame %d (breaks %s)",
     "=%s dropped: the foul is worth at least %d", "%s dropped: the foul is worth at least %d",
     "=%s is not on the table", "%s is not on the table",
@@ -12,6 +14,8 @@ TEXTS = (
     "='foul break' only on an opening break", "'foul break' only on an opening break",
     "='pass' only right after a push out", "'pass' only right after a push out",
     "='replace' only after a foul with 'miss'", "'replace' only after a foul with 'miss'",
+    "=15 balls on the table: at most 14 before they are racked again",
+    "15 balls on the table: at most 14 before they are racked again",
     "=a break and run is the breaker's, in one visit",
     "a break and run is the breaker's, in one visit",
     "=a claim needs a lead of more than 7", "a claim needs a lead of more than 7",

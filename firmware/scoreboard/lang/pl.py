@@ -4,6 +4,8 @@ wbicie, poddanie, sędzia. The key names on the keypad (ok, undo, menu, free, ag
 stay as printed on the legend. Keys and their order: see scoreboard/lang/__init__.py."""
 
 TEXTS = (
+    "=%d balls on the table: the balls are racked when one is left",
+    "bil na stole: %s; ustawia się je na nowo, gdy zostanie jedna",
     "=%s breaks frame %d (breaks %s)", "%s zaczyna frejm %d (zaczyna %s)",
     "=%s dropped: the foul is worth at least %d", "wbita %s: faul wart co najmniej %s",
     "=%s is not on the table", "%s nie ma na stole",
@@ -12,6 +14,8 @@ TEXTS = (
     "='foul break' only on an opening break", "'foul break' tylko przy rozbiciu",
     "='pass' only right after a push out", "'pass' tylko zaraz po push oucie",
     "='replace' only after a foul with 'miss'", "'replace' tylko po faulu z 'miss'",
+    "=15 balls on the table: at most 14 before they are racked again",
+    "na stole 15 bil: najwyżej 14, zanim zostaną ustawione na nowo",
     "=a break and run is the breaker's, in one visit",
     "rozbicie i zejście należy do rozbijającego, w jednym podejściu",
     "=a claim needs a lead of more than 7", "oznajmienie wymaga przewagi ponad 7",
