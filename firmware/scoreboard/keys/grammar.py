@@ -32,7 +32,8 @@ rarer words, menus.py: `menu` moves down, long `menu` up, `ok` chooses, `undo` g
 back), `ok` with a shot clock (`go`, or `hit` while a shot is on the clock; long:
 `extend`), the keys that mean the same on every legend that has them (`go`, `hit`,
 `extend`, `side`, `warn`, `concede`), the number entry (the keys stand for
-keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels) and the confirmation:
+keymaps.NUMBERS; `ok` ends a list of balls, a number key held long adds its ball and
+ends the list at once, `ok` alone cancels) and the confirmation:
 a decision that ends a frame or the match (`concede`, `claim`, `award`, `restart`,
 `forfeit`, `abandon`) is asked once, naming who ("A (Ann) concedes the frame? ok"),
 before its line is given; `undo` says no and goes back to the menu. Who concedes is
@@ -458,6 +459,10 @@ class Grammar:
             return self.refuse(t("g.range") % self._limit)
         if not self._multi:
             return self.done("%s %d" % (self._prefix, n))
+        if long:  # held: the last ball, the entry ends: `pot 9!` is `pot 9` in 2 presses
+            if n not in self._balls:
+                self._balls.append(n)
+            return self.done(self._prefix + " " + " ".join(str(b) for b in self._balls))
         if n in self._balls:
             self._balls.remove(n)  # a second press takes the ball back
         else:
