@@ -479,9 +479,8 @@ def test_a_rerack_after_the_board_re_racked_is_refused():
     d = Desk(STRAIGHT, A + ["score 6"])
     assert d.play("rerack", strict=False) == []
     assert d.play("rerack!", strict=False) == []
-    assert d.refusals == [("rerack", "9 balls on the table: the balls are racked when one "
-                           "is left"), ("rerack!", "9 balls on the table: the balls are "
-                                        "racked when one is left")]
+    why = "9 balls on the table: the balls are racked when one is left"
+    assert d.refusals == [("rerack", why), ("rerack!", why)]
     assert d.lines == A + ["score 6"]
 
 

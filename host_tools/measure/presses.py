@@ -13,8 +13,9 @@ key ends a path, and positions that show the same are visited once). The events 
 grouped into actions (a snooker pot, a foul with a ball down, a pool pot of one ball,
 ...); the table gives, for the N most common, how often each occurs and its presses
 (mean and most), and how many need more than 3 (a snooker foul with a ball down) or 2
-(a pool pot of one ball), the limits of issue 26. `--firmware DIR` measures another tree's firmware (an older commit's
-`firmware/`, for the figures before a change). hardware/keypad.md holds the table.
+(a pool pot of one ball), the limits of issue 26. `--firmware DIR` measures another
+tree's firmware (an older commit's `firmware/`, for the figures before a change) on the
+corpus this tree plays. hardware/keypad.md holds the table.
 """
 
 import argparse
@@ -106,7 +107,7 @@ def _desk_games():
             desks.clear()
             try:
                 test()
-            except Exception:  # noqa: BLE001  (a test of this tree's keys: its lines stay)
+            except Exception:  # a test that fails here: the lines it gave stay
                 pass
             for i, d in enumerate(desks):
                 out.append(("%s.%s#%d" % (module_name, name, i), d.header + d.lines))

@@ -8,9 +8,10 @@ one, `ok` ends it), and `free` with the free ball on starts a pot of the free ba
 others. The foul entry (`foul`, or `miss`) is worth the least the ball on allows: a
 colour names the ball concerned (value up to 7), the same colour again or a red says it
 went down (a colour held long says both at once, a red held long two reds down: `foul
-pink! ok` is `foul 6 pink`, three presses), `foul` again adds a point up to 7 (the entry shows `FOUL 7 (max)`; one
-more is refused, never turned back to the least), a long `foul` toggles `time` (set
-already when the clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul
+pink! ok` is `foul 6 pink`, three presses), `foul` again adds a point up to 7 (the
+entry shows `FOUL 7 (max)`; one more is refused, never turned back to the least), a
+long `foul` toggles `time` (set already when the clock has run out), `miss` ends it
+with `miss`, `ok` ends it: `foul
 pink ok` gives `foul 6`. `again`, `free`, `replace` and `end` are their words. After a
 foul the panel shows the incoming side's choices, and with a free ball on that the
 side nominates (`pending`).
