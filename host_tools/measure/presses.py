@@ -98,19 +98,22 @@ def _desk_games():
 
     out = []
     for module_name in DESK_TESTS:
-        module = importlib.import_module(module_name)
+        module = importlib.import_module(module_name)  # may be pytest's own: put back
         module.Desk = Recorded
-        for name in sorted(n for n in dir(module) if n.startswith("test_")):
-            test = getattr(module, name)
-            if inspect.signature(test).parameters:
-                continue
-            desks.clear()
-            try:
-                test()
-            except Exception:  # a test that fails here: the lines it gave stay
-                pass
-            for i, d in enumerate(desks):
-                out.append(("%s.%s#%d" % (module_name, name, i), d.header + d.lines))
+        try:
+            for name in sorted(n for n in dir(module) if n.startswith("test_")):
+                test = getattr(module, name)
+                if inspect.signature(test).parameters:
+                    continue
+                desks.clear()
+                try:
+                    test()
+                except Exception:  # a test that fails here: the lines it gave stay
+                    pass
+                for i, d in enumerate(desks):
+                    out.append(("%s.%s#%d" % (module_name, name, i), d.header + d.lines))
+        finally:
+            module.Desk = support_keys.Desk
     return out
 
 
