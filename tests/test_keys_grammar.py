@@ -417,10 +417,54 @@ def test_pending_decisions_are_said():
 
 def test_after_time_the_panel_says_the_next_foul_is_a_time_foul():
     d = Desk(NINEBALL + CLOCK, ["@0 frame A", "@1000 go"])
-    assert d.grammar.entry() is None
+    assert d.grammar.entry() == "ok: hit - the shot clock stops"
     d.match.clock.tick(40000)  # the app ticks the clock: 35 s are up
-    assert d.grammar.entry() == "TIME: foul is A's time foul"
+    assert d.grammar.entry() == "TIME: foul is A's time foul ok:hit"
     assert d.play("foul") == ["foul time"]
+
+
+def test_the_entry_line_says_what_ok_does_with_a_shot_clock():
+    """Issue 26 item 7: while a shot is on the clock `ok` is `hit` (it stops the clock),
+    else `go`; the line says which before the press, and a decision pending keeps its
+    words with the `ok` after them."""
+    d = Desk(SNOOKER + CLOCK, ["@0 frame A"])
+    g = d.grammar
+    assert g.entry() == "ok: go - the shot clock starts"
+    assert d.play("ok") == ["go"]
+    assert g.entry() == "ok: hit - the shot clock stops"
+    assert d.play("ok") == ["hit"]  # the referee who pressed ok "to start the clock"
+    assert g.entry() == "ok: go - the shot clock starts"
+    d.play("ok foul ok")  # go, then A fouls: B's decision, the shot still on the clock
+    assert g.entry() == "B: play, again or free? ok:hit"
+    d.play("ok")
+    assert d.lines[-1] == "hit" and g.entry() == "B: play, again or free? ok:go"
+    for family_head in (NINEBALL, STRAIGHT):
+        d = Desk(family_head + CLOCK, ["@0 frame A"])
+        assert d.grammar.entry() == "ok: go - the shot clock starts"
+        assert d.play("ok") == ["go"]
+        assert d.grammar.entry() == "ok: hit - the shot clock stops"
+    # without a clock `ok` does nothing in play, and the line says only the decision
+    d = Desk(SNOOKER, A)
+    assert d.grammar.entry() is None
+    d.play("foul ok")
+    assert d.grammar.entry() == "B: play, again or free?"
+
+
+def test_the_refusal_after_an_ok_that_stopped_the_clock_keeps_its_reason():
+    """Issue 26: an `ok` meant to start the clock was a `hit`; a held `ok` (extend) then
+    is refused with the one reason that applies, short enough for the panel's line."""
+    d = Desk(NINEBALL + CLOCK, ["@0 frame A", "@1000 go", "@2000 hit"])
+    d.play("ok!", strict=False)
+    assert d.refusals == [("ok!", "no shot on the clock to extend: ok is go")]
+    assert len("NO: " + d.refusals[0][1]) <= 48  # the e-ink's line in 1x2 text
+    d = Desk(NINEBALL + ["clock shot=35 warn=10 ext=1x25 first=60"],
+             ["@0 frame A", "@1000 end"])
+    d.play("ok!", strict=False)  # B's shot, the first after the break (60 s)
+    assert d.refusals == [("ok!", "no extension on the first shot after the break")]
+    d = Desk(NINEBALL + CLOCK, ["@0 frame A", "@1000 end", "@11000 end"])
+    assert d.play("ok!") == ["extend"]  # A's one extension of the rack
+    d.play("ok ok ok!", strict=False)  # hit, go, and A's next shot: none left
+    assert d.refusals == [("ok!", "no extension left")]
 
 
 def test_a_rerack_after_the_board_re_racked_is_refused():
@@ -431,8 +475,13 @@ def test_a_rerack_after_the_board_re_racked_is_refused():
     r = d.grammar.press("rerack")
     assert r.refusal == "15 balls on the table: the board re-racked already"
     assert d.play("rerack!") == ["rerack 15"]
-    d = Desk(STRAIGHT, A + ["score 5"])
-    assert d.play("rerack") == ["rerack"]
+    # before one ball is left no rack is due: the rules core refuses it (issue 26)
+    d = Desk(STRAIGHT, A + ["score 6"])
+    assert d.play("rerack", strict=False) == []
+    assert d.play("rerack!", strict=False) == []
+    why = "9 balls on the table: the balls are racked when one is left"
+    assert d.refusals == [("rerack", why), ("rerack!", why)]
+    assert d.lines == A + ["score 6"]
 
 
 def test_cancel_drops_the_entry_and_the_menu():

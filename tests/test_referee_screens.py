@@ -258,11 +258,13 @@ def test_the_footer_shows_the_clock_and_time_makes_the_next_foul_a_time_foul(tmp
             "foul", "ok"]
     said, journal = box(tmp_path, CLOCKED, keys)
     assert after(said, 1).clock == "CLOCK 45s/10 stopped"
+    assert after(said, 1).entry == "ok: go - the shot clock starts"  # what ok does now
     assert after(said, 2).clock == "CLOCK 45s/10 on"
+    assert after(said, 2).entry == "ok: hit - the shot clock stops"
     caught_up = after(said, 3)
     time_up = after(said, 4)
     assert time_up.clock == "CLOCK 45s/10 TIME"
-    assert time_up.entry == "TIME: foul is A's time foul"
+    assert time_up.entry == "TIME: foul is A's time foul ok:hit"
     assert int(time_up.refreshes) > int(caught_up.refreshes), "TIME went up on the e-ink"
     assert after(said, 5).entry == "FOUL 4 TIME - ball? ok"
     assert journal == ["frame A", "pot red", "foul 4 time"]

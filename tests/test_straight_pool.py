@@ -150,11 +150,11 @@ def test_three_fouls_then_opening_break_rules():
 
 
 def test_three_fouls_rerack_15_balls():
-    # A scores 10 first: [5]; the three-foul re-rack puts 15 back: B can score 15
+    # A scores 10 first: [5]; the three-foul re-rack puts 15 back: B can score 14
     ev = ["score 10", "end", "foul", "end", "foul", "end", "warn B", "foul"]
-    st = S().state(*ev, "score 15")
-    # A's run of 10 ended by `end`; B: -1 -1 -16 = -18, then 15: -3, run 15
-    assert cur(st) == straight_current("B", (10, -3), 15)
+    st = S().state(*ev, "score 14")
+    # A's run of 10 ended by `end`; B: -1 -1 -16 = -18, then 14: -4, run 14
+    assert cur(st) == straight_current("B", (10, -4), 14)
     assert st["frames"][0]["breaks"] == {"A": [10], "B": []}
 
 
@@ -202,38 +202,66 @@ def test_score_all_on_table_allowed():
 
 def test_automatic_rerack_at_one_ball():
     # [15] -5 -> [10] -9 -> [1]: the other 14 are re-racked: [15]
-    st = S().state("score 5", "score 9", "score 15")
-    assert cur(st) == straight_current("A", (29, 0), 29)
+    st = S().state("score 5", "score 9", "score 14")
+    assert cur(st) == straight_current("A", (28, 0), 28)
     g = S()
     assert g.error("score 5", "score 9", "score 16") == g.line(3)
     assert g.error("score 14", "score 16") == g.line(2)
 
 
 def test_automatic_rerack_across_visits():
-    # A 13 [2], end; B 1 [1] -> [15]; B can then score 15
-    st = S().state("score 13", "end", "score 1", "score 15")
-    assert cur(st) == straight_current("B", (13, 16), 16)
+    # A 13 [2], end; B 1 [1] -> [15]; B can then score 14
+    st = S().state("score 13", "end", "score 1", "score 14")
+    assert cur(st) == straight_current("B", (13, 15), 15)
 
 
 def test_fourteenth_and_fifteenth_together():
     # [15] -13 -> [2]; both in one stroke: all 15 racked; the striker continues
     st = S().state("score 13", "score 2")
     assert cur(st) == straight_current("A", (15, 0), 15)
-    st = S().state("score 13", "score 2", "score 15")
-    assert cur(st) == straight_current("A", (30, 0), 30)
+    st = S().state("score 13", "score 2", "score 14")
+    assert cur(st) == straight_current("A", (29, 0), 29)
     g = S()
     assert g.error("score 13", "score 3") == g.line(2)
 
 
 def test_rerack_word():
-    # INTERPRETATION: `rerack` puts the table back to 15 balls (14 racked + the one left),
-    # `rerack 15` too (all 15 racked); play and scores are unchanged.
-    st = S().state("score 13", "rerack", "score 15")
+    # INTERPRETATION: `rerack` and `rerack 15` record a re-rack where one is due, the
+    # table holding 15 (14 racked + the one left, or all 15); play and scores are
+    # unchanged. A game's first rack holds 15 too.
+    st = S().state("score 14", "rerack", "score 14")
     assert cur(st) == straight_current("A", (28, 0), 28)
-    st = S().state("score 14", "rerack 15", "score 15")
-    assert cur(st) == straight_current("A", (29, 0), 29)
+    st = S().state("score 14", "rerack 15", "score 14")
+    assert cur(st) == straight_current("A", (28, 0), 28)
     st = S().state("score 14", "rerack 15")
     assert cur(st) == straight_current("A", (14, 0), 14)
+    st = S().state("rerack 15", "score 3")
+    assert cur(st) == straight_current("A", (3, 0), 3)
+
+
+def test_fifteen_with_fifteen_on_the_table_refused():
+    # Issue 26: the balls are racked again when one object ball is left (14 down), so
+    # with 15 on the table one entry scores at most 14; the 15th is from the new rack.
+    g = S()
+    assert g.error("score 15") == g.line(1)  # the opening rack
+    assert g.error("score 14", "score 15") == g.line(2)  # [1 -> 15]
+    assert g.error("score 13", "score 2", "score 15") == g.line(3)  # all 15 racked
+    why = str(g.exc("score 15"))
+    assert "15 balls on the table" in why and "at most 14" in why
+    # 14 of them is the most, and then the striker goes on
+    st = S().state("score 14", "score 14")
+    assert cur(st) == straight_current("A", (28, 0), 28)
+
+
+def test_a_rerack_before_one_ball_is_left_refused():
+    # Issue 26: [15] -6 -> [9]: no rack is due with 9 on the table, by the referee
+    # (`rerack`, `rerack 15`): refused with the reason.
+    g = S()
+    assert g.error("score 6", "rerack") == g.line(2)
+    assert g.error("score 6", "rerack 15") == g.line(2)
+    assert g.error("score 13", "rerack") == g.line(2)  # [2]: the last two still there
+    why = str(g.exc("score 6", "rerack"))
+    assert why.endswith("9 balls on the table: the balls are racked when one is left")
 
 
 # --------------------------------------------------------------------------- runs (breaks)
@@ -336,9 +364,9 @@ def test_pool_words_refused(word):
 
 
 def test_undo_across_automatic_rerack():
-    # A 14 [1 -> 15]; undone: [15] again from the start, so 15 is still allowed
-    st = S().state("score 14", "undo", "score 15")
-    assert cur(st) == straight_current("A", (15, 0), 15)
+    # A 14 [1 -> 15]; undone: [15] again from the start, so 14 is still allowed
+    st = S().state("score 14", "undo", "score 14")
+    assert cur(st) == straight_current("A", (14, 0), 14)
     # A 14 [15], 1 [14]; both undone: [15]; 16 never fits
     g = S()
     assert g.error("score 14", "score 1", "undo", "undo", "score 16") == g.line(5)

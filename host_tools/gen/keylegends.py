@@ -15,6 +15,7 @@ from scoreboard.keys import keymaps
 
 _BALL = ("pot it (a colour not on, with a free ball on, is the free ball: `pot free`); "
          "in a foul entry: the ball concerned sets the value, pressed again it went down")
+_BALL_LONG = "in a foul entry: the ball concerned, and it went down; else as short"
 
 # The keys that say the same on more than one legend.
 _UNDO = ("UNDO", ("cancel the entry in progress, else `undo` the last event; in a menu: "
@@ -34,13 +35,13 @@ LEGENDS = {
     "snooker": (
         ("RED", "`pot red`; in a foul entry: a red went down",
          ("several reds in one stroke: the long press counts two, each `red` adds one, "
-          "`ok` (`red` long, `ok`: `pot red red`)")),
-        ("YELLOW", _BALL, ""),
-        ("GREEN", _BALL, ""),
-        ("BROWN", _BALL, ""),
-        ("BLUE", _BALL, ""),
-        ("PINK", _BALL, ""),
-        ("BLACK", _BALL, ""),
+          "`ok` (`red` long, `ok`: `pot red red`); in a foul entry: two reds went down")),
+        ("YELLOW", _BALL, _BALL_LONG),
+        ("GREEN", _BALL, _BALL_LONG),
+        ("BROWN", _BALL, _BALL_LONG),
+        ("BLUE", _BALL, _BALL_LONG),
+        ("PINK", _BALL, _BALL_LONG),
+        ("BLACK", _BALL, _BALL_LONG),
         ("FOUL", ("foul entry, worth the least the ball on allows: ball keys name the ball "
          "and the balls down, `foul` again adds a point up to 7 (`FOUL 7 (max)`; once "
          "more is refused), `ok` ends it; after TIME it is a time foul"),
@@ -62,7 +63,8 @@ LEGENDS = {
         ("A WINS", "`rack A`", "rack details: break and run, golden break"),
         ("B WINS", "`rack B`", "rack details: break and run, golden break"),
         ("POT", ("balls potted: then the number keys (1-15, a second press takes one "
-         "back), `ok`"), ""),
+         "back), `ok`; the last ball's key held long ends it (`pot`, `go` held: `pot 9`)"),
+         ""),
         ("FOUL", "`foul`: ball in hand for the other side (after TIME: `foul time`)",
          "`foul time`"),
         _END_VISIT,
@@ -80,14 +82,16 @@ LEGENDS = {
     ),
     "straight": (
         ("BALL", "`score 1`", "`score N`: then a number key"),
-        ("SCORE", "`score N`: then the number key, 1 to 15", ""),
+        ("SCORE", "`score N`: then the number key, 1 to 15 (14 at most of 15 on the table)",
+         ""),
         ("FOUL", "`foul`: minus 1 (after TIME: `foul time`)", "`foul time`"),
         _END_VISIT,
         ("AGAIN", "after an opening-break foul: `again`, the offender breaks again", ""),
         ("BREAK", "`foul break`: an opening-break foul, minus 2 (after TIME: with `time`)",
          "`foul break time`"),
         ("RERACK", ("`rerack`: 14 balls re-racked (refused with 15 on the table: the board "
-         "re-racks 14 itself when one is left)"), "`rerack 15`"),
+         "re-racks 14 itself when one is left; and before one is left, when none is due)"),
+         "`rerack 15` (with 15 on the table)"),
         _WARN,
         *_CLOCK,
         ("SIDE", "before the game: switch the breaker", ""),

@@ -37,7 +37,7 @@ GAMES = (
      "end ok end push pass pot extend ok side rackA! ok ok concede undo concede ok ok"),
     ("straight", header("straight", "points 40"),
      ("ok break again break end score 5 score again score end rerack! ball ball end "
-     "foul end foul end warn foul end score 15 score 6 hit ok 5 ball ball")),
+     "foul end foul end warn foul end score 14 score 6 hit ok 5 ball ball")),
 )
 
 

@@ -255,7 +255,16 @@ class Match:
             f.check_open()
             if not t.clock.enabled:
                 raise ValueError("no shot clock")
-            if not t.clock.extend(ms):
+            c = t.clock
+            if not c.extend(ms):  # the reason itself, short enough for the panel's line
+                if not c.active:
+                    raise ValueError("no shot on the clock to extend: ok is go")
+                if c.expired:
+                    raise ValueError("the shot has run out: no extension")
+                if c.first:
+                    raise ValueError("no extension on the first shot after the break")
+                if c.extensions_left(c.side) <= 0:
+                    raise ValueError("no extension left")
                 raise ValueError("no extension: none left, no shot on the clock, or the "
                                  "first shot after the break")
 

@@ -13,6 +13,7 @@ clock, whether a frame is over; the app applies the lines. Interface:
     r.own       # an item of the menu's owner was chosen (menus.OWN): its data, or None
     g.menu_title, g.menu_items, g.menu_cursor   # the same, for the screens
     g.hint()    # what the keys do now, in a few words, for the hint line (or None)
+    g.ok_word() # in play: what `ok` gives now, "hit" or "go" with a shot clock, or None
     g.cancel()  # drop the entry in progress and close the menu
 
 The app: for a PRESS event call `press(name)`, for a LONG `press(name, long=True)`
@@ -32,7 +33,8 @@ rarer words, menus.py: `menu` moves down, long `menu` up, `ok` chooses, `undo` g
 back), `ok` with a shot clock (`go`, or `hit` while a shot is on the clock; long:
 `extend`), the keys that mean the same on every legend that has them (`go`, `hit`,
 `extend`, `side`, `warn`, `concede`), the number entry (the keys stand for
-keymaps.NUMBERS; `ok` ends a list of balls, `ok` alone cancels) and the confirmation:
+keymaps.NUMBERS; `ok` ends a list of balls, a number key held long adds its ball and
+ends the list at once, `ok` alone cancels) and the confirmation:
 a decision that ends a frame or the match (`concede`, `claim`, `award`, `restart`,
 `forfeit`, `abandon`) is asked once, naming who ("A (Ann) concedes the frame? ok"),
 before its line is given; `undo` says no and goes back to the menu. Who concedes is
@@ -40,8 +42,10 @@ chosen (menus.concede_menu), and a concession by the side not at the table is re
 with its reason: only the striker may (docs/notation.md).
 
 What the panel says the keys do now is here too, so it follows the state: `entry()`
-(the entry in progress; else what `ok` does, the decision pending after a foul or a
-push out, the free ball to nominate, TIME) and `hint()` (the menus, the question, a
+(the entry in progress; else the decision pending after a foul or a push out, the free
+ball to nominate, TIME, and with a shot clock what `ok` does, `hit` or `go`:
+`ok_word()`, "B: play, again or free? ok:go", "ok: hit - the shot clock stops") and
+`hint()` (the menus, the question, a
 frame over and who breaks next, the match over); the texts are the constants below.
 Each game family's own keys and menu are in its module, `snooker.py`, `pool.py` and
 `straight.py`, loaded for the match's family only, each a `Keys(match)` with the same
@@ -175,8 +179,17 @@ class Grammar:
         if "respot" in v.prompts:
             return t("g.respot")
         if self.time_flag(False):
-            return t("g.time") % SIDES[v.striker or 0]
-        return self.family_keys.pending(v)
+            text = t("g.time") % SIDES[v.striker or 0]
+        else:
+            text = self.family_keys.pending(v)
+        # With a shot clock `ok` is `hit` or `go` (_ok): the line says which, so an `ok`
+        # pressed "to start the clock" while a shot is on it (a `hit`) is no surprise.
+        ok = self.ok_word()
+        if ok is None:
+            return text
+        if text is None:
+            return t("g.ok_" + ok)
+        return t("g.pending_" + ok) % text
 
     def hint(self):
         """What the keys do now, for the hint line of the screens that have one (menus,
@@ -371,14 +384,20 @@ class Grammar:
             return self.done("warn " + self.striker())
         return self._answer(self.family_keys.key(name, long))
 
+    def ok_word(self):
+        """What `ok` gives in play with nothing in progress: `hit` while a shot is on
+        the shot clock, `go` while none is, None without a clock (a long `ok`: `extend`)."""
+        clock = self.match.clock
+        if not clock.enabled:
+            return None
+        return "hit" if clock.active else "go"
+
     def _ok(self, long):
         if "respot" in self.prompts():
             return self.walk(menus.respot_menu(self.match))
-        clock = self.match.clock
-        if clock.enabled:
-            if long:
-                return self.done("extend")
-            return self.done("hit" if clock.active else "go")
+        ok = self.ok_word()
+        if ok is not None:
+            return self.done("extend" if long else ok)
         return self.refuse(t("g.nothing"))
 
     # -- menus ---------------------------------------------------------------------------
@@ -458,6 +477,10 @@ class Grammar:
             return self.refuse(t("g.range") % self._limit)
         if not self._multi:
             return self.done("%s %d" % (self._prefix, n))
+        if long:  # held: the last ball, the entry ends: `pot 9!` is `pot 9` in 2 presses
+            if n not in self._balls:
+                self._balls.append(n)
+            return self.done(self._prefix + " " + " ".join(str(b) for b in self._balls))
         if n in self._balls:
             self._balls.remove(n)  # a second press takes the ball back
         else:

@@ -7,9 +7,11 @@ the free ball (`pot free`); a long `red` starts a pot of several reds (each `red
 one, `ok` ends it), and `free` with the free ball on starts a pot of the free ball with
 others. The foul entry (`foul`, or `miss`) is worth the least the ball on allows: a
 colour names the ball concerned (value up to 7), the same colour again or a red says it
-went down, `foul` again adds a point up to 7 (the entry shows `FOUL 7 (max)`; one
-more is refused, never turned back to the least), a long `foul` toggles `time` (set
-already when the clock has run out), `miss` ends it with `miss`, `ok` ends it: `foul
+went down (a colour held long says both at once, a red held long two reds down: `foul
+pink! ok` is `foul 6 pink`, three presses), `foul` again adds a point up to 7 (the
+entry shows `FOUL 7 (max)`; one more is refused, never turned back to the least), a
+long `foul` toggles `time` (set already when the clock has run out), `miss` ends it
+with `miss`, `ok` ends it: `foul
 pink ok` gives `foul 6`. `again`, `free`, `replace` and `end` are their words. After a
 foul the panel shows the incoming side's choices, and with a free ball on that the
 side nominates (`pending`).
@@ -188,9 +190,11 @@ class Keys:
                 self.value = value
             return keep()
         if name == "red":
-            if self.balls.count("red") >= self._reds_left():
+            # held: two reds down (as in the pot entry), so `foul red! ok` is 3 presses
+            n = 2 if long else 1
+            if self.balls.count("red") + n > self._reds_left():
                 return refuse(t("k.only_reds") % self._reds_left())
-            self.balls.append(name)
+            self.balls.extend(["red"] * n)
             return keep()
         if name in COLOURS:
             c = colour_value(name)
@@ -198,7 +202,9 @@ class Keys:
             on = self.match.view().ball_on
             if on in COLOURS and c < base:
                 return refuse(t("k.not_on_table") % word(name))
-            if self.named >> c & 1:
+            # a second press, or one held, says it went down: `foul pink! ok` is
+            # `foul 6 pink` in 3 presses (issue 26), `foul pink pink ok` still works
+            if self.named >> c & 1 or long:
                 if name in self.balls:
                     return refuse(t("k.down_already") % word(name))
                 self.balls.append(name)

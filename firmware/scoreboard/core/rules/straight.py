@@ -3,7 +3,9 @@
 One point a ball; a foul costs 1, an opening-break foul 2 (not one of three fouls);
 the third foul in a row by a warned side costs 15 more, and that side breaks again
 under opening-break rules with all 15 balls racked. With one object ball left the
-other 14 are racked and the striker continues. Scores may go below zero.
+other 14 are racked and the striker continues, so one `score` scores at most 14 of a
+full table, and the referee's `rerack` is refused before one ball is left. Scores may
+go below zero.
 """
 
 from micropython import const
@@ -50,7 +52,12 @@ class StraightFrame(Frame):
             self.reset_fouls(self.striker)
             self.change_striker()
         elif word == "rerack":
-            self.balls = _RACK
+            # The balls are racked when one object ball is left (14 down), which the
+            # board does itself (`_score`): a re-rack is recorded only where the table
+            # holds 15 again (all 15 racked, or a journal that wrote the board's rack).
+            if self.balls != _RACK:
+                raise ValueError("%d balls on the table: the balls are racked when one is "
+                                 "left" % self.balls)
         elif word == "warn":
             self.warn(args[0])
         elif word == "penalty":
@@ -71,6 +78,9 @@ class StraightFrame(Frame):
     def _score(self, n):
         if n > self.balls:
             raise ValueError("only %d object balls on the table" % self.balls)
+        if n == _RACK:  # 14 down racks them again: the 15th is then from the new rack
+            raise ValueError("15 balls on the table: at most 14 before they are racked "
+                             "again")
         s = self.striker
         self.opening = False
         self.score[s] += n

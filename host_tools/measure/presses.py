@@ -1,0 +1,270 @@
+"""Presses per action: the fewest key presses that enter each event of the corpus.
+
+    python -m host_tools.measure.presses [--top N] [--firmware DIR]
+
+The corpus is every valid scenario of tests/scenarios/ (a `.sbn` with its `.json`) and
+the key scripts under tests/: the games of tests/micropython/keys_games.py and the
+Desks of tests/test_keys_games.py and tests/test_keys_grammar.py, played through the key
+grammar to their lines.
+For each event line the position before it is replayed and the key grammar
+(scoreboard.keys.grammar) is searched breadth first over the 16 keys of the game's
+legend, short and long, for the shortest sequence whose line is that event (a refused
+key ends a path, and positions that show the same are visited once). The events are
+grouped into actions (a snooker pot, a foul with a ball down, a pool pot of one ball,
+...); the table gives, for the N most common, how often each occurs and its presses
+(mean and most), and how many need more than 3 (a snooker foul with a ball down) or 2
+(a pool pot of one ball), the limits of issue 26. `--firmware DIR` measures another
+tree's firmware (an older commit's `firmware/`, for the figures before a change) on the
+corpus this tree plays. hardware/keypad.md holds the table.
+"""
+
+import argparse
+import ast
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import host_tools  # noqa: F401  (puts the firmware on the path)
+
+REPO = Path(__file__).resolve().parents[2]
+TESTS = REPO / "tests"
+MAX_DEPTH = 7
+BUDGET = 15000  # sequences tried per event before it counts as not found (a menu's depths)
+BALLS = ("red", "yellow", "green", "brown", "blue", "pink", "black", "free")
+
+
+def _scenarios():
+    """(name, lines) of every valid scenario file."""
+    out = []
+    for sbn in sorted((TESTS / "scenarios").glob("*.sbn")):
+        if sbn.with_suffix(".json").is_file():
+            out.append((sbn.stem, sbn.read_text(encoding="utf-8").splitlines()))
+    return out
+
+
+def _played(head, keys):
+    """The lines (header first) that key names `keys` (`name!` long) give from `head`."""
+    from scoreboard.core.notation import parse_event
+    from scoreboard.core.replay import replay
+    from scoreboard.keys.grammar import Grammar
+
+    match = replay(head)
+    g = Grammar(match)
+    lines = list(head)
+    for key in keys:
+        long = key.endswith("!")
+        r = g.press(key[:-1] if long else key, long)
+        if r.line is None:
+            continue
+        try:
+            match.apply(parse_event(match.family, r.line))
+        except ValueError:
+            continue
+        lines.append(r.line)
+    return lines
+
+
+def _keys_games():
+    """(name, lines) of the games of tests/micropython/keys_games.py, read (not run)."""
+    tree = ast.parse((TESTS / "micropython" / "keys_games.py").read_text(encoding="utf-8"))
+    keep = [n for n in tree.body if (isinstance(n, ast.FunctionDef) and n.name == "header")
+            or (isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "GAMES")]
+    space = {}
+    exec(compile(ast.Module(body=keep, type_ignores=[]), "keys_games", "exec"), space)
+    return [("keys:" + name, _played(head, keys.split()))
+            for name, head, keys in space["GAMES"]]
+
+
+DESK_TESTS = ("test_keys_games", "test_keys_grammar")
+
+
+def _desk_games():
+    """(name, lines) of every Desk of the key tests (DESK_TESTS), their tests that take
+    no argument run in turn (one that fails, as a refusal it asserts, is left out)."""
+    sys.path.insert(0, str(TESTS))
+    import importlib
+    import inspect
+
+    from support import keys as support_keys
+
+    desks = []
+
+    class Recorded(support_keys.Desk):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            desks.append(self)
+
+    out = []
+    for module_name in DESK_TESTS:
+        module = importlib.import_module(module_name)  # may be pytest's own: put back
+        module.Desk = Recorded
+        try:
+            for name in sorted(n for n in dir(module) if n.startswith("test_")):
+                test = getattr(module, name)
+                if inspect.signature(test).parameters:
+                    continue
+                desks.clear()
+                try:
+                    test()
+                except Exception:  # a test that fails here: the lines it gave stay
+                    pass
+                for i, d in enumerate(desks):
+                    out.append(("%s.%s#%d" % (module_name, name, i), d.header + d.lines))
+        finally:
+            module.Desk = support_keys.Desk
+    return out
+
+
+def corpus():
+    return _scenarios() + _keys_games() + _desk_games()
+
+
+def action(family, event):
+    """The action an event (word, args) stands for, in a few words."""
+    word, args = event
+    if word == "pot":
+        if family == "snooker":
+            return "snooker pot, one ball" if len(args) == 1 else "snooker pot, several"
+        return "pool pot, one ball" if len(args) == 1 else "pool pot, several balls"
+    if word == "foul":
+        if family == "snooker":
+            down = [a for a in args[1:] if a in BALLS]
+            if len(down) > 1:
+                return "snooker foul, several balls down"
+            return "snooker foul, a ball down" if down else "snooker foul, no ball down"
+        return "%s foul" % ("pool" if family == "pool" else "straight pool")
+    if word == "score":
+        return "straight pool score"
+    if word == "frame":
+        return "frame (start)"
+    if word == "go":
+        return "go (shot clock)"
+    return word
+
+
+def fewest(match, want, depth=MAX_DEPTH):
+    """The fewest presses from the position of `match` whose line is the event `want`
+    (word, args), or None past `depth` or BUDGET."""
+    from scoreboard.core.notation import parse_event
+    from scoreboard.keys.grammar import Grammar
+
+    family = match.family
+    keys = [(n, long) for n in Grammar(match).names for long in (False, True)]
+    frontier = [()]
+    seen = set()
+    tried = 0
+    for d in range(1, depth + 1):
+        nxt = []
+        for path in frontier:
+            tried += len(keys)
+            if tried > BUDGET:
+                return None
+            for key in keys:
+                g = Grammar(match)
+                for name, long in path:
+                    g.press(name, long)
+                r = g.press(key[0], key[1])
+                if r.refusal is not None:
+                    continue
+                if r.line is not None:
+                    try:
+                        ev = parse_event(family, r.line)
+                    except ValueError:
+                        continue
+                    if (ev[1], ev[2]) == want:
+                        return d
+                    continue
+                shown = (g.mode, r.entry, repr(r.menu), g.first_breaker, g.hint())
+                if shown not in seen:
+                    seen.add(shown)
+                    nxt.append(path + (key,))
+        frontier = nxt
+    return None
+
+
+def measure(matches, only=None):
+    """{action: [presses, ...]} over the event lines of `matches` (None: not found);
+    `only`: the actions to measure (all when None)."""
+    from scoreboard.core.notation import Reader
+    from scoreboard.core.replay import replay
+
+    got = {}
+    for _name, lines in matches:
+        reader = Reader()
+        for i, text in enumerate(lines):
+            event = reader.feed(text)
+            if event is None:
+                continue
+            match = replay(lines[:i])
+            want = (event[1], event[2])
+            kind = action(match.family, want)
+            if only is not None and kind not in only:
+                continue
+            n = fewest(match, want)
+            got.setdefault(kind, []).append(n)
+            if n is None:
+                print("not found: %s" % text.split("#")[0].strip(), file=sys.stderr)
+    return got
+
+
+LIMITS = {"snooker foul, a ball down": 3, "pool pot, one ball": 2}  # issue 26's
+EXTRA = ("snooker foul, several balls down",)  # shown with the limits, below the N most common
+
+
+def table(got, top):
+    rows = sorted(got.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:top]
+    out = ["| action | events | presses (mean) | presses (most) | over the limit |",
+           "|---|---|---|---|---|"]
+    for name, presses in rows:
+        found = [p for p in presses if p is not None]
+        mean = sum(found) / len(found) if found else 0
+        limit = LIMITS.get(name)
+        over = "%d of %d (limit %d)" % (len([p for p in found if p > limit]), len(presses),
+                                       limit) if limit else ""
+        most = max(found) if found else "-"
+        out.append("| %s | %d | %.2f | %s | %s |" % (name, len(presses), mean, most, over))
+    for name in sorted(LIMITS) + list(EXTRA):
+        if name not in dict(rows) and name in got:
+            found = [p for p in got[name] if p is not None]
+            limit = LIMITS.get(name)
+            over = "%d of %d (limit %d)" % (len([p for p in found if p > limit]),
+                                           len(got[name]), limit) if limit else ""
+            out.append("| %s | %d | %.2f | %d | %s |" % (
+                name, len(got[name]), sum(found) / len(found), max(found), over))
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m host_tools.measure.presses",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--top", type=int, default=10, help="the N most common actions")
+    p.add_argument("--firmware", help="measure this firmware folder instead (on the "
+                   "corpus this tree's firmware plays)")
+    p.add_argument("--corpus", help=argparse.SUPPRESS)  # the lines, as JSON: for --firmware
+    a = p.parse_args(argv)
+    if a.corpus:
+        sys.path.insert(0, str(Path(a.firmware).resolve()))
+        with open(a.corpus, encoding="utf-8") as f:
+            matches = json.load(f)
+    elif a.firmware:  # the same corpus, measured in a process of the other firmware's
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "corpus.json"
+            path.write_text(json.dumps(corpus()), encoding="utf-8")
+            return subprocess.call([sys.executable, "-m", "host_tools.measure.presses",
+                                    "--top", str(a.top), "--firmware", a.firmware,
+                                    "--corpus", str(path)])
+    else:
+        matches = corpus()
+    got = measure(matches)
+    print("\n".join(table(got, a.top)))
+    missing = sum(1 for v in got.values() for p in v if p is None)
+    if missing:
+        print("(%d events, menu words most, not found within %d presses or %d tries)"
+              % (missing, MAX_DEPTH, BUDGET))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
