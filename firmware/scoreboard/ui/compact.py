@@ -1,17 +1,21 @@
 """Compact screens for small canvases: the 128x64 OLED variant (and anything under
 400x300). Same `model.Screen`, same framebuf-only drawing, smaller layout:
 
+All text is Terminus 6x12 (draw.SMALL): five rows of 12 pixels, 21 characters a line.
+
     score:  y  0  both names (the striker's inverted)
-            y 11  both scores (racks in pool, points in straight pool) in big digits
-            y 39  frames won / break (snooker), fouls (pool), run / fouls (straight)
-            y 47  ball on, reds, remaining, snookers (snooker); balls left (pool);
+            y 12  both scores (racks in pool, points in straight pool) in big digits
+            y 28  frames won / break (snooker), fouls (pool), run / fouls (straight)
+            y 40  ball on, reds, remaining, snookers (snooker); balls left (pool);
                   the target (straight)
-            y 56  the refusal, else the first prompt (inverted), else the entry (the
+            y 52  the refusal, else the first prompt (inverted), else the entry (the
                   entry in progress, what `ok` does, the decision pending: on two
-                  rows, over the figures, when it is longer than one)
-    others: a title bar and rows of 8x8 text, the cursor's row inverted; a question
+                  rows, over the figures row, never over the frames, when it is
+                  longer than one)
+    others: a title bar and rows of text, the cursor's row inverted; a question
             waiting for `ok` over the last rows of a menu; at a frame's or the
-            match's end, what `ok` does on the last row (the frames in the title).
+            match's end, what `ok` does (who breaks next) on the last rows (the
+            frames in the title).
 """
 
 from micropython import const
@@ -19,14 +23,15 @@ from micropython import const
 from . import draw as gfx
 from . import model
 from scoreboard.lang import t, upper_word
-from .draw import CENTRE, LEFT, RIGHT
+from .draw import CENTRE, LEFT, RIGHT, SMALL
 
-_BIG_Y = const(11)
-_BIG_W = const(14)
-_BIG_H = const(26)
-_BIG_T = const(4)
-_ROW_H = const(9)
-_ADV = const(7)  # 8x8 glyphs 7 apart: 18 characters a line on 128 pixels
+_BIG_Y = const(12)
+_BIG_W = const(10)
+_BIG_H = const(16)
+_BIG_T = const(3)
+_END_H = const(24)  # the end screens' digits: no figures rows under them
+_ROW_H = const(12)
+_ADV = const(6)  # Terminus 6x12: 21 characters a line on 128 pixels
 
 
 def draw(canvas, screen, w, h):
@@ -65,7 +70,7 @@ def draw(canvas, screen, w, h):
 
 def _title(canvas, text, w):
     canvas.fill_rect(0, 0, w, _ROW_H, 1)
-    gfx.text_at(canvas, text, 1, 1, w - 2, LEFT, 1, 1, 0, _ADV)
+    gfx.text_at(canvas, text, 1, 0, w - 2, LEFT, SMALL, 0)
 
 
 def _list(canvas, title, items, cursor, w, h):
@@ -77,8 +82,8 @@ def _list(canvas, title, items, cursor, w, h):
     while i < len(items) and i < first + fits:
         on = i == cursor
         if on:
-            canvas.fill_rect(0, y - 1, w, _ROW_H, 1)
-        gfx.text_at(canvas, items[i], 1, y, w - 2, LEFT, 1, 1, 0 if on else 1, _ADV)
+            canvas.fill_rect(0, y, w, _ROW_H, 1)
+        gfx.text_at(canvas, items[i], 1, y, w - 2, LEFT, SMALL, 0 if on else 1)
         y += _ROW_H
         i += 1
 
@@ -90,16 +95,16 @@ def _question(canvas, text, w, h, rows=0, inverted=True):
     if rows:
         lines = lines[:rows]
     y = h - _ROW_H * len(lines)
-    canvas.fill_rect(0, y - 1, w, h - y + 1, 1 if inverted else 0)
+    canvas.fill_rect(0, y, w, h - y, 1 if inverted else 0)
     for line in lines:
-        gfx.text_at(canvas, line, 1, y, w - 2, LEFT, 1, 1, 0 if inverted else 1, _ADV)
+        gfx.text_at(canvas, line, 1, y, w - 2, LEFT, SMALL, 0 if inverted else 1)
         y += _ROW_H
 
 
 def _bottom(canvas, text, inverted, w, h):
     y = h - _ROW_H
     canvas.fill_rect(0, y, w, _ROW_H, 1 if inverted else 0)
-    gfx.text_at(canvas, text, 1, y + 1, w - 2, LEFT, 1, 1, 0 if inverted else 1, _ADV)
+    gfx.text_at(canvas, text, 1, y, w - 2, LEFT, SMALL, 0 if inverted else 1)
 
 
 def _names(canvas, match, striker, w):
@@ -110,8 +115,8 @@ def _names(canvas, match, striker, w):
         if on:
             canvas.fill_rect(x, 0, half - 1, _ROW_H, 1)
         label = model.short_name(match, side, (half - 3) // _ADV)
-        gfx.text_at(canvas, label, x + 1, 1, half - 3, LEFT if side == 0 else RIGHT, 1, 1,
-                    0 if on else 1, _ADV)
+        gfx.text_at(canvas, label, x + 1, 0, half - 3, LEFT if side == 0 else RIGHT, SMALL,
+                    0 if on else 1)
 
 
 def _big(canvas, values, w):
@@ -135,30 +140,30 @@ def _score(canvas, screen, match, w, h):
         score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
         _big(canvas, score, w)
     canvas.vline(half - 1, _BIG_Y, _BIG_H, 1)
-    y = _BIG_Y + _BIG_H + 2
+    y = _BIG_Y + _BIG_H
     for side in (0, 1):
         x = side * half + 1
-        if family == "snooker":
-            gfx.text(canvas, t("c.frames") % won[side], x, y, 1, 1, 1, _ADV)
+        if family == "snooker":  # up to F99 and B155: 8 characters of the 10 a half has
+            gfx.text(canvas, t("c.frames") % won[side], x, y, SMALL)
         elif fig is not None:
-            gfx.text(canvas, t("c.fouls") % fig.fouls[side], x, y, 1, 1, 1, _ADV)
+            gfx.text(canvas, t("c.fouls") % fig.fouls[side], x, y, SMALL)
         if fig is not None and striker == side and family != "pool":
             word = "c.break" if family == "snooker" else "c.run"
-            gfx.text(canvas, t(word) % fig.brk, x + 30, y, 1, 1, 1, _ADV)
+            gfx.text_at(canvas, t(word) % fig.brk, x + 24, y, half - 27, RIGHT, SMALL)
     y += _ROW_H
     line = None
     if fig is not None and family == "snooker":
         k = fig.snookers_required
-        on = upper_word(fig.ball_on)[:6] if fig.ball_on else "-"
+        on = upper_word(fig.ball_on) if fig.ball_on else "-"
         line = t("c.figures") % (on, fig.reds, fig.remaining, "-" if k is None else "%d" % k)
     elif fig is not None and family == "pool":
         line = " ".join("%d" % n for n in model.balls_left(match) or ())
     elif fig is not None:
         line = t("c.to") % match.header.target
     if line is not None:
-        gfx.text_at(canvas, line, 0, y, w, CENTRE, 1, 1, 1, _ADV)
-    if model.banner(screen):
-        _bottom(canvas, model.banner(screen), True, w, h)
+        gfx.text_at(canvas, line, 0, y, w, CENTRE, SMALL)
+    if model.banner(screen):  # a refusal whole, its reason too: two rows if need be
+        _question(canvas, model.banner(screen), w, h, 2)
     elif fig is not None and fig.prompts:
         _bottom(canvas, model.prompt_words(fig.prompts[0], fig, match), True, w, h)
     elif screen.entry:  # two rows for a long one (a decision pending), over the figures
@@ -190,12 +195,16 @@ def _end(canvas, screen, match, w, h):
         _title(canvas, title, w)
         line = model.frame_result(match, r[3], r[4])
     for side in (0, 1):
-        gfx.number(canvas, values[side], side * half, _BIG_Y + 2, _BIG_W, _BIG_H, _BIG_T, 3,
+        gfx.number(canvas, values[side], side * half, _BIG_Y + 1, 14, _END_H, 4, 3,
                    CENTRE, 1, half)
-    canvas.fill_rect(half - 4, _BIG_Y + 2 + _BIG_H // 2 - 1, 8, 3, 1)
-    gfx.text_at(canvas, line, 0, _BIG_Y + _BIG_H + 6, w, CENTRE, 1, 1, 1, _ADV)
+    canvas.fill_rect(half - 4, _BIG_Y + 1 + _END_H // 2 - 1, 8, 3, 1)
     # What `ok` does now: the entry (the next breaker), else the hint's first part (its
-    # parts are two spaces apart).
+    # parts are two spaces apart), whole: on two rows, over the result, if it needs them.
     what = screen.entry or (screen.hint.split("  ")[0] if screen.hint else None)
-    if what:
-        gfx.text_at(canvas, what, 0, h - 8, w, CENTRE, 1, 1, 1, _ADV)
+    lines = gfx.wrap(what, w // _ADV) if what else []
+    if len(lines) < 2:
+        gfx.text_at(canvas, line, 0, _BIG_Y + _END_H + 2, w, CENTRE, SMALL)
+    y = h - _ROW_H * len(lines[:2])
+    for part in lines[:2]:
+        gfx.text_at(canvas, part, 0, y, w, CENTRE, SMALL)
+        y += _ROW_H
