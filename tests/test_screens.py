@@ -255,10 +255,10 @@ def test_last_three_breaks_of_each_side():
 def test_prompts_in_words():
     buf = _score(cat.SNOOKERS, message="'again' only right after a foul")
     assert S.find_text(buf, 400, 0, 224, 400, 22, "SNOOKERS NEEDED - no miss", B, 0)
-    assert S.find_text(buf, 400, 0, 244, 400, 22, "WARN: 2 misses - next loses", B, 0)
+    assert S.find_text(buf, 400, 0, 241, 400, 20, "WARN: 2 misses - next loses", B, 0)
     # 64 behind with 51 remaining, red on: (64 - 51) / 4 rounded up = 4 snookers.
     assert S.find_text(buf, 400, 300, 196, 100, 30, "4", L)
-    assert S.find_text(buf, 400, 0, 262, 400, 22, "NO: 'again' only right after a foul", B)
+    assert S.find_text(buf, 400, 0, 260, 400, 26, "NO: 'again' only right after a foul", B)
     quiet = _score(cat.OPENING)
     assert S.ink(quiet, 400, 0, 226, 400, 39) == 0  # no prompt, no bar
     timed = _score(cat.TIMED)
@@ -276,7 +276,7 @@ def test_respot_frame_ball_and_free_ball():
     # 36-29, only the black left (7): B can only tie, and the black is A's frame ball.
     ball = _score(cat.COLOURS + "pot blue\npot pink\n")
     assert S.find_text(ball, 400, 0, 224, 400, 22, "Judd Trump CAN ONLY TIE", B, 0)
-    assert S.find_text(ball, 400, 0, 244, 400, 22, "FRAME BALL", B, 0)
+    assert S.find_text(ball, 400, 0, 241, 400, 20, "FRAME BALL", B, 0)
     free = _score(cat.FREE)
     assert S.find_text(free, 400, 0, 224, 400, 22, "FREE BALL - nominate", B, 0)
     assert S.find_text(free, 400, 200, 196, 100, 30, "107", L)  # 8 * 9 + 27 + 8
@@ -289,13 +289,13 @@ def test_every_prompt_code_has_words_that_fit_the_bar():
                  "time"):
         words = model.prompt_words(code, fig, match)
         assert words != code.upper() and code not in words, code
-        assert len(words) * 14 <= 392, words  # 2x text, 7 columns a character
+        assert draw.fits(words, 392, draw.BODY), words  # the bar's body face, whole
     assert model.prompt_words("warn-fouls", fig, match) == "WARN: %d fouls" % fig.fouls[1]
 
 
 def test_entry_in_progress_and_footer():
     buf = _score(cat.OPENING, entry="FOUL 6 - balls down? ok")
-    assert S.find_text(buf, 400, 0, 262, 400, 22, "> FOUL 6 - balls down? ok", B)
+    assert S.find_text(buf, 400, 0, 260, 400, 26, "> FOUL 6 - balls down? ok", B)
     assert S.find_text(buf, 400, 0, 286, 200, 14, "FRAME 1  BEST OF 7")
     assert S.find_text(buf, 400, 200, 286, 200, 14, "NO CLOCK")
     clocked = _score(cat.CLOCK_RUN)
@@ -417,3 +417,28 @@ def test_the_screens_build_no_table_per_call():
                 found += ["%s:%d" % (path.name, n.lineno) for n in ast.walk(fn)
                           if isinstance(n, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp))]
     assert not found
+
+
+def test_straight_pools_match_over_shows_the_points():
+    """Issue 26: one game, so its points in big digits, not frames won 0 - 0."""
+    buf = _draw(model.Screen("match_end", cat.play(cat.STRAIGHT_OVER)))
+    assert S.number_at(buf, 400, 0, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "1"
+    assert S.number_at(buf, 400, 200, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "40"
+
+
+def test_frames_won_up_to_99_are_drawn_in_every_language():
+    """Issue 26: a two-digit count drew as `FRAMES …`, and in Bulgarian not at all."""
+    from scoreboard import lang
+
+    match = cat.play(cat.OPENING)
+    match.frames_won = lambda: (99, 10)
+    try:
+        for code in lang.LANGS:
+            lang.use(code)
+            buf = _draw(model.Screen("score", match))
+            assert S.find_text(buf, 400, 0, 124, 100, 30, "99", L), code
+            assert S.find_text(buf, 400, 200, 124, 100, 30, "10", L), code
+            oled = _draw(model.Screen("score", match), 128, 64)
+            assert S.find_text(oled, 128, 0, 28, 64, 12, lang.t("c.frames") % 99, S_), code
+    finally:
+        lang.use("en")

@@ -191,8 +191,29 @@ def inverse_bar(canvas, x, y, w, h, s, col=1, pad=4, font=BODY):
     best(canvas, s, x + pad, y + (h - _HIGH[font]) // 2, w - 2 * pad, 1 - col, LEFT, font)
 
 
-def wrap(s, chars):
-    """`s` as lines of at most `chars` characters, broken at spaces where possible."""
+def para(canvas, s, x, y, width, rows=2, col=1, font=BODY):
+    """`s` in a box `rows` small lines high at (x, y): on one line in face `font` (centred
+    in the box) if it fits, else in the small face, wrapped at spaces onto at most `rows`
+    lines (a refusal keeps its reason). Returns the lines drawn."""
+    high = rows * _HIGH[SMALL]
+    if fits(s, width, font):
+        text(canvas, s, x, y + (high - _HIGH[font]) // 2, font, col)
+        return 1
+    lines = wrap(s, width // _ADV[SMALL], rows)
+    if len(lines) == 1:
+        text_at(canvas, s, x, y + (high - _HIGH[SMALL]) // 2, width, LEFT, SMALL, col)
+        return 1
+    i = 0
+    while i < len(lines):
+        text_at(canvas, lines[i], x, y + i * _HIGH[SMALL], width, LEFT, SMALL, col)
+        i += 1
+    return i
+
+
+def wrap(s, chars, rows=0):
+    """`s` as lines of at most `chars` characters, broken at spaces where possible; with
+    `rows`, at most that many, the rest joined to the last (which `fit` then cuts with
+    an ellipsis: nothing is dropped unseen)."""
     out = []
     for part in s.split("\n"):
         while len(part) > chars:
@@ -202,6 +223,9 @@ def wrap(s, chars):
             out.append(part[:cut])
             part = part[cut:].lstrip(" ")
         out.append(part)
+    if rows and len(out) > rows:
+        out[rows - 1] = " ".join(out[rows - 1:])
+        del out[rows:]
     return out
 
 

@@ -81,10 +81,10 @@ def _message(canvas, screen, y, question=False):
     text = model.banner(screen)
     if not text and question and screen.entry:
         text = screen.entry
-    if text:
-        canvas.fill_rect(0, y, _W, 22, 0)
-        canvas.rect(0, y, _W, 22, 1)
-        gfx.best(canvas, text, 6, y + 3, _W - 12, 1, LEFT, BODY)
+    if text:  # one line in the body face, else two in small print
+        canvas.fill_rect(0, y, _W, 27, 0)
+        canvas.rect(0, y, _W, 27, 1)
+        gfx.para(canvas, text, 6, y + 1, _W - 12)
 
 
 def _rows(canvas, items, cursor, y0, bottom):
@@ -168,7 +168,7 @@ def _setup(canvas, screen):
 def _menu(canvas, screen):
     _title(canvas, screen.menu_title or t("e.menu"))
     _rows(canvas, screen.menu_items, screen.menu_cursor, 40, _HINT_Y - 28)
-    _message(canvas, screen, _HINT_Y - 28, True)  # a refusal, else the question
+    _message(canvas, screen, _HINT_Y - 30, True)  # a refusal, else the question
     _hint(canvas, screen)
 
 
@@ -192,7 +192,8 @@ def _frame_end(canvas, screen):
         _sides_big(canvas, match, won if score is None else score, 40)
     else:
         _sides_big(canvas, match, score, 40)
-    gfx.best(canvas, model.frame_result(match, winner, how), 4, 142, _W - 8, 1, CENTRE)
+    gfx.best(canvas, model.frame_result(match, winner, how, (_W - 8) // 6), 4, 142, _W - 8, 1,
+             CENTRE)
     if score is not None:
         for side in (0, 1):
             listed = r[5 + side]
@@ -222,9 +223,7 @@ def _match_end(canvas, screen):
         _sides_big(canvas, match, match.frames_won(), 38)
     how = result[0] if result is not None else "played"
     why = result[1] if result is not None and result[1] else ""
-    line = model.winner_words(match, winner)
-    if winner is not None:
-        line = t("m.wins") % line
+    line = model.winner_words(match, winner, (_W - 8) // 6)
     gfx.best(canvas, line, 4, 138, _W - 8, 1, CENTRE)
     if how != "played":
         gfx.best(canvas, ("%s %s" % (word(how), word(why) if why else "")).strip(), 4, 164,

@@ -36,8 +36,8 @@ _ROW2_Y = const(158)
 _LINE_Y = const(184)
 _CELLS_Y = const(188)
 _PROMPT_Y = const(224)
-_PROMPT_H = const(19)
-_ENTRY_Y = const(266)
+_PROMPT_H = const(17)
+_ENTRY_Y = const(260)
 _FOOT_Y = const(288)
 
 
@@ -101,7 +101,7 @@ def _cell(canvas, i, key, value, n=4, arg=None):
     s = t(key) if arg is None else t(key) % arg
     if not draw.fits(s, w - 6, SMALL):
         s = t(key + "_short", s) if arg is None else t(key + "_short", s) % arg
-    draw.text_at(canvas, s, x + 3, _CELLS_Y + 1, w - 6, LEFT, SMALL)
+    draw.text_at(canvas, s, x + 3, _CELLS_Y, w - 6, LEFT, SMALL)
     draw.best(canvas, value, x + 3, _CELLS_Y + 12, w - 6)
     if i:
         canvas.vline(x, _CELLS_Y, 34, 1)
@@ -120,13 +120,14 @@ def _prompts(canvas, match, fig, extra):
 
 
 def _entry(canvas, screen):
+    """The refusal or notice boxed, else the entry: one line in the body face, else two
+    in small print (a refusal keeps its reason)."""
     text = model.banner(screen)
     if text:
-        canvas.rect(0, _ENTRY_Y - 2, _W, 22, 1)
-        canvas.rect(1, _ENTRY_Y - 1, _W - 2, 20, 1)
-        draw.best(canvas, text, 6, _ENTRY_Y + 1, _W - 12, 1, LEFT, BODY)
+        canvas.rect(0, _ENTRY_Y, _W, 27, 1)
+        draw.para(canvas, text, 6, _ENTRY_Y + 1, _W - 12)
     elif screen.entry:
-        draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, _W - 8, 1, LEFT, BODY)
+        draw.para(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, _W - 8)
 
 
 def _footer(canvas, screen, match):
@@ -277,7 +278,7 @@ def draw_score(canvas, screen):
     # be clipped whole (draw.rows_on).
     if draw.rows_on(canvas, _PROMPT_Y, _PROMPT_Y + 2 * _PROMPT_H + 1):
         _prompts(canvas, match, fig, extra)
-    if draw.rows_on(canvas, _ENTRY_Y - 2, _ENTRY_Y + 20):
+    if draw.rows_on(canvas, _ENTRY_Y, _ENTRY_Y + 27):
         _entry(canvas, screen)
     if draw.rows_on(canvas, _FOOT_Y - 2, _FOOT_Y + 10):
         _footer(canvas, screen, match)
