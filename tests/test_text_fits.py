@@ -255,8 +255,12 @@ def _end_screens(monkeypatch):
 def test_the_end_screens_and_who_breaks_next(render, monkeypatch, code, size):
     lang.use(code)
     table = _table(code)
+    real = model.last_record
+    monkeypatch.setattr(model, "last_record", lambda m: (
+        None if real(m) is None else (99,) + tuple(real(m)[1:])))  # frame 99
     for name, kind, text in _end_screens(monkeypatch):
         match = cat.play(text)
+        match.frames_won = lambda: (99, 99)
         screen = model.Screen(kind, match)
         screen.entry = table["g.between"] % "A"
         screen.hint = table["g.between_hint"] % (147, "A")

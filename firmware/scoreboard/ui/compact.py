@@ -258,7 +258,11 @@ def _end(canvas, screen, match, w, h):
         result = match.result()
         values = result[2] if result is not None and result[2] is not None else \
             match.frames_won()
-        _title(canvas, t("e.match_over"), w)
+        r = model.last_record(match)
+        if match.family == "straight" and (result is None or result[2] is None) and \
+                r is not None and r[2] is not None:
+            values = r[2]  # one game: its points, not frames 0 - 0
+        title = t("e.match_over")
         winner = match.outcome()[1]
         line = model.winner_words(match, winner, w // _ADV)
     else:
@@ -269,19 +273,28 @@ def _end(canvas, screen, match, w, h):
         title = t(kind) % r[0]
         if match.family == "snooker":
             title += " %d-%d" % (won[0], won[1])
-        _title(canvas, title, w)
         line = model.frame_result(match, r[3], r[4], w // _ADV)
-    for side in (0, 1):
-        gfx.number(canvas, values[side], side * half, _BIG_Y + 1, 14, _END_H, 4, 3,
-                   CENTRE, 1, half)
-    canvas.fill_rect(half - 4, _BIG_Y + 1 + _END_H // 2 - 1, 8, 3, 1)
-    # What `ok` does now: the entry (the next breaker), else the hint's first part (its
-    # parts are two spaces apart), whole: on two rows, over the result, if it needs them.
+    # The title (two rows if it needs them: frames won up to 99 in every language), what
+    # `ok` does now at the bottom (the entry: the next breaker; else the hint's first
+    # part, its parts two spaces apart) whole, on two rows if need be; the big digits
+    # take the rows left, the result line under them if they can spare it.
+    top = _title(canvas, title, w)
     what = screen.entry or (screen.hint.split("  ")[0] if screen.hint else None)
-    lines = gfx.wrap(what, w // _ADV) if what else []
-    if len(lines) < 2:
-        gfx.text_at(canvas, line, 0, _BIG_Y + _END_H + 2, w, CENTRE, SMALL)
-    y = h - _ROW_H * len(lines[:2])
-    for part in lines[:2]:
+    lines = gfx.wrap(what, (w - 2) // _ADV, 2) if what else []
+    bottom = h - _ROW_H * len(lines)
+    big = bottom - top - 2 - _ROW_H
+    if big < 14:  # no room for the result line: who won is in the title's frames
+        line = None
+        big = bottom - top - 2
+    if big > _END_H:
+        big = _END_H
+    for side in (0, 1):
+        gfx.number(canvas, values[side], side * half, top + 1, 14 if big >= _END_H else 10,
+                   big, 4 if big >= _END_H else 3, 3, CENTRE, 1, half)
+    canvas.fill_rect(half - 4, top + 1 + big // 2 - 1, 8, 3, 1)
+    if line is not None:
+        gfx.text_at(canvas, line, 0, top + big + 2, w, CENTRE, SMALL)
+    y = bottom
+    for part in lines:
         gfx.text_at(canvas, part, 0, y, w, CENTRE, SMALL)
         y += _ROW_H

@@ -207,11 +207,11 @@ def prompt_words(code, fig, match):
 
 
 def with_name(template, who, chars=0):
-    """`template % who` in at most `chars` characters (0: any): the name gives way (cut
-    with an ellipsis), never the words around it."""
+    """`template % who` in at most `chars` characters (0: any): the name gives way (its
+    last word, cut with an ellipsis if need be), never the words around it."""
     text = template % who
-    if chars and len(text) > chars:
-        text = template % draw.fit(who, max(1, chars - len(template) + 2))
+    if chars and len(text) > chars:  # the surname, cut if need be
+        text = template % draw.fit(who.split(" ")[-1], max(1, chars - len(template) + 2))
     return text
 
 
