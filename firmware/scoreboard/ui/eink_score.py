@@ -162,8 +162,8 @@ def _snooker(canvas, screen, match, fig):
     r = model.last_record(match)
     score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
     won = match.frames_won()
-    row1 = draw.rows_on(canvas, _ROW1_Y - 2, _ROW1_Y + 20)
-    row2 = draw.rows_on(canvas, _ROW2_Y, _ROW2_Y + 17)
+    row1 = draw.rows_on(canvas, _ROW1_Y - 4, _ROW1_Y + 24)
+    row2 = draw.rows_on(canvas, _ROW2_Y, _ROW2_Y + 24)
     for side in (0, 1):
         x = side * _COL + 10
         _big(canvas, side, score[side])
@@ -175,7 +175,7 @@ def _snooker(canvas, screen, match, fig):
         if row2:
             _breaks_row(canvas, match, side, "s.breaks")
     extra = []
-    cells = draw.rows_on(canvas, _CELLS_Y, _CELLS_Y + 34)
+    cells = draw.rows_on(canvas, _CELLS_Y, _CELLS_Y + 36)
     if fig is None:
         extra.append(t("s.frame_over") if r is not None else t("s.first_frame"))
         if cells:
@@ -280,5 +280,5 @@ def draw_score(canvas, screen):
         _prompts(canvas, match, fig, extra)
     if draw.rows_on(canvas, _ENTRY_Y, _ENTRY_Y + 27):
         _entry(canvas, screen)
-    if draw.rows_on(canvas, _FOOT_Y - 2, _FOOT_Y + 10):
+    if draw.rows_on(canvas, _FOOT_Y - 2, _FOOT_Y + 12):
         _footer(canvas, screen, match)
