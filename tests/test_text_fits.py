@@ -285,7 +285,7 @@ def _args(key, text, table):
     the code gives those; a file name; and for any other %s the longest word of the
     table (a ball, a reason)."""
     longest = max((v for k, v in table.items() if k.startswith("w.")), key=len)
-    who = "A (%s)" % NAME_B.split(" ")[-1][:12]
+    who = "A (%s)" % NAME_B.rsplit(" ", 1)[-1][:12]
     out = []
     for i, conv in enumerate(re.findall(r"%[-0-9]*([sd])", text)):
         if conv == "d":
@@ -295,7 +295,7 @@ def _args(key, text, table):
         elif key == "n.winner":
             out.append("A " + NAME_A)
         elif key == "m.p.tie_only":
-            out.append(NAME_B.split(" ")[-1][:14])
+            out.append(NAME_B.rsplit(" ", 1)[-1][:14])
         elif key in SIDE_ARGS:
             out.append("A" if i == 0 else "side")
         elif key in ("st.not_started", "st.unreadable", "a.journal", "a.set_aside",

@@ -286,8 +286,7 @@ def _end(canvas, screen, match, w, h):
     if big < 14:  # no room for the result line: who won is in the title's frames
         line = None
         big = bottom - top - 2
-    if big > _END_H:
-        big = _END_H
+    big = min(big, _END_H)
     for side in (0, 1):
         gfx.number(canvas, values[side], side * half, top + 1, 14 if big >= _END_H else 10,
                    big, 4 if big >= _END_H else 3, 3, CENTRE, 1, half)

@@ -112,12 +112,8 @@ def text(canvas, s, x, y, font=SMALL, col=1):
     h = m.HEIGHT
     end = x + w * len(s)
     # Only the glyph rows on the canvas's rows (a band holds 30 of the panel's).
-    r0 = canvas.top - y
-    if r0 < 0:
-        r0 = 0
-    r1 = canvas.top + canvas.rows - y
-    if r1 > h:
-        r1 = h
+    r0 = max(canvas.top - y, 0)
+    r1 = min(canvas.top + canvas.rows - y, h)
     if r1 <= r0:
         return end
     data = m.GLYPHS

@@ -19,7 +19,7 @@ from . import draw as gfx
 from scoreboard.lang import t, upper, word
 
 from . import eink_score, model
-from .draw import BODY, CENTRE, LARGE, LEFT, RIGHT, SMALL
+from .draw import BODY, CENTRE, LEFT, RIGHT, SMALL
 
 _W = const(400)
 _H = const(300)
