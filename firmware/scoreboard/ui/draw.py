@@ -40,7 +40,7 @@ BODY = const(1)  # Terminus 8x16
 LARGE = const(2)  # Terminus 12x24
 _ADV = b"\x06\x08\x0c"  # each face's advance (its cell width), by face
 _HIGH = b"\x0c\x10\x18"  # each face's height
-_FACES = [None, None, None]  # the modules, imported on first use
+_FACES = [None, None, None]  # type: list  # the modules, imported on first use
 
 
 def face(font):
