@@ -3,17 +3,22 @@
 One layout, read from across a room at the top and by the referee below:
 
     y   0  names (the striker's inverted, with an arrow)        | two columns, A | B
-    y  34  the big figure: frame score (snooker), racks (pool), points (straight)
-    y 128  FRAMES / BREAK (snooker), FOULS (pool), RUN / FOULS (straight)
-    y 160  the last three breaks (runs) of the frame
-    y 186  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
+    y  36  the big figure: frame score (snooker), racks (pool), points (straight)
+    y 126  FRAMES / BREAK (snooker), FOULS and WARNED (pool, straight): frames won up
+           to 99 and breaks up to 155 in the large face, the label gives way
+    y 158  the last three breaks (runs) of the frame
+    y 188  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
            the table (pool); target, what each side needs, balls (straight)
-    y 226  the prompts in words, inverted bars (two at most)
-    y 266  the refusal (boxed), else the entry in progress, what `ok` does or the
-           decision pending (the key grammar's `entry()`)
+    y 224  the prompts in words, inverted bars (two at most)
+    y 260  the refusal (boxed), else the entry in progress, what `ok` does or the
+           decision pending (the key grammar's `entry()`): one line, or two of small
+           print
     y 288  the frame number, the match format, the match time (h:mm); the shot clock
            and its state (on, stopped, paused, TIME), with its warning and extensions
-           when they fit
+           when they fit (small print)
+
+Faces (draw.py): names and the values in the large face (12x24) if they fit, labels
+and prompts in the body face (8x16), small print (6x12) where a field is narrow.
 """
 
 from micropython import const
