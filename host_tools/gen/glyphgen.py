@@ -18,8 +18,9 @@ three sizes (docs/design.md, "Names as they are written"):
   the values of the cells: 14 characters in a player's 172-pixel column).
 
 Why Terminus: one well-kept bitmap family with real accented capitals, Greek and the
-whole Cyrillic block at every one of those sizes (a capital with its accent takes the
-full cell height; the old 5x8 glyphs sat at lowercase height beside 8x8 ASCII).
+whole Cyrillic block at every one of those sizes: a capital keeps its height under its
+accent (the face may take one row off at 16), where the misc-fixed 5x8 glyphs before
+them sat at lowercase height beside 8x8 ASCII capitals.
 
 Each module holds every character of printable ASCII, Latin-1 (U+00A0..U+00FF), Latin
 Extended-A, modern Greek (U+0384..U+03CE), Cyrillic U+0400..U+045F, the quotes, dashes
