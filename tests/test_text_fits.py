@@ -419,3 +419,75 @@ def test_the_start_and_setup_screens(render, code, size):
         problems = [p for p in drawn.problems if not p.startswith("cut: ")
                     or p.startswith(mine) or size[0] == 400]
         assert not problems, "setup: %s" % problems
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+@pytest.mark.parametrize("size", [(400, 300), (128, 64)])
+def test_the_breaks_footer_clock_and_the_score_screens_own_lines(render, monkeypatch, code,
+                                                                   size):
+    """Three breaks of 147 and 155, frame 99 and the shot clock with its warning and
+    extensions in the footer; every line the score screen adds to the prompts (frame
+    over, free ball, re-spotted black, first frame or rack, game over)."""
+    lang.use(code)
+    table = _table(code)
+    monkeypatch.setattr(model, "breaks", lambda m, side, n=3: (147, 155, 147))
+    clocked = cat.CLOCK_RUN.replace("Ronnie O'Sullivan", NAME_A).replace("Judd Trump", NAME_B)
+    match = _worst(monkeypatch, cat.play(clocked.replace("best-of 7", "best-of 199")))
+    match.frame.number = 99
+    for clock_s in (None, 599):
+        screen = model.Screen("score", match)
+        screen.clock_s = clock_s
+        drawn = render(screen, *size)
+        _assert_fits(drawn, "clock %s" % clock_s)
+    from scoreboard.ui import eink_score
+
+    for key in ("s.frame_over", "s.first_frame", "s.free_ball", "s.respotted", "s.game_over",
+                "s.game_start", "s.first_rack", "s.rack_over", "e.match_over"):
+        drawn = Drawn(400, 300)
+        _, fb = S.canvas(400, 300)
+        monkeypatch.setattr(draw, "text", _recording(drawn, draw.text))
+        eink_score._prompts(Canvas(fb, drawn), match, None, [table[key]])
+        _assert_fits(drawn, key)
+        assert [t[0] for t in drawn.texts] == [table[key]], key
+
+
+def _recording(drawn, real):
+    real = getattr(real, "__wrapped__", real)
+
+    def text(canvas, s, x, y, font=draw.SMALL, col=1):
+        drawn.text(s, x, y, font)
+        return real(canvas, s, x, y, font, col)
+
+    text.__wrapped__ = real
+    return text
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+@pytest.mark.parametrize("size", [(400, 300), (128, 64)])
+def test_the_end_screens_with_every_reason_and_the_highest_breaks(render, monkeypatch,
+                                                                   code, size):
+    """A match forfeited or awarded for each reason, high breaks of 147 and six listed
+    breaks of 147 each at a frame's end, the empty start screen."""
+    from scoreboard.core.vocab import AWARD_WHY, FORFEIT_WHY
+
+    lang.use(code)
+    for why in FORFEIT_WHY:
+        text = HEAD.replace("best-of 199", "best-of 3") + "forfeit B %s\n" % why
+        match = cat.play(text)
+        monkeypatch.setattr(match, "high_breaks", lambda: [147, 147])
+        drawn = render(model.Screen("match_end", match), *size)
+        _assert_fits(drawn, "forfeit %s" % why)
+    for why in AWARD_WHY:
+        text = HEAD.replace("best-of 199", "best-of 3") + "frame A\naward B %s\n" % why
+        try:
+            match = cat.play(text)
+        except Exception:  # a reason this game does not take: not drawn
+            continue
+        real = model.last_record
+        monkeypatch.setattr(model, "last_record", lambda m, real=real: (
+            real(m)[:5] + ((147,) * 6, (147,) * 6) + tuple(real(m)[7:])))
+        drawn = render(model.Screen("frame_end", match), *size)
+        monkeypatch.setattr(model, "last_record", real)
+        _assert_fits(drawn, "award %s" % why)
+    drawn = render(cat.start([]), *size)
+    _assert_fits(drawn, "the empty start screen")
