@@ -182,3 +182,40 @@ def test_text_is_drawn_only_on_the_rows_of_the_band():
         draw.text(band, "\u0141\u017b\u0419\u03a9g", 3, 20, draw.LARGE)
         parts += bytes(band.buf)
     assert parts == bytes(whole.buf) and any(whole.buf)
+
+
+LOCKED = """
+import sys
+sys.path.insert(0, sys.argv[1] + "/tests/micropython")
+import _paths
+_paths.setup(sys.argv[1] + "/tests/micropython/x.py")
+import micropython
+from drivers.ssd1683 import Band
+from scoreboard.ui import draw
+band = Band(400, 60, 30)
+band.top = 30
+for font in (draw.SMALL, draw.BODY, draw.LARGE):
+    for s in ("Ronnie O'Sullivan",
+              "\\u0141ukasz \\u017b\\u00f3\\u0142\\u0107 \\u045d \\u0393\\u03b9\\u03ce\\u4e2d"):
+        draw.text(band, s, 0, 20, font)  # the face imported first
+        micropython.heap_lock()
+        try:
+            draw.text(band, s, 3, 20, font, 1)
+            print(font, "ok")
+        except MemoryError:
+            print(font, "allocates")
+        micropython.heap_unlock()
+"""
+
+
+def test_text_is_drawn_without_allocating_and_the_faces_are_bytes(tmp_path, micropython_bin):
+    """Under micropython.heap_lock(): a text in each face, ASCII or not, on a band it
+    crosses. The faces' tables are bytes (in flash when frozen), not lists."""
+    script = tmp_path / "locked.py"
+    script.write_text(LOCKED, encoding="utf-8")
+    rc, out = mpy.run_micropython(script, mpy.REPO)
+    assert rc == 0, out
+    assert out.split() == ["0", "ok", "0", "ok", "1", "ok", "1", "ok", "2", "ok", "2", "ok"]
+    for font, _, _ in FACES:
+        m = draw.face(font)
+        assert type(m.CODES) is bytes and type(m.GLYPHS) is bytes
