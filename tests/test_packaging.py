@@ -94,10 +94,14 @@ def test_the_licences_are_there():
     hardware = (REPO / "hardware" / "LICENSE").read_text(encoding="utf-8")
     assert hardware.startswith("SPDX-License-Identifier: CERN-OHL-P-2.0\n")
     assert "https://ohwr.org/cern_ohl_p_v2.txt" in hardware
-    # The generated glyphs keep the misc-fixed font's notice, and LICENSE names it.
-    glyphs = (REPO / "firmware" / "scoreboard" / "ui" / "glyphs.py").read_text("utf-8")
-    assert "public domain" in glyphs and "Public\ndomain font" in glyphs
-    assert "public domain" in software
+    # The generated faces keep Terminus Font's notice, the OFL's text is beside them, and
+    # LICENSE names it.
+    ui = REPO / "firmware" / "scoreboard" / "ui"
+    for face in ("font12.py", "font16.py", "font24.py"):
+        text = (ui / face).read_text("utf-8")
+        assert "SIL Open Font License, Version 1.1" in text and "Reserved Font Name" in text
+    assert "SIL OPEN FONT LICENSE Version 1.1" in (ui / "OFL.txt").read_text("utf-8")
+    assert "SIL Open Font\nLicense, Version 1.1" in software
 
 
 @pytest.mark.needs_build  # PyPA's build fetches setuptools>=77 from the package index

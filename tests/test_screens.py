@@ -38,6 +38,8 @@ import screens_catalogue as cat
 
 from scoreboard.ui import draw, eink, model
 
+S_, B, L = draw.SMALL, draw.BODY, draw.LARGE
+
 SCREENS = mpy.REPO / "tests" / "screens"
 CATALOGUE = mpy.REPO / "tests" / "micropython" / "screens_catalogue.py"
 OPS = mpy.REPO / "tests" / "micropython" / "screens_framebuf_ops.py"
@@ -207,8 +209,8 @@ def test_the_striker_is_marked_and_changes_with_the_visit():
     buf = _score(cat.OPENING)
     a, b = S.ink(buf, 400, 0, 0, 200, 27), S.ink(buf, 400, 200, 0, 200, 27)
     assert a > 200 * 27 // 2 > b  # A's name bar is inverted (black), B's is not
-    assert S.find_text(buf, 400, 0, 0, 200, 28, "Ronnie O'Sullivan", 1, 2, col=0)
-    assert S.find_text(buf, 400, 200, 0, 200, 28, "Judd Trump", 2, 2, 7)
+    assert S.find_text(buf, 400, 0, 0, 200, 28, "Ronnie O'Sullivan", B, col=0)
+    assert S.find_text(buf, 400, 200, 0, 200, 28, "Judd Trump", L)
     swapped = _score(cat.OPENING + "end\n")
     a, b = S.ink(swapped, 400, 0, 0, 200, 27), S.ink(swapped, 400, 200, 0, 200, 27)
     assert b > 200 * 27 // 2 > a
@@ -217,14 +219,14 @@ def test_the_striker_is_marked_and_changes_with_the_visit():
 def test_break_frames_and_cells():
     buf = _score(cat.OPENING)
     # A is at the table on a break of 9 (red black red): in A's inverted BREAK box.
-    assert S.find_text(buf, 400, 0, 126, 200, 26, "BREAK", 1, 2, col=0)
-    assert S.find_text(buf, 400, 0, 126, 200, 26, "9", 2, 2, 7, 0)
-    assert S.find_text(buf, 400, 200, 126, 200, 26, "BREAK", 1, 2, col=0) is None
-    assert S.find_text(buf, 400, 0, 126, 100, 26, "FRAMES", 1, 2)
+    assert S.find_text(buf, 400, 0, 126, 200, 26, "BREAK", B, col=0)
+    assert S.find_text(buf, 400, 0, 126, 200, 26, "9", L, 0)
+    assert S.find_text(buf, 400, 200, 126, 200, 26, "BREAK", B, col=0) is None
+    assert S.find_text(buf, 400, 0, 126, 100, 26, "FRAMES", B)
     # 6 reds potted: 9 left; on a colour: 7 + 8 * 9 + 27 = 106 remaining; no snookers.
     row = (0, 186, 400, 38)
     for text, cell in (("COLOUR", 0), ("9", 1), ("106", 2), ("0", 3)):
-        assert S.find_text(buf, 400, cell * 100, 200, 100, 22, text, 2, 2, 7), text
+        assert S.find_text(buf, 400, cell * 100, 196, 100, 30, text, L), text
     assert S.find_text(buf, 400, *row, "REMAINING")
 
 
@@ -232,8 +234,8 @@ def test_a_break_of_140_fits_its_box():
     lines = mpy.split_lines((mpy.SCENARIOS / "snooker-147.sbn").read_text())
     buf = _draw(model.Screen("score", cat.replay(lines[:-1])))  # the last black to come
     assert (_big(buf, 0), _big(buf, 1)) == ("140", "0")
-    assert S.find_text(buf, 400, 98, 126, 96, 24, "140", 2, 2, 7, 0)
-    assert S.ink(buf, 400, 194, 126, 5, 24) == 0  # clear of the divider
+    assert S.find_text(buf, 400, 96, 124, 98, 30, "140", L, 0)
+    assert S.ink(buf, 400, 194, 124, 4, 30) == 0  # clear of the divider
 
 
 def test_last_three_breaks_of_each_side():
@@ -243,41 +245,41 @@ def test_last_three_breaks_of_each_side():
               "pot red\npot black\npot red\npot blue\nend\n"  # 14, B to the table
               "pot red\npot black\npot red\npot black\npot red\n")  # B on 17
     buf = _score(cat.HEAD + "frame A\n" + events)
-    assert S.find_text(buf, 400, 0, 158, 200, 22, "15 16 14", 2, 2)
-    assert S.find_text(buf, 400, 0, 158, 200, 22, "23", 2, 2) is None
+    assert S.find_text(buf, 400, 0, 154, 200, 30, "15 16 14", L)
+    assert S.find_text(buf, 400, 0, 154, 200, 30, "23", L) is None
     # B's break of 17 is in progress: not listed yet, shown as the break.
-    assert S.find_text(buf, 400, 200, 126, 200, 26, "17", 2, 2, 7, 0)
+    assert S.find_text(buf, 400, 200, 126, 200, 26, "17", L, 0)
     assert (_big(buf, 0), _big(buf, 1)) == ("68", "17")
 
 
 def test_prompts_in_words():
     buf = _score(cat.SNOOKERS, message="'again' only right after a foul")
-    assert S.find_text(buf, 400, 0, 224, 400, 22, "SNOOKERS NEEDED - no miss", 2, 2, 7, 0)
-    assert S.find_text(buf, 400, 0, 244, 400, 22, "WARN: 2 misses - next loses", 2, 2, 7, 0)
+    assert S.find_text(buf, 400, 0, 224, 400, 22, "SNOOKERS NEEDED - no miss", B, 0)
+    assert S.find_text(buf, 400, 0, 241, 400, 20, "WARN: 2 misses - next loses", B, 0)
     # 64 behind with 51 remaining, red on: (64 - 51) / 4 rounded up = 4 snookers.
-    assert S.find_text(buf, 400, 300, 200, 100, 22, "4", 2, 2, 7)
-    assert S.find_text(buf, 400, 0, 262, 400, 22, "NO: 'again' only right after a foul", 1, 2)
+    assert S.find_text(buf, 400, 300, 196, 100, 30, "4", L)
+    assert S.find_text(buf, 400, 0, 260, 400, 26, "NO: 'again' only right after a foul", B)
     quiet = _score(cat.OPENING)
     assert S.ink(quiet, 400, 0, 226, 400, 39) == 0  # no prompt, no bar
     timed = _score(cat.TIMED)
-    assert S.find_text(timed, 400, 0, 224, 400, 22, "TIME: shot clock expired", 2, 2, 7, 0)
+    assert S.find_text(timed, 400, 0, 224, 400, 22, "TIME: shot clock expired", B, 0)
     nine = _score(cat.NINE)
-    assert S.find_text(nine, 400, 0, 224, 400, 22, "WARN: 2 fouls", 2, 2, 7, 0)
+    assert S.find_text(nine, 400, 0, 224, 400, 22, "WARN: 2 fouls", B, 0)
 
 
 def test_respot_frame_ball_and_free_ball():
     respot = _score(cat.RESPOT)  # 27-27 after the last black: nobody at the table yet
-    assert S.find_text(respot, 400, 0, 224, 400, 22, "RE-SPOTTED BLACK: who plays?", 2, 2, 7, 0)
+    assert S.find_text(respot, 400, 0, 224, 400, 22, "RE-SPOTTED BLACK: who plays?", B, 0)
     for side in (0, 1):
         assert S.ink(respot, 400, side * 200, 0, 200, 27) < 200 * 27 // 4  # no name inverted
     assert (_big(respot, 0), _big(respot, 1)) == ("27", "27")
     # 36-29, only the black left (7): B can only tie, and the black is A's frame ball.
     ball = _score(cat.COLOURS + "pot blue\npot pink\n")
-    assert S.find_text(ball, 400, 0, 224, 400, 22, "Judd Trump CAN ONLY TIE", 2, 2, 7, 0)
-    assert S.find_text(ball, 400, 0, 244, 400, 22, "FRAME BALL", 2, 2, 7, 0)
+    assert S.find_text(ball, 400, 0, 224, 400, 22, "Judd Trump CAN ONLY TIE", B, 0)
+    assert S.find_text(ball, 400, 0, 241, 400, 20, "FRAME BALL", B, 0)
     free = _score(cat.FREE)
-    assert S.find_text(free, 400, 0, 224, 400, 22, "FREE BALL - nominate", 2, 2, 7, 0)
-    assert S.find_text(free, 400, 200, 200, 100, 22, "107", 2, 2, 7)  # 8 * 9 + 27 + 8
+    assert S.find_text(free, 400, 0, 224, 400, 22, "FREE BALL - nominate", B, 0)
+    assert S.find_text(free, 400, 200, 196, 100, 30, "107", L)  # 8 * 9 + 27 + 8
 
 
 def test_every_prompt_code_has_words_that_fit_the_bar():
@@ -287,77 +289,78 @@ def test_every_prompt_code_has_words_that_fit_the_bar():
                  "time"):
         words = model.prompt_words(code, fig, match)
         assert words != code.upper() and code not in words, code
-        assert len(words) * 14 <= 392, words  # 2x text, 7 columns a character
+        assert draw.fits(words, 392, draw.BODY), words  # the bar's body face, whole
     assert model.prompt_words("warn-fouls", fig, match) == "WARN: %d fouls" % fig.fouls[1]
 
 
 def test_entry_in_progress_and_footer():
     buf = _score(cat.OPENING, entry="FOUL 6 - balls down? ok")
-    assert S.find_text(buf, 400, 0, 262, 400, 22, "> FOUL 6 - balls down? ok", 2, 2, 7)
+    assert S.find_text(buf, 400, 0, 260, 400, 26, "> FOUL 6 - balls down? ok", B)
     assert S.find_text(buf, 400, 0, 286, 200, 14, "FRAME 1  BEST OF 7")
     assert S.find_text(buf, 400, 200, 286, 200, 14, "NO CLOCK")
     clocked = _score(cat.CLOCK_RUN)
-    # The match time takes room: the clock keeps its state, drops its details.
-    assert S.find_text(clocked, 400, 200, 286, 200, 14, "CLOCK 45s on")
+    # The match time and the clock's details fit beside each other in small print.
+    assert S.find_text(clocked, 400, 150, 286, 250, 14, "CLOCK 45s/10 on ext A1 B1")
     assert S.find_text(clocked, 400, 0, 286, 200, 14, "FRAME 1  BEST OF 7  0:00")
 
 
 def test_pool_and_straight_variants():
     nine = _score(cat.NINE)
     assert (_big(nine, 0), _big(nine, 1)) == ("1", "1")  # racks won
-    assert S.find_text(nine, 400, 0, 186, 200, 12, "BALLS ON THE TABLE")
+    assert S.find_text(nine, 400, 0, 186, 200, 16, "BALLS ON THE TABLE")
     for i, ball in enumerate((4, 5, 6, 7, 8, 9)):
         col = 0 if ball == 9 else 1  # the game ball inverted
-        assert S.find_text(nine, 400, 4 + 26 * i, 201, 24, 22, "%d" % ball, 1, 2, col=col), ball
+        assert S.find_text(nine, 400, 4 + 26 * i, 201, 24, 22, "%d" % ball, B, col=col), ball
     # B has two fouls in a row: two of the three boxes filled.
     assert S.ink(nine, 400, 200, 128, 200, 20) > S.ink(nine, 400, 0, 128, 200, 20)
     straight = _score(cat.STRAIGHT)
     assert (_big(straight, 0), _big(straight, 1)) == ("1", "24")
-    assert S.find_text(straight, 400, 200, 158, 200, 22, "24", 2, 2)  # B's run of 24
-    assert S.find_text(straight, 400, 320, 200, 80, 22, "76", 2, 2, 7)  # B needs 76
+    assert S.find_text(straight, 400, 200, 154, 200, 30, "24", L)  # B's run of 24
+    assert S.find_text(straight, 400, 320, 196, 80, 30, "76", L)  # B needs 76
 
 
 def test_end_screens_say_who_won():
     frame = _draw(model.Screen("frame_end", cat.play(cat.FRAME_OVER)))
     assert S.number_at(frame, 400, 0, 200, 64, 40, 72, 9, 9, draw.CENTRE) == "23"
     assert S.number_at(frame, 400, 200, 200, 64, 40, 72, 9, 9, draw.CENTRE) == "6"
-    assert S.find_text(frame, 400, 0, 140, 400, 26, "Judd Trump wins (conceded)", 2, 2, 7)
+    assert S.find_text(frame, 400, 0, 140, 400, 26, "Judd Trump wins (conceded)", L)
     match = _draw(model.Screen("match_end", cat.play(cat.MATCH_OVER)))
     assert S.number_at(match, 400, 0, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "0"
     assert S.number_at(match, 400, 200, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "2"
-    assert S.find_text(match, 400, 0, 136, 400, 26, "Judd Trump wins", 2, 2, 7)
+    assert S.find_text(match, 400, 0, 136, 400, 26, "Judd Trump wins", L)
 
 
 def test_start_menu_and_error_screens():
     start = _draw(dict(cat.eink_screens())["start"])  # in the order of their names
-    assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", 1, 2, col=0)
-    assert S.find_text(start, 400, 0, 100, 400, 30, "M\u00fcller v S\u00e1nchez", 1, 2)
-    assert S.find_text(start, 400, 0, 140, 400, 40, "Higgins v Robertson", 1, 2)
+    assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", L, col=0)
+    # the longer line gives way to the body face, whole
+    assert S.find_text(start, 400, 0, 100, 400, 30, "M\u00fcller v S\u00e1nchez", B)
+    assert S.find_text(start, 400, 0, 140, 400, 40, "Higgins v Robertson", L)
     screen = model.Screen("menu")
     screen.menu_items = cat.MENU
     screen.menu_cursor = 11  # past the rows that fit: the list scrolls
     menu = _draw(screen)
-    assert S.find_text(menu, 400, 0, 30, 400, 260, "sound", 2, 2, 7, 0)
-    assert S.find_text(menu, 400, 0, 30, 400, 260, "respot", 2, 2, 7) is None
+    assert S.find_text(menu, 400, 0, 30, 400, 260, "sound", L, 0)
+    assert S.find_text(menu, 400, 0, 30, 400, 260, "respot", L) is None
     error = _draw(model.Screen("error"))
-    assert S.find_text(error, 400, 0, 0, 400, 30, "ERROR", 2, 2, col=0)
+    assert S.find_text(error, 400, 0, 0, 400, 30, "ERROR", L, col=0)
 
 
 def test_names_outside_ascii_are_drawn_as_written():
     """Issue 18: a name keeps its letters (tests/test_i18n_glyphs.py draws them); a name
     too long for its field is cut at a character, an ellipsis last."""
     assert draw.fit("S\u00e1nchez-Rodr\u00edguez", 8) == "S\u00e1nchez\u2026"
-    assert draw.text_width("Zo\u00eb", 2) == 48
+    assert draw.text_width("Zo\u00eb", draw.LARGE) == 36
     assert draw.drawable("\u0141") and not draw.drawable("\u4e2d")
 
 
 def test_screens_before_the_first_frame():
     before = _draw(model.Screen("frame_end", cat.play(cat.HEAD + "called\n")))
-    assert S.find_text(before, 400, 0, 224, 400, 22, "FIRST FRAME TO START", 2, 2, 7, 0)
+    assert S.find_text(before, 400, 0, 224, 400, 22, "FIRST FRAME TO START", B, 0)
     assert (_big(before, 0), _big(before, 1)) == ("0", "0")
     forfeit = _draw(model.Screen("match_end", cat.play(cat.HEAD + "forfeit B late\n")))
-    assert S.find_text(forfeit, 400, 0, 136, 400, 26, "Ronnie O'Sullivan wins", 2, 2, 7)
-    assert S.find_text(forfeit, 400, 0, 160, 400, 20, "forfeited late", 1, 2)
+    assert S.find_text(forfeit, 400, 0, 136, 400, 26, "Ronnie O'Sullivan wins", L)
+    assert S.find_text(forfeit, 400, 0, 160, 400, 20, "forfeited late", B)
 
 
 # -- canvases ---------------------------------------------------------------------------
@@ -384,10 +387,12 @@ def test_the_layout_follows_the_size_the_canvas_states(size, compact_layout):
 def test_oled_gets_the_compact_score_screen():
     screen = model.Screen("score", cat.play(cat.OPENING))
     buf = _draw(screen, 128, 64)
-    assert S.number_at(buf, 128, 0, 64, 11, 14, 26, 4, 3, draw.CENTRE) == "32"
-    assert S.number_at(buf, 128, 64, 64, 11, 14, 26, 4, 3, draw.CENTRE) == "6"
-    assert S.find_text(buf, 128, 0, 0, 64, 9, "O'Sulli\u2026", 1, 1, 7, 0)  # the striker
-    assert S.find_text(buf, 128, 0, 45, 128, 12, "COLOUR R9 P106 S0", 1, 1, 7)
+    assert S.number_at(buf, 128, 0, 64, 12, 10, 16, 3, 3, draw.CENTRE) == "32"
+    assert S.number_at(buf, 128, 64, 64, 12, 10, 16, 3, 3, draw.CENTRE) == "6"
+    assert S.find_text(buf, 128, 0, 0, 64, 12, "O'Sullivan", S_, 0)  # the striker
+    assert S.find_text(buf, 128, 0, 28, 64, 12, "F0", S_)  # frames won, and the break
+    assert S.find_text(buf, 128, 0, 28, 64, 12, "B9", S_)
+    assert S.find_text(buf, 128, 0, 40, 128, 12, "COLOUR R9 P106 S0", S_)
 
 
 def test_screens_use_only_the_framebuf_api():
@@ -412,3 +417,28 @@ def test_the_screens_build_no_table_per_call():
                 found += ["%s:%d" % (path.name, n.lineno) for n in ast.walk(fn)
                           if isinstance(n, (ast.Dict, ast.DictComp, ast.Set, ast.SetComp))]
     assert not found
+
+
+def test_straight_pools_match_over_shows_the_points():
+    """Issue 26: one game, so its points in big digits, not frames won 0 - 0."""
+    buf = _draw(model.Screen("match_end", cat.play(cat.STRAIGHT_OVER)))
+    assert S.number_at(buf, 400, 0, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "1"
+    assert S.number_at(buf, 400, 200, 200, 62, 40, 72, 9, 9, draw.CENTRE) == "40"
+
+
+def test_frames_won_up_to_99_are_drawn_in_every_language():
+    """Issue 26: a two-digit count drew as `FRAMES …`, and in Bulgarian not at all."""
+    from scoreboard import lang
+
+    match = cat.play(cat.OPENING)
+    match.frames_won = lambda: (99, 10)
+    try:
+        for code in lang.LANGS:
+            lang.use(code)
+            buf = _draw(model.Screen("score", match))
+            assert S.find_text(buf, 400, 0, 124, 100, 30, "99", L), code
+            assert S.find_text(buf, 400, 200, 124, 100, 30, "10", L), code
+            oled = _draw(model.Screen("score", match), 128, 64)
+            assert S.find_text(oled, 128, 0, 28, 64, 12, lang.t("c.frames") % 99, S_), code
+    finally:
+        lang.use("en")

@@ -2,10 +2,10 @@
 
     python -m host_tools.gen.fontgen [--source PATH/font_petme128_8x8.h]
 
-The screens draw text two ways: at scale 1 through `framebuf.text` (MicroPython's
-built-in 8x8 font, "petme128"), and scaled (2x, 3x, or 1x2 tall) through
-`scoreboard.ui.draw`, which needs the same glyphs as data. CPython's stand-in for
-framebuf (host_tools/compat/framebuf.py) needs them too. This tool reads the font from
+`framebuf.text` draws MicroPython's built-in 8x8 font ("petme128"); CPython's stand-in
+for framebuf (host_tools/compat/framebuf.py) needs its glyphs as data to draw the same.
+(The screens no longer draw with it: their text is the Terminus faces of glyphgen.py.)
+This tool reads the font from
 MicroPython's source (`extmod/font_petme128_8x8.h`, MIT licence, Copyright (c) 2013,
 2014 Damien P. George) and writes its 768 bytes into one generated module,
 firmware/scoreboard/ui/font8.py (on the device: one bytes constant, in flash when
@@ -27,7 +27,7 @@ _DEFAULT = os.path.join(_REPO, "..", "shared", "micropython", "extmod",
                         "font_petme128_8x8.h")
 _OUTPUTS = (
     (os.path.join("firmware", "scoreboard", "ui", "font8.py"),
-     "The 8x8 glyphs of framebuf.text, as data, for the scaled text of the screens."),
+     "The 8x8 glyphs of framebuf.text, as data, for CPython's framebuf stand-in."),
 )
 FIRST = 32
 LAST = 127

@@ -1,31 +1,37 @@
-"""Generate the screens' glyphs beyond ASCII: firmware/scoreboard/ui/glyphs.py.
+"""Generate the screens' typefaces: firmware/scoreboard/ui/font12.py, font16.py, font24.py.
 
-    python -m host_tools.gen.glyphgen [--source PATH/5x8.pcf.gz]
+    python -m host_tools.gen.glyphgen [--fonts DIR]
 
-The screens draw ASCII with MicroPython's 8x8 font (font8.py, from fontgen.py). Names
-and the Polish and Bulgarian tables need more: every character of Latin-1, Latin
-Extended-A, the Cyrillic block of Bulgarian, Russian, Ukrainian and Serbian
-(U+0400..U+045F), modern Greek (U+0384..U+03CE), the quotes, dashes and ellipsis of
-typeset text, and U+FFFD, the one replacement glyph for a character no table has.
+The e-ink and OLED screens draw all their text (the big digits are segments, draw.py)
+in three faces made from the bold Terminus Font (Copyright (c) 2010-2014 Dimitar Toshkov
+Zhekov, with Reserved Font Name "Terminus Font"; SIL Open Font License 1.1: the modules
+are a Modified Version under that licence, its text in firmware/scoreboard/ui/OFL.txt,
+and do not carry the reserved name), as Debian's `xfonts-terminus` installs it
+(`/usr/share/fonts/X11/misc/ter-uNNb_unicode.pcf.gz`, package version 4.48-3.1), in
+three sizes (docs/design.md, "Names as they are written"):
 
-They come from the X.Org "misc-fixed" 5x8 font (-Misc-Fixed-Medium-R-Normal--8-80-75-75-
-C-50-ISO10646-1, Markus Kuhn's ucs-fonts; public domain, "Public domain font. Share and
-enjoy."), as Debian's `xfonts-base` ships it (`/usr/share/fonts/X11/misc/5x8.pcf.gz`,
-package version 1:1.0.5+nmu1). Why that font: it is the one well-kept bitmap font with
-all of those blocks in 8 rows (the Linux console's 8x8 fonts hold 512 glyphs each and
-stand box-drawing characters in for Greek and for Cyrillic Г П Ф; Terminus and Unifont
-start at 12 and 16 rows). Each 5-column glyph is set one column in and emboldened by one
-column (a pixel is inked where it or the one left of it is, unless that would join it to
-the next stroke: Ш and ш keep their three stems apart), so it sits in columns 1-6
-with two-pixel stems like petme128's letters beside it, and 7-column tight text keeps a
-gap. Two characters the font lacks are drawn as their twins: U+0400 and U+0450 (Cyrillic
-Ie with grave) as U+00C8 and U+00E8, the same letters in this font.
+- 6x12 (`font12`): the OLED's rows (128x64: five 12-pixel rows, 21 characters a line)
+  and the e-ink panel's small print (cell labels, the footer, the frame table);
+- 8x16 (`font16`): the e-ink panel's body text (prompts, the entry, hints, labels of
+  the figures: 49 characters across 400 pixels);
+- 12x24 (`font24`): what is read across the room on the e-ink panel (names, titles,
+  the values of the cells: 14 characters in a player's 172-pixel column).
 
-The module holds `CODES` (the code points, big-endian 16-bit, ascending: the screens
-bisect it), `GLYPHS` (8 bytes a glyph, one column a byte, least significant bit at the
-top, as font8.py) and `REPLACEMENT` (the index of U+FFFD): bytes constants, in flash
-when frozen. The generated file is committed; nothing reads the font at run time.
-tests/test_i18n_glyphs.py regenerates it and compares when the font is installed.
+Why Terminus: one well-kept bitmap family with real accented capitals, Greek and the
+whole Cyrillic block at every one of those sizes: a capital keeps its height under its
+accent (the face may take one row off at 16), where the misc-fixed 5x8 glyphs before
+them sat at lowercase height beside 8x8 ASCII capitals.
+
+Each module holds every character of printable ASCII, Latin-1 (U+00A0..U+00FF), Latin
+Extended-A, modern Greek (U+0384..U+03CE), Cyrillic U+0400..U+045F, the quotes, dashes
+and ellipsis of typeset text, and U+FFFD, the one replacement glyph for a character no
+table has: `CODES` (the code points, big-endian 16-bit, ascending; ASCII first, so a
+printable ASCII code c is glyph c - 32, the rest is bisected), `GLYPHS` (HEIGHT rows a
+glyph, STRIDE bytes a row, little-endian, bit k = column k from the left: a row is
+drawn as runs of set bits by shifting right), `WIDTH`, `HEIGHT`, `STRIDE`, `COUNT`,
+`REPLACEMENT`: bytes constants and const()s, in flash when frozen, nothing built at
+import. The generated files are committed; nothing reads a font at run time.
+tests/test_i18n_glyphs.py regenerates them and compares when the font is installed.
 """
 
 import argparse
@@ -35,21 +41,31 @@ import struct
 import sys
 
 _REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-DEFAULT = "/usr/share/fonts/X11/misc/5x8.pcf.gz"
-OUTPUT = os.path.join("firmware", "scoreboard", "ui", "glyphs.py")
-PACKAGE = "Debian xfonts-base 1:1.0.5+nmu1"
+FONTS = "/usr/share/fonts/X11/misc"
+PACKAGE = "Debian xfonts-terminus 4.48-3.1"
+# (module name, PCF file): the sizes the screens use.
+FACES = (("font12", "ter-u12b_unicode.pcf.gz"), ("font16", "ter-u16b_unicode.pcf.gz"),
+         ("font24", "ter-u24b_unicode.pcf.gz"))
 
 # What is shipped: (first, last) code point ranges, both ends included.
 RANGES = (
+    (0x0020, 0x007E),  # printable ASCII: first, so ASCII is indexed without a search
     (0x00A0, 0x017F),  # Latin-1 Supplement, Latin Extended-A
     (0x0384, 0x038A), (0x038C, 0x038C), (0x038E, 0x03A1), (0x03A3, 0x03CE),  # Greek
     (0x0400, 0x045F),  # Cyrillic
     (0x2013, 0x2014), (0x2018, 0x201A), (0x201C, 0x201E), (0x2026, 0x2026),
     (0xFFFD, 0xFFFD),  # the replacement glyph
 )
-TWINS = {0x0400: 0x00C8, 0x0450: 0x00E8}  # drawn as: the same letter in this font
 
 _METRICS, _BITMAPS, _ENCODINGS, _ACCEL, _BDF_ACCEL = 4, 8, 32, 2, 256
+
+
+def output(module):
+    return os.path.join("firmware", "scoreboard", "ui", module + ".py")
+
+
+def source(fonts, pcf):
+    return os.path.join(fonts, pcf)
 
 
 def wanted():
@@ -127,56 +143,64 @@ def read_pcf(path):
     return glyphs
 
 
-def columns(rows):
-    """A glyph of the 5x8 font as 8 column bytes (LSB at the top): one column in, then
-    emboldened by one column where that closes no gap."""
-    cols = [0] * 8
-    for y, bits in enumerate(rows[:8]):
-        for x, bit in enumerate(bits[:6]):
+def rows_bytes(rows):
+    """A glyph (rows of 0/1) as its row bytes: STRIDE bytes a row, little-endian, bit k
+    the k-th column from the left."""
+    width = len(rows[0])
+    stride = (width + 7) // 8
+    out = bytearray()
+    for bits in rows:
+        v = 0
+        for x, bit in enumerate(bits):
             if bit:
-                cols[x + 1] |= 1 << y
-    # Ink spreads one column right, except where it would close a one-column gap to the
-    # next stroke (the three stems of Ш, Ж, Ф, ш, м, ω stay apart).
-    bold = [cols[0]]
-    for x in range(1, 8):
-        after = cols[x + 1] if x < 7 else 0
-        bold.append(cols[x] | (cols[x - 1] & ~after & 0xFF))
-    return bytes(bold)
+                v |= 1 << x
+        out += v.to_bytes(stride, "little")
+    return bytes(out)
 
 
 def build(path):
-    """(codes, glyph bytes) of every wanted character, in code point order."""
+    """(width, height, codes, glyph bytes of each) of every wanted character."""
     font = read_pcf(path)
     codes = wanted()
     data = []
     for code in codes:
-        src = TWINS.get(code, code)
-        if src not in font:
-            raise ValueError("U+%04X is not in %s" % (src, path))
-        data.append(columns(font[src]))
-    return codes, data
+        if code not in font:
+            raise ValueError("U+%04X is not in %s" % (code, path))
+        data.append(rows_bytes(font[code]))
+    rows = font[0x41]
+    return len(rows[0]), len(rows), codes, data
 
 
-def module_text(codes, data):
+def module_text(module, pcf, width, height, codes, data):
+    stride = (width + 7) // 8
+    size = len(data[0])
     lines = [
-        "# ruff: noqa: RUF003  (each glyph's comment shows its character, look-alikes too)",
-        '"""The glyphs beyond ASCII that the screens draw: Latin-1, Latin Extended-A, Greek,',
-        "Cyrillic, typeset quotes, dashes and the ellipsis, and U+FFFD for any other",
-        "character (scoreboard.ui.draw looks them up).",
+        "# ruff: noqa: RUF003  (each glyph's comment shows its character)",
+        '"""The screens\' %dx%d face (scoreboard.ui.draw): printable ASCII, Latin-1, Latin' % (
+            width, height),
+        "Extended-A, Greek, Cyrillic, typeset quotes, dashes and the ellipsis, and U+FFFD for",
+        "any other character.",
         "",
-        "GENERATED by host_tools/gen/glyphgen.py from the X.Org misc-fixed 5x8 font",
-        "(-Misc-Fixed-Medium-R-Normal--8-80-75-75-C-50-ISO10646-1; public domain: \"Public",
-        "domain font. Share and enjoy.\"), as %s installs it." % PACKAGE,
-        "Do not edit: run `python -m host_tools.gen.glyphgen` again. Each glyph is set one",
-        "column in and emboldened by one column (no gap closed). CODES: %d code" % len(codes),
-        "points, big-endian 16-bit, ascending; GLYPHS: 8 bytes each, one column a byte,",
-        "least significant bit at the top (as font8.py); REPLACEMENT: the index of U+FFFD.",
-        "%d bytes in all." % (
-            2 * len(codes) + 8 * len(codes)),
+        "GENERATED by host_tools/gen/glyphgen.py from %s, the bold face of" % pcf,
+        "Terminus Font as %s installs it: Copyright (c) 2010-2014" % PACKAGE,
+        'Dimitar Toshkov Zhekov, with Reserved Font Name "Terminus Font"; licensed under the',
+        "SIL Open Font License, Version 1.1 (its text: OFL.txt beside this module). This",
+        "module is a Modified Version under that licence, not named with the Reserved Font",
+        "Name, and not under the project's MIT licence.",
+        "Do not edit: run `python -m host_tools.gen.glyphgen` again. CODES: %d code points," % (
+            len(codes)),
+        "big-endian 16-bit, ascending, printable ASCII first; GLYPHS: %d bytes each (%d rows" % (
+            size, height),
+        "of %d byte%s, little-endian, bit k = column k from the left); REPLACEMENT: the index" % (
+            stride, "" if stride == 1 else "s"),
+        "of U+FFFD. %d bytes in all." % (2 * len(codes) + size * len(codes)),
         '"""',
         "",
         "from micropython import const",
         "",
+        "WIDTH = const(%d)" % width,
+        "HEIGHT = const(%d)" % height,
+        "STRIDE = const(%d)" % stride,
         "COUNT = const(%d)" % len(codes),
         "REPLACEMENT = const(%d)" % codes.index(0xFFFD),
         "CODES = (",
@@ -188,27 +212,31 @@ def module_text(codes, data):
     lines.append(")")
     lines.append("GLYPHS = (")
     for code, g in zip(codes, data):
-        shown = chr(code) if code not in (0xA0, 0xAD) else "U+%04X" % code
-        lines.append('    b"%s"  # %s' % ("".join("\\x%02x" % b for b in g), shown))
+        shown = chr(code) if code > 0x20 and code not in (0xA0, 0xAD) else "U+%04X" % code
+        for i in range(0, len(g), 20):  # 20 bytes a line: within the line length
+            part = "".join("\\x%02x" % b for b in g[i:i + 20])
+            lines.append('    b"%s"' % part + ("  # %s" % shown if i == 0 else ""))
     lines.append(")")
     return "\n".join(lines) + "\n"
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--source", default=DEFAULT, help="path of 5x8.pcf.gz")
-    parser.add_argument("--output", default=os.path.join(_REPO, OUTPUT),
-                        help="the module to write (default: %s)" % OUTPUT)
+    parser.add_argument("--fonts", default=FONTS, help="the folder of the Terminus PCF files")
+    parser.add_argument("--output", default=_REPO,
+                        help="the repository to write the modules into (default: this one)")
     args = parser.parse_args(argv)
-    try:
-        codes, data = build(args.source)
-    except (OSError, ValueError) as e:
-        print("glyphgen: %s" % e, file=sys.stderr)
-        return 1
-    with open(args.output, "w", encoding="utf-8", newline="\n") as f:
-        f.write(module_text(codes, data))
-    print("wrote %s: %d glyphs, %d bytes" % (os.path.relpath(args.output, _REPO), len(codes),
-                                            10 * len(codes)))
+    for module, pcf in FACES:
+        try:
+            width, height, codes, data = build(source(args.fonts, pcf))
+        except (OSError, ValueError) as e:
+            print("glyphgen: %s" % e, file=sys.stderr)
+            return 1
+        path = os.path.join(args.output, output(module))
+        with open(path, "w", encoding="utf-8", newline="\n") as f:
+            f.write(module_text(module, pcf, width, height, codes, data))
+        print("wrote %s: %d glyphs %dx%d, %d bytes" % (
+            output(module), len(codes), width, height, (2 + len(data[0])) * len(codes)))
     return 0
 
 

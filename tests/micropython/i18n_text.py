@@ -19,9 +19,8 @@ from scoreboard.ui import draw  # noqa: E402
 TEXTS = ("Łukasz Wiśniewski", "Иван Петров", "Γιώργος", "Müller Çağlar Šťastný",
          "O\u2019Sullivan \u201eAnn\u201d \u2013 \u2026",
          "中文 \U0001f3b1 a\u0301", "Ronnie O'Sullivan")
-# (name, sx, sy, adv): scale 1 (the footer, the OLED at 7), tall 1x2, 2x2 tight, 3x3
-SIZES = (("s1", 1, 1, 8), ("s1t", 1, 1, 7), ("tall", 1, 2, 8), ("big", 2, 2, 7),
-         ("huge", 3, 3, 8))
+# (name, face): the three Terminus faces the screens draw
+SIZES = (("small", draw.SMALL), ("body", draw.BODY), ("large", draw.LARGE))
 
 
 def hexed(buf):
@@ -36,14 +35,14 @@ def canvas(w, h):
 
 def main():
     for t, s in enumerate(TEXTS):
-        for name, sx, sy, adv in SIZES:
-            buf, c = canvas(400, 8 * sy)
-            draw.text(c, s, 0, 0, sx, sy, 1, adv)
+        for name, font in SIZES:
+            buf, c = canvas(400, draw.height(font))
+            draw.text(c, s, 0, 0, font, 1)
             print("text%d-%s" % (t, name), hexed(buf))
         # inverted, cut to a field with an ellipsis, in the OLED's tight 128 pixels
-        buf, c = canvas(128, 9)
+        buf, c = canvas(128, 12)
         c.fill(1)
-        draw.text_at(c, s, 1, 1, 126 - 7 * 8, draw.LEFT, 1, 1, 0, 7)
+        draw.text_at(c, s, 1, 0, 126 - 6 * 8, draw.LEFT, draw.SMALL, 0)
         print("text%d-cut" % t, hexed(buf))
         # the e-ink drawn in bands of 30 rows: the same bytes as a whole canvas
         whole_buf, whole = canvas(400, 60)

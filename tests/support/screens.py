@@ -107,12 +107,12 @@ def number_at(buf, w, box_x, box_w, y, dw, dh, t, gap, align):
     return None
 
 
-def text_image(s, x, y, w, h, sx=1, sy=0, col=1, adv=8):
+def text_image(s, x, y, w, h, font=draw.SMALL, col=1):
     """The pixels that `draw.text` would give `s` alone on a blank w x h canvas."""
     buf, fb = canvas(w, h)
     if col == 0:
         fb.fill(1)
-    draw.text(fb, s, x, y, sx, sy, col, adv)
+    draw.text(fb, s, x, y, font, col)
     return buf
 
 
@@ -144,12 +144,13 @@ class OnlyFramebuf:
         return call
 
 
-def find_text(buf, w, x, y, rw, rh, s, sx=1, sy=0, adv=8, col=1):
+def find_text(buf, w, x, y, rw, rh, s, font=draw.SMALL, col=1):
     """Where (x, y) in the rectangle the text `s` appears exactly as `draw.text` draws it
-    (set pixels and the gaps between them; `col` 0 for white on black), or None."""
-    tw = draw.text_width(s, sx, adv)
-    th = 8 * (sy or sx)
-    ref = region(text_image(s, 0, 0, tw, th, sx, sy, col, adv), tw, 0, 0, tw, th)
+    in face `font` (set pixels and the gaps between them; `col` 0 for white on black),
+    or None."""
+    tw = draw.text_width(s, font)
+    th = draw.height(font)
+    ref = region(text_image(s, 0, 0, tw, th, font, col), tw, 0, 0, tw, th)
     area = region(buf, w, x, y, rw, rh)
     for j in range(rh - th + 1):
         for i in range(rw - tw + 1):

@@ -68,7 +68,7 @@ NEEDS_BUILD_FILES = {
     "test_host_trust.py": "the virtual device, PostgreSQL",
     "test_host_vdev.py": "the virtual device",
     "test_i18n_desk.py": "Chromium, the virtual device",
-    "test_i18n_glyphs.py": "the misc-fixed font (apt), the 32-bit build",
+    "test_i18n_glyphs.py": "the Terminus font (apt), the 32-bit build",
     "test_i18n_match_lang.py": "the virtual device",
     "test_i18n_screens.py": "the 32-bit build",
     "test_i18n_tables.py": "MicroPython",

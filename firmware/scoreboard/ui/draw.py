@@ -1,18 +1,23 @@
 """Drawing primitives shared by every screen, only through framebuf methods.
 
-- Text: MicroPython's 8x8 font for ASCII, and beyond it the generated glyphs of
-  `glyphs.py` (Latin-1, Latin Extended-A, Greek, Cyrillic, quotes, dashes, the
-  ellipsis), found by bisecting their code points; any other character is drawn as one
-  replacement glyph (U+FFFD), never dropped. Printable ASCII at scale 1 goes through
-  `canvas.text` (the C code on the device); everything else (scaled: `sx` wide, `sy` tall
-  per font pixel, e.g. 2x2, 3x3 or a tall 1x2; or a text with a character beyond ASCII)
-  is drawn from the same glyph data, one `fill_rect` per vertical run of a glyph column,
-  so both ways give the same pixels. Widths count characters (code points), and a text
-  longer than its field is cut at a character with an ellipsis (`fit`). Every canvas
-  states which rows of the picture it holds (`top`, `rows`: all of them on a whole
-  canvas, 30 on a band of the e-ink panel, drivers/ssd1683.py's Band, drawn once per
-  band): scaled text that falls wholly outside them is skipped, the same pixels without
-  its glyph loops; `rows_on` lets a screen skip a whole part the same way.
+- Text: Terminus Bold in three sizes (docs/design.md, "Typefaces"): SMALL 6x12 (the
+  OLED, the e-ink panel's small print), BODY 8x16 (the e-ink panel's body text) and
+  LARGE 12x24 (names and values read across the room), each a generated module
+  (font12.py, font16.py, font24.py: bytes constants, in flash when frozen) imported on
+  first use: the OLED board never holds the large face. Every face has printable ASCII,
+  Latin-1, Latin Extended-A, Greek, Cyrillic, quotes, dashes and the ellipsis; any other
+  character is drawn as one replacement glyph (U+FFFD), never dropped. A glyph is
+  drawn row by row, one `hline` per run of set pixels: no allocation, and only the
+  rows on the canvas (every canvas states which rows of the picture it holds: `top`,
+  `rows`; all of them on a whole canvas, 30 on a band of the e-ink panel,
+  drivers/ssd1683.py's Band, drawn once per band), so a text in another band costs
+  nothing. (Why not framebuf.blit from one preallocated glyph buffer: measured on the
+  unix port it is only a little faster on a whole canvas, 9.0 against 10.9 us a 12x24
+  glyph, but the glyph's bytes must be copied in first, all of them in every band the
+  glyph touches, and a band has no blit.) Widths count characters (code points), every
+  face monospaced,
+  and a text longer than its field is cut at a character with an ellipsis (`fit`).
+  `rows_on` lets a screen skip a whole part that is on no row of the canvas.
 - Big digits: seven segments of `fill_rect`s, any size, with bevelled outer corners:
   crisp on the 32x16 LED panel and readable across a room on the e-ink panel. They are
   drawn from integers by arithmetic alone: no string, no allocation (the LED's clock
@@ -20,9 +25,6 @@
 """
 
 from micropython import const
-
-from . import glyphs
-from .font8 import FIRST, FONT
 
 # Segments: a (top) 1, b (top right) 2, c (bottom right) 4, d (bottom) 8, e (bottom
 # left) 16, f (top left) 32, g (middle) 64. Index 10 is the minus sign.
@@ -35,14 +37,42 @@ CENTRE = const(2)
 
 # -- text ---------------------------------------------------------------------------------
 ELLIPSIS = "\u2026"  # what ends a text cut to its field
+SMALL = const(0)  # Terminus 6x12
+BODY = const(1)  # Terminus 8x16
+LARGE = const(2)  # Terminus 12x24
+_ADV = b"\x06\x08\x0c"  # each face's advance (its cell width), by face
+_HIGH = b"\x0c\x10\x18"  # each face's height
+_FACES = [None, None, None]  # type: list  # the modules, imported on first use
 
 
-def find(code):
-    """The index of the glyph of code point `code` in glyphs.py, or -1 (bisection over
-    CODES: no table in the heap)."""
-    codes = glyphs.CODES
-    lo = 0
-    hi = glyphs.COUNT
+def face(font):
+    """The module of face `font` (SMALL, BODY or LARGE)."""
+    m = _FACES[font]
+    if m is None:
+        if font == SMALL:
+            from . import font12 as m
+        elif font == BODY:
+            from . import font16 as m
+        else:
+            from . import font24 as m
+        _FACES[font] = m
+    return m
+
+
+def height(font):
+    """The height in pixels of a line in face `font`."""
+    return _HIGH[font]
+
+
+def find(m, code):
+    """The index of the glyph of code point `code` in face module `m`, or -1: printable
+    ASCII is glyph code - 32, the rest is a bisection over CODES (no table in the
+    heap)."""
+    if 32 <= code < 127:
+        return code - 32
+    codes = m.CODES
+    lo = 95
+    hi = m.COUNT
     while lo < hi:
         mid = (lo + hi) >> 1
         c = codes[2 * mid] << 8 | codes[2 * mid + 1]
@@ -57,23 +87,14 @@ def find(code):
 
 def drawable(ch):
     """Whether the screens have a glyph of their own for the character `ch` (else they
-    draw the replacement glyph): THE test of a name the box can show (host setup too)."""
-    code = ord(ch)
-    return 32 <= code < 127 or find(code) >= 0
+    draw the replacement glyph): THE test of a name the box can show (host setup too).
+    Every face has the same characters: the small one answers."""
+    return find(face(SMALL), ord(ch)) >= 0
 
 
-def _ascii(s):
-    """Whether every character of `s` is printable ASCII (what `canvas.text` draws)."""
-    for c in s:
-        o = ord(c)
-        if o < 32 or o > 126:
-            return False
-    return True
-
-
-def text_width(s, sx=1, adv=8):
-    """Width in pixels of `s` drawn with `text` at horizontal scale `sx`."""
-    return len(s) * adv * sx
+def text_width(s, font=SMALL):
+    """Width in pixels of `s` drawn with `text` in face `font`."""
+    return len(s) * _ADV[font]
 
 
 def rows_on(canvas, y0, y1):
@@ -85,43 +106,46 @@ def rows_on(canvas, y0, y1):
     return y0 < top + canvas.rows and y1 > top
 
 
-def text(canvas, s, x, y, sx=1, sy=0, col=1, adv=8):
-    """Draw `s` with its top left at (x, y); `sy` 0 means the same as `sx`; `adv` is the
-    advance per character in font columns (8, or 7 for tight lines). Returns the x just
-    after the text."""
-    if sy == 0:
-        sy = sx
-    if sx == 1 and sy == 1 and adv == 8 and _ascii(s):
-        canvas.text(s, x, y, col)
-        return x + 8 * len(s)
-    if y >= canvas.top + canvas.rows or y + 8 * sy <= canvas.top:
-        return x + adv * sx * len(s)  # another band's rows (framebuf would clip it all)
+def text(canvas, s, x, y, font=SMALL, col=1):
+    """Draw `s` in face `font` with its top left at (x, y) in colour `col` (the
+    background is left as it is). Returns the x just after the text."""
+    m = face(font)
+    w = m.WIDTH
+    h = m.HEIGHT
+    end = x + w * len(s)
+    # Only the glyph rows on the canvas's rows (a band holds 30 of the panel's).
+    r0 = max(canvas.top - y, 0)
+    r1 = min(canvas.top + canvas.rows - y, h)
+    if r1 <= r0:
+        return end
+    data = m.GLYPHS
+    two = m.STRIDE == 2
+    size = h * m.STRIDE
     for ch in s:
-        code = ord(ch)
-        if 32 <= code < 127:
-            data = FONT
-            base = (code - FIRST) * 8
-        else:
-            i = find(code)
-            data = glyphs.GLYPHS
-            base = (glyphs.REPLACEMENT if i < 0 else i) * 8
-        cx = x
-        for j in range(8):
-            bits = data[base + j]
-            row = 0
-            while bits:
+        i = find(m, ord(ch))
+        if i < 0:
+            i = m.REPLACEMENT
+        base = i * size
+        r = r0
+        while r < r1:
+            if two:
+                bits = data[base + 2 * r] | data[base + 2 * r + 1] << 8
+            else:
+                bits = data[base + r]
+            c = 0
+            while bits:  # runs of set bits, the leftmost column in bit 0
                 if bits & 1:
-                    start = row
+                    start = c
                     while bits & 1:
                         bits >>= 1
-                        row += 1
-                    canvas.fill_rect(cx, y + start * sy, sx, (row - start) * sy, col)
+                        c += 1
+                    canvas.hline(x + start, y + r, c - start, col)
                 else:
                     bits >>= 1
-                    row += 1
-            cx += sx
-        x += adv * sx
-    return x
+                    c += 1
+            r += 1
+        x += w
+    return end
 
 
 def fit(s, chars):
@@ -134,35 +158,60 @@ def fit(s, chars):
     return s[:chars - 1] + ELLIPSIS
 
 
-def text_at(canvas, s, x, y, width, align, sx=1, sy=0, col=1, adv=8):
+def text_at(canvas, s, x, y, width, align, font=SMALL, col=1):
     """`s` aligned LEFT, RIGHT or CENTRE in the `width` pixels from x; cut to fit."""
-    chars = width // (adv * sx)
-    s = fit(s, chars)
-    w = text_width(s, sx, adv)
+    s = fit(s, width // _ADV[font])
+    w = text_width(s, font)
     if align == RIGHT:
         x += width - w
     elif align == CENTRE:
         x += (width - w) // 2
-    return text(canvas, s, x, y, sx, sy, col, adv)
+    return text(canvas, s, x, y, font, col)
 
 
-def best(canvas, s, x, y, width, col=1, align=LEFT):
-    """`s` in 2x2 text (7 columns a character) if it fits in `width`, else in tall 1x2
-    text (cut to fit): 16 pixels high either way."""
-    if len(s) * 14 <= width:
-        return text_at(canvas, s, x, y, width, align, 2, 2, col, 7)
-    return text_at(canvas, s, x, y, width, align, 1, 2, col)
+def fits(s, width, font):
+    """Whether `s` in face `font` fits in `width` pixels uncut."""
+    return len(s) * _ADV[font] <= width
 
 
-def inverse_bar(canvas, x, y, w, h, s, col=1, pad=4):
-    """A filled bar with `s` (16 pixels high) in the background colour: what must stand
-    out."""
+def best(canvas, s, x, y, width, col=1, align=LEFT, font=LARGE):
+    """`s` in face `font` if it fits in `width`, else in the largest smaller face it
+    fits in (the smallest cuts it), centred in the height of `font` at y."""
+    f = font
+    while f > SMALL and not fits(s, width, f):
+        f -= 1
+    return text_at(canvas, s, x, y + (_HIGH[font] - _HIGH[f]) // 2, width, align, f, col)
+
+
+def inverse_bar(canvas, x, y, w, h, s, col=1, pad=4, font=BODY):
+    """A filled bar with `s` in the background colour: what must stand out."""
     canvas.fill_rect(x, y, w, h, col)
-    best(canvas, s, x + pad, y + (h - 16) // 2, w - 2 * pad, 1 - col)
+    best(canvas, s, x + pad, y + (h - _HIGH[font]) // 2, w - 2 * pad, 1 - col, LEFT, font)
 
 
-def wrap(s, chars):
-    """`s` as lines of at most `chars` characters, broken at spaces where possible."""
+def para(canvas, s, x, y, width, rows=2, col=1, font=BODY):
+    """`s` in a box `rows` small lines high at (x, y): on one line in face `font` (centred
+    in the box) if it fits, else in the small face, wrapped at spaces onto at most `rows`
+    lines (a refusal keeps its reason). Returns the lines drawn."""
+    high = rows * _HIGH[SMALL]
+    if fits(s, width, font):
+        text(canvas, s, x, y + (high - _HIGH[font]) // 2, font, col)
+        return 1
+    lines = wrap(s, width // _ADV[SMALL], rows)
+    if len(lines) == 1:
+        text_at(canvas, s, x, y + (high - _HIGH[SMALL]) // 2, width, LEFT, SMALL, col)
+        return 1
+    i = 0
+    while i < len(lines):
+        text_at(canvas, lines[i], x, y + i * _HIGH[SMALL], width, LEFT, SMALL, col)
+        i += 1
+    return i
+
+
+def wrap(s, chars, rows=0):
+    """`s` as lines of at most `chars` characters, broken at spaces where possible; with
+    `rows`, at most that many, the rest joined to the last (which `fit` then cuts with
+    an ellipsis: nothing is dropped unseen)."""
     out = []
     for part in s.split("\n"):
         while len(part) > chars:
@@ -172,6 +221,9 @@ def wrap(s, chars):
             out.append(part[:cut])
             part = part[cut:].lstrip(" ")
         out.append(part)
+    if rows and len(out) > rows:
+        out[rows - 1] = " ".join(out[rows - 1:])
+        del out[rows:]
     return out
 
 

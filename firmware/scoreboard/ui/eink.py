@@ -19,7 +19,7 @@ from . import draw as gfx
 from scoreboard.lang import t, upper, word
 
 from . import eink_score, model
-from .draw import CENTRE, LEFT, RIGHT
+from .draw import BODY, CENTRE, LEFT, RIGHT, SMALL
 
 _W = const(400)
 _H = const(300)
@@ -61,15 +61,18 @@ def draw(canvas, screen):
 def _title(canvas, left, right=None):
     canvas.fill(0)
     canvas.fill_rect(0, 0, _W, _BAR_H, 1)
-    gfx.text_at(canvas, left, 8, 7, _W - 16, LEFT, 2, 2, 0)
-    if right:
-        gfx.text_at(canvas, right, 200, 11, 192, RIGHT, 1, 1, 0)
+    room = _W - 16
+    if right:  # the format at the right, whole; the title has the rest
+        rw = min(gfx.text_width(right, BODY), 192)
+        gfx.text_at(canvas, right, _W - 8 - rw, 7, rw, RIGHT, BODY, 0)
+        room -= rw + 12
+    gfx.best(canvas, left, 8, 3, room, 0)
 
 
 def _hint(canvas, screen):
     canvas.hline(0, _HINT_Y - 3, _W, 1)
-    if screen.hint:
-        gfx.text_at(canvas, screen.hint, 4, _HINT_Y + 1, _W - 8, LEFT, 1, 2)
+    if screen.hint:  # the body face, else small print: every key's part kept
+        gfx.best(canvas, screen.hint, 4, _HINT_Y, _W - 8, 1, LEFT, BODY)
 
 
 def _message(canvas, screen, y, question=False):
@@ -78,10 +81,10 @@ def _message(canvas, screen, y, question=False):
     text = model.banner(screen)
     if not text and question and screen.entry:
         text = screen.entry
-    if text:
-        canvas.fill_rect(0, y, _W, 22, 0)
-        canvas.rect(0, y, _W, 22, 1)
-        gfx.best(canvas, text, 6, y + 3, _W - 12)
+    if text:  # one line in the body face, else two in small print
+        canvas.fill_rect(0, y, _W, 27, 0)
+        canvas.rect(0, y, _W, 27, 1)
+        gfx.para(canvas, text, 6, y + 1, _W - 12)
 
 
 def _rows(canvas, items, cursor, y0, bottom):
@@ -97,13 +100,13 @@ def _rows(canvas, items, cursor, y0, bottom):
         if on:
             canvas.fill_rect(0, y, _W, _ROW_H - 2, 1)
             gfx.triangle(canvas, 6, y + 4, 15, True, 0)
-        gfx.best(canvas, items[i], 24, y + 4, _W - 30, 0 if on else 1)
+        gfx.best(canvas, items[i], 24, y, _W - 30, 0 if on else 1)
         y += _ROW_H
         i += 1
     if first:
-        gfx.text(canvas, "^", _W - 12, y0 - 10, 1, 1)
+        gfx.text(canvas, "^", _W - 8, y0 - 10, SMALL)
     if first + fits < len(items):
-        gfx.text(canvas, "v", _W - 12, bottom - 8, 1, 1)
+        gfx.text(canvas, "v", _W - 8, bottom - 8, SMALL)
 
 
 # -- the screens --------------------------------------------------------------------------
@@ -113,14 +116,14 @@ def _start(canvas, screen):
     # A refusal or a notice: in the boxed line above the hints, below the last row.
     _message(canvas, screen, _HINT_Y - 30)
     if not queue:
-        gfx.text_at(canvas, t("e.no_queue"), 0, 90, _W, CENTRE, 2, 2)
-        gfx.text_at(canvas, t("e.send_one"), 0, 130, _W, CENTRE, 1, 2)
-        gfx.text_at(canvas, t("e.or_here"), 0, 154, _W, CENTRE, 1, 2)
+        gfx.best(canvas, t("e.no_queue"), 4, 86, _W - 8, 1, CENTRE)
+        gfx.best(canvas, t("e.send_one"), 4, 130, _W - 8, 1, CENTRE, BODY)
+        gfx.best(canvas, t("e.or_here"), 4, 154, _W - 8, 1, CENTRE, BODY)
         _hint(canvas, screen)
         return
     # The queue may be a window of a longer one (the start menu reads a few files).
     total = len(queue) if screen.queue_total is None else screen.queue_total
-    gfx.text(canvas, t("e.prepared") % total, 8, 38, 1, 2)
+    gfx.text_at(canvas, t("e.prepared") % total, 8, 38, _W - 16, LEFT, BODY)
     y = 62
     fits = (_HINT_Y - 8 - y) // 44
     cursor = screen.menu_cursor
@@ -134,8 +137,8 @@ def _start(canvas, screen):
             gfx.triangle(canvas, 6, y + 12, 17, True, 0)
         # "Ann v Bob, snooker best-of 7, clock 45s": the names large, the rest below.
         names, _, details = summary.partition(", ")
-        gfx.best(canvas, names, 26, y + 3, _W - 32, 0 if on else 1)
-        gfx.text_at(canvas, details or qname, 26, y + 24, _W - 32, LEFT, 1, 2, 0 if on else 1)
+        gfx.best(canvas, names, 26, y + 1, _W - 32, 0 if on else 1)
+        gfx.best(canvas, details or qname, 26, y + 25, _W - 32, 0 if on else 1, LEFT, BODY)
         y += 44
         i += 1
     _hint(canvas, screen)
@@ -151,12 +154,13 @@ def _setup(canvas, screen):
             canvas.fill_rect(0, y, _W, 28, 1)
             gfx.triangle(canvas, 6, y + 6, 15, True, 0)
         c = 0 if on else 1
-        gfx.text_at(canvas, upper(label), 24, y + 6, 140, LEFT, 1, 2, c)
-        gfx.text_at(canvas, "%s" % value, 150, y + 6, _W - 156, LEFT, 2, 2, c, 7)
+        gfx.best(canvas, upper(label), 24, y + 6, 122, c, LEFT, BODY)
+        gfx.best(canvas, "%s" % value, 150, y + 2, _W - 156, c)
         y += 32
         i += 1
     if screen.breaker is not None:
-        gfx.text(canvas, t("e.breaks_off") % "AB"[screen.breaker], 24, y + 8, 1, 2)
+        gfx.text_at(canvas, t("e.breaks_off") % "AB"[screen.breaker], 24, y + 8, _W - 30, LEFT,
+                    BODY)
     _message(canvas, screen, _HINT_Y - 30)
     _hint(canvas, screen)
 
@@ -164,7 +168,7 @@ def _setup(canvas, screen):
 def _menu(canvas, screen):
     _title(canvas, screen.menu_title or t("e.menu"))
     _rows(canvas, screen.menu_items, screen.menu_cursor, 40, _HINT_Y - 28)
-    _message(canvas, screen, _HINT_Y - 28, True)  # a refusal, else the question
+    _message(canvas, screen, _HINT_Y - 30, True)  # a refusal, else the question
     _hint(canvas, screen)
 
 
@@ -172,7 +176,7 @@ def _sides_big(canvas, match, values, y):
     """Both names and a big figure each: the end-of-frame and end-of-match screens."""
     for side in (0, 1):
         x = side * 200
-        gfx.text_at(canvas, model.name(match, side), x + 6, y, 188, CENTRE, 1, 2)
+        gfx.best(canvas, model.name(match, side), x + 6, y - 4, 188, 1, CENTRE)
         gfx.number(canvas, values[side], x, y + 24, 40, 72, 9, 9, CENTRE, 1, 200)
     canvas.fill_rect(190, y + 54, 20, 8, 1)
 
@@ -188,15 +192,16 @@ def _frame_end(canvas, screen):
         _sides_big(canvas, match, won if score is None else score, 40)
     else:
         _sides_big(canvas, match, score, 40)
-    gfx.best(canvas, model.frame_result(match, winner, how), 4, 146, _W - 8, 1, CENTRE)
+    gfx.best(canvas, model.frame_result(match, winner, how, (_W - 8) // 6), 4, 142, _W - 8, 1,
+             CENTRE)
     if score is not None:
         for side in (0, 1):
             listed = r[5 + side]
             text = " ".join("%d" % b for b in listed[-6:]) if listed else "-"
-            gfx.text_at(canvas, t("e.breaks") % text, side * 200 + 8, 176, 184, LEFT, 1, 2)
+            gfx.best(canvas, t("e.breaks") % text, side * 200 + 8, 176, 184, 1, LEFT, BODY)
     if score is not None and match.family != "straight":
         canvas.hline(0, 204, _W, 1)
-        gfx.text_at(canvas, t("e.frames"), 0, 212, _W, CENTRE, 1, 2)
+        gfx.best(canvas, t("e.frames"), 100, 212, 200, 1, CENTRE, BODY)
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
@@ -209,23 +214,24 @@ def _match_end(canvas, screen):
     winner = match.outcome()[1]
     result = match.result()
     _title(canvas, t("e.match_over"), model.match_format(match.header))
+    r = model.last_record(match)
     if result is not None and result[2] is not None:
         _sides_big(canvas, match, result[2], 38)
+    elif match.family == "straight" and r is not None and r[2] is not None:
+        _sides_big(canvas, match, r[2], 38)  # one game: its points, not frames 0-0
     else:
         _sides_big(canvas, match, match.frames_won(), 38)
     how = result[0] if result is not None else "played"
     why = result[1] if result is not None and result[1] else ""
-    line = model.winner_words(match, winner)
-    if winner is not None:
-        line = t("m.wins") % line
-    gfx.text_at(canvas, line, 0, 142, _W, CENTRE, 2, 2, 1, 7)
+    line = model.winner_words(match, winner, (_W - 8) // 6)
+    gfx.best(canvas, line, 4, 138, _W - 8, 1, CENTRE)
     if how != "played":
-        gfx.text_at(canvas, ("%s %s" % (word(how), word(why) if why else "")).strip(), 0, 164,
-                    _W, CENTRE, 1, 2)
+        gfx.best(canvas, ("%s %s" % (word(how), word(why) if why else "")).strip(), 4, 164,
+                 _W - 8, 1, CENTRE, BODY)
     if match.family == "snooker":
         high = match.high_breaks()
-        gfx.text_at(canvas, t("e.high_break") % high[0], 8, 182, 184, LEFT, 1, 2)
-        gfx.text_at(canvas, t("e.high_break") % high[1], 208, 182, 184, RIGHT, 1, 2)
+        gfx.best(canvas, t("e.high_break") % high[0], 8, 184, 184, 1, LEFT, BODY)
+        gfx.best(canvas, t("e.high_break") % high[1], 208, 184, 184, 1, RIGHT, BODY)
     _frame_table(canvas, match, 204, _HINT_Y - 4)
     _message(canvas, screen, _HINT_Y - 30)
     _hint(canvas, screen)
@@ -246,10 +252,10 @@ def _frame_table(canvas, match, y0, bottom):
     if not cells:
         return
     width = max(len(c) for c in cells) + 2
-    per_row = max(1, (_W - 8) // (8 * width))
-    rows = (bottom - y0 - 4) // 10
+    per_row = max(1, (_W - 8) // (6 * width))
+    rows = (bottom - y0 - 4) // 12
     for i, c in enumerate(cells[:per_row * rows]):
-        gfx.text(canvas, c, 6 + (i % per_row) * 8 * width, y0 + 4 + (i // per_row) * 10)
+        gfx.text(canvas, c, 6 + (i % per_row) * 6 * width, y0 + 3 + (i // per_row) * 12, SMALL)
 
 
 def _error(canvas, screen):
@@ -260,6 +266,6 @@ def _error(canvas, screen):
     lines = gfx.wrap(text, (_W - 12) // 8)
     y = 40
     for line in lines[:(_HINT_Y - 44) // 18]:
-        gfx.text(canvas, line, 6, y, 1, 2)
+        gfx.text(canvas, line, 6, y, BODY)
         y += 18
     # No hint line: the box takes no key here, and the last screen's would mislead.

@@ -3,17 +3,22 @@
 One layout, read from across a room at the top and by the referee below:
 
     y   0  names (the striker's inverted, with an arrow)        | two columns, A | B
-    y  34  the big figure: frame score (snooker), racks (pool), points (straight)
-    y 128  FRAMES / BREAK (snooker), FOULS (pool), RUN / FOULS (straight)
-    y 160  the last three breaks (runs) of the frame
-    y 186  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
+    y  36  the big figure: frame score (snooker), racks (pool), points (straight)
+    y 126  FRAMES / BREAK (snooker), FOULS and WARNED (pool, straight): frames won up
+           to 99 and breaks up to 155 in the large face, the label gives way
+    y 158  the last three breaks (runs) of the frame
+    y 188  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
            the table (pool); target, what each side needs, balls (straight)
-    y 226  the prompts in words, inverted bars (two at most)
-    y 266  the refusal (boxed), else the entry in progress, what `ok` does or the
-           decision pending (the key grammar's `entry()`)
+    y 224  the prompts in words, inverted bars (two at most)
+    y 260  the refusal (boxed), else the entry in progress, what `ok` does or the
+           decision pending (the key grammar's `entry()`): one line, or two of small
+           print
     y 288  the frame number, the match format, the match time (h:mm); the shot clock
            and its state (on, stopped, paused, TIME), with its warning and extensions
-           when they fit
+           when they fit (small print)
+
+Faces (draw.py): names and the values in the large face (12x24) if they fit, labels
+and prompts in the body face (8x16), small print (6x12) where a field is narrow.
 """
 
 from micropython import const
@@ -21,7 +26,7 @@ from micropython import const
 from scoreboard.lang import t, upper_word
 
 from . import draw, model
-from .draw import CENTRE, LEFT, RIGHT
+from .draw import BODY, CENTRE, LARGE, LEFT, RIGHT, SMALL
 
 _W = const(400)
 _COL = const(200)
@@ -32,12 +37,12 @@ _BIG_W = const(46)
 _BIG_T = const(10)
 _BIG_GAP = const(10)
 _ROW1_Y = const(130)
-_ROW2_Y = const(160)
+_ROW2_Y = const(158)
 _LINE_Y = const(184)
 _CELLS_Y = const(188)
 _PROMPT_Y = const(224)
-_PROMPT_H = const(19)
-_ENTRY_Y = const(266)
+_PROMPT_H = const(17)
+_ENTRY_Y = const(260)
 _FOOT_Y = const(288)
 
 
@@ -50,13 +55,13 @@ def _header(canvas, match, fig, side):
         canvas.fill_rect(x, 0, _COL, _NAME_H, 1)
         draw.triangle(canvas, x + 6, 5, 17, True, 0)
     if at_table is None:
-        draw.best(canvas, model.name(match, side), x + 24, 6, _COL - 28, col)
+        draw.best(canvas, model.name(match, side), x + 24, 2, _COL - 28, col)
     else:
         names = match.header.sides[side]
         partner = "& " + names[1 - names.index(at_table)]
         pw = min(draw.text_width(partner), 72)
-        draw.text_at(canvas, partner, x + _COL - 4 - pw, 10, pw, LEFT, 1, 1, col)
-        draw.best(canvas, at_table, x + 24, 6, _COL - 34 - pw, col)
+        draw.text_at(canvas, partner, x + _COL - 4 - pw, 8, pw, LEFT, SMALL, col)
+        draw.best(canvas, at_table, x + 24, 2, _COL - 34 - pw, col)
     if not striker:
         canvas.hline(x, _NAME_H - 1, _COL, 1)
 
@@ -66,25 +71,43 @@ def _big(canvas, side, value):
                 CENTRE, 1, _COL)
 
 
-def _label_value(canvas, x, y, label, value, width):
-    """A small tall label, then the value in 2x2 text."""
-    nx = draw.text(canvas, label, x, y + 1, 1, 2)
-    draw.text_at(canvas, value, nx + 6, y + 1, width - (nx + 6 - x), LEFT, 2, 2)
+def label(canvas, key, x, y, width, col=1, align=LEFT):
+    """The label `key` in the body face (centred on a 16-pixel line at y), else the small
+    one, else its designed short form (`key` + `_short`) if the table has one: the
+    width it took."""
+    s = t(key)
+    if not draw.fits(s, width, BODY) and not draw.fits(s, width, SMALL):
+        s = t(key + "_short", s)
+    draw.best(canvas, s, x, y, width, col, align, BODY)
+    return min(width, draw.text_width(s, BODY if draw.fits(s, width, BODY) else SMALL))
 
 
-def _breaks_row(canvas, match, side, label):
+def _label_value(canvas, x, y, key, value, width, col=1):
+    """A label, then the value in the large face, the value whole (the label gives way):
+    both on a 24-pixel line at y."""
+    vw = draw.text_width(value, LARGE)
+    lw = label(canvas, key, x, y + 4, width - vw - 4, col)
+    draw.text(canvas, value, x + lw + 4, y, LARGE, col)
+
+
+def _breaks_row(canvas, match, side, key):
     listed = model.breaks(match, side)
     x = side * _COL + 10
     if not listed:
         return
-    _label_value(canvas, x, _ROW2_Y, label, " ".join("%d" % b for b in listed), _COL - 16)
+    _label_value(canvas, x, _ROW2_Y, key, " ".join("%d" % b for b in listed), _COL - 16)
 
 
-def _cell(canvas, i, label, value, n=4):
+def _cell(canvas, i, key, value, n=4, arg=None):
+    """Cell i of n: its label (key, with `arg`) in small print, the value large below,
+    in the largest face that holds it whole."""
     w = _W // n
     x = i * w
-    draw.text_at(canvas, label, x + 4, _CELLS_Y + 2, w - 8, LEFT, 1, 1)
-    draw.text_at(canvas, value, x + 4, _CELLS_Y + 14, w - 8, LEFT, 2, 2, 1, 7)
+    s = t(key) if arg is None else t(key) % arg
+    if not draw.fits(s, w - 6, SMALL):
+        s = t(key + "_short", s) if arg is None else t(key + "_short", s) % arg
+    draw.text_at(canvas, s, x + 3, _CELLS_Y, w - 6, LEFT, SMALL)
+    draw.best(canvas, value, x + 3, _CELLS_Y + 12, w - 6)
     if i:
         canvas.vline(x, _CELLS_Y, 34, 1)
 
@@ -97,18 +120,19 @@ def _prompts(canvas, match, fig, extra):
     lines.extend(extra)
     y = _PROMPT_Y
     for s in lines[:2]:
-        draw.inverse_bar(canvas, 0, y, _W, _PROMPT_H, s)
+        draw.inverse_bar(canvas, 0, y, _W, _PROMPT_H, s, 1, 4, BODY)
         y += _PROMPT_H + 1
 
 
 def _entry(canvas, screen):
+    """The refusal or notice boxed, else the entry: one line in the body face, else two
+    in small print (a refusal keeps its reason)."""
     text = model.banner(screen)
     if text:
-        canvas.rect(0, _ENTRY_Y - 2, _W, 22, 1)
-        canvas.rect(1, _ENTRY_Y - 1, _W - 2, 20, 1)
-        draw.best(canvas, text, 6, _ENTRY_Y + 1, _W - 12)
+        canvas.rect(0, _ENTRY_Y, _W, 27, 1)
+        draw.para(canvas, text, 6, _ENTRY_Y + 1, _W - 12)
     elif screen.entry:
-        draw.best(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, _W - 8)
+        draw.para(canvas, "> " + screen.entry, 4, _ENTRY_Y + 1, _W - 8)
 
 
 def _footer(canvas, screen, match):
@@ -122,12 +146,12 @@ def _footer(canvas, screen, match):
     time = model.elapsed(match)
     if time is not None:
         left += "  " + time
-    x = draw.text(canvas, left, 4, _FOOT_Y + 2, 1, 1)
+    x = draw.text(canvas, left, 4, _FOOT_Y, SMALL)
     room = _W - 4 - x - 8
     right = model.clock_words(match, screen.clock_s)
     if draw.text_width(right) > room:  # the clock's state is kept, its details go
         right = model.clock_words(match, screen.clock_s, True)
-    draw.text_at(canvas, right, x + 8, _FOOT_Y + 2, room, RIGHT, 1, 1)
+    draw.text_at(canvas, right, x + 8, _FOOT_Y, room, RIGHT, SMALL)
 
 
 def _columns(canvas, match, fig):
@@ -143,52 +167,53 @@ def _snooker(canvas, screen, match, fig):
     r = model.last_record(match)
     score = fig.score if fig is not None else (r[2] if r is not None else (0, 0))
     won = match.frames_won()
-    row1 = draw.rows_on(canvas, _ROW1_Y - 2, _ROW1_Y + 20)
-    row2 = draw.rows_on(canvas, _ROW2_Y, _ROW2_Y + 17)
+    row1 = draw.rows_on(canvas, _ROW1_Y - 4, _ROW1_Y + 24)
+    row2 = draw.rows_on(canvas, _ROW2_Y, _ROW2_Y + 24)
     for side in (0, 1):
         x = side * _COL + 10
         _big(canvas, side, score[side])
-        if row1:
-            _label_value(canvas, x, _ROW1_Y, t("s.frames"), "%d" % won[side], 84)
+        if row1:  # frames won up to 99, the label gives way (issue 26)
+            _label_value(canvas, x, _ROW1_Y - 2, "s.frames", "%d" % won[side], 84)
         if row1 and fig is not None and fig.striker == side:  # the break, inverted
-            canvas.fill_rect(x + 88, _ROW1_Y - 2, 96, 22, 1)
-            nx = draw.text(canvas, t("s.break"), x + 92, _ROW1_Y + 1, 1, 2, 0)
-            draw.text(canvas, "%d" % fig.brk, nx + 4, _ROW1_Y + 1, 2, 2, 0, 7)
+            canvas.fill_rect(x + 86, _ROW1_Y - 4, 98, 28, 1)
+            _label_value(canvas, x + 89, _ROW1_Y - 2, "s.break", "%d" % fig.brk, 94, 0)
         if row2:
-            _breaks_row(canvas, match, side, t("s.breaks"))
+            _breaks_row(canvas, match, side, "s.breaks")
     extra = []
-    cells = draw.rows_on(canvas, _CELLS_Y, _CELLS_Y + 34)
+    cells = draw.rows_on(canvas, _CELLS_Y, _CELLS_Y + 36)
     if fig is None:
         extra.append(t("s.frame_over") if r is not None else t("s.first_frame"))
         if cells:
-            _cell(canvas, 0, t("s.ball_on"), "-")
+            _cell(canvas, 0, "s.ball_on", "-")
         return extra
     if cells:
-        _cell(canvas, 0, t("s.ball_on"), upper_word(fig.ball_on) if fig.ball_on else "-")
+        _cell(canvas, 0, "s.ball_on", upper_word(fig.ball_on) if fig.ball_on else "-")
     if fig.free_ball:
         extra.append(t("s.free_ball"))
     if cells:
-        _cell(canvas, 1, t("s.reds"), "%d" % fig.reds)
-        _cell(canvas, 2, t("s.remaining"), "%d" % fig.remaining)
+        _cell(canvas, 1, "s.reds", "%d" % fig.reds)
+        _cell(canvas, 2, "s.remaining", "%d" % fig.remaining)
         k = fig.snookers_required
-        _cell(canvas, 3, t("s.snookers"), "-" if k is None else "%d" % k)
+        _cell(canvas, 3, "s.snookers", "-" if k is None else "%d" % k)
     if fig.respotted_black and "respot" not in fig.prompts:
         extra.append(t("s.respotted"))
     return extra
 
 
 def _fouls(canvas, x, y, n, warned):
-    nx = draw.text(canvas, t("s.fouls"), x, y + 1, 1, 2)
+    """FOULS and three boxes, one filled per foul in a row; WARNED after them, kept in
+    the side's own column (issue 26: it ran into B's)."""
+    nx = x + label(canvas, "s.fouls", x, y + 1, 72)
     i = 0
-    while i < 3:  # three boxes, one filled per foul in a row
-        bx = nx + 8 + i * 22
+    while i < 3:
+        bx = nx + 6 + i * 17
         if i < n:
-            canvas.fill_rect(bx, y, 18, 18, 1)
+            canvas.fill_rect(bx, y + 1, 14, 14, 1)
         else:
-            canvas.rect(bx, y, 18, 18, 1)
+            canvas.rect(bx, y + 1, 14, 14, 1)
         i += 1
     if warned:
-        draw.text(canvas, t("s.warned"), nx + 78, y + 1, 1, 2)
+        label(canvas, "s.warned", nx + 59, y + 1, x + 184 - nx - 59)
 
 
 def _pool(canvas, screen, match, fig):
@@ -199,11 +224,11 @@ def _pool(canvas, screen, match, fig):
         x = side * _COL + 10
         if fig is not None:
             _fouls(canvas, x, _ROW1_Y, fig.fouls[side], f.warned[side])
-        draw.text(canvas, t("s.racks_won"), x, _ROW2_Y + 1, 1, 2)
+        label(canvas, "s.racks_won", x, _ROW2_Y + 1, 184)
     if fig is None:
         return [t("s.rack_over") if match.frame is not None else t("s.first_rack")]
     left = model.balls_left(match) or ()
-    draw.text(canvas, t("s.balls_on_table"), 4, _CELLS_Y + 2, 1, 1)
+    draw.text_at(canvas, t("s.balls_on_table"), 4, _CELLS_Y + 1, _W - 8, LEFT, SMALL)
     game_ball = f.game_ball
     x = 4
     for n in left:
@@ -211,7 +236,7 @@ def _pool(canvas, screen, match, fig):
             canvas.fill_rect(x, _CELLS_Y + 13, 24, 22, 1)
         else:
             canvas.rect(x, _CELLS_Y + 13, 24, 22, 1)
-        draw.text_at(canvas, "%d" % n, x, _CELLS_Y + 16, 24, CENTRE, 1, 2,
+        draw.text_at(canvas, "%d" % n, x, _CELLS_Y + 16, 24, CENTRE, BODY,
                      0 if n == game_ball else 1)
         x += 26
     return []
@@ -231,11 +256,11 @@ def _straight(canvas, screen, match, fig):
     if fig is None:
         return [t("s.game_over") if match.frame is not None else t("s.game_start")]
     balls = getattr(f, "balls", None)
-    _cell(canvas, 0, t("s.run") % "AB"[fig.striker], "%d" % fig.brk, 5)
-    _cell(canvas, 1, t("s.target"), "%d" % target, 5)
-    _cell(canvas, 2, t("s.balls"), "-" if balls is None else "%d" % balls, 5)
-    _cell(canvas, 3, t("s.needs") % "A", "%d" % max(0, target - score[0]), 5)
-    _cell(canvas, 4, t("s.needs") % "B", "%d" % max(0, target - score[1]), 5)
+    _cell(canvas, 0, "s.run", "%d" % fig.brk, 5, "AB"[fig.striker])
+    _cell(canvas, 1, "s.target", "%d" % target, 5)
+    _cell(canvas, 2, "s.balls", "-" if balls is None else "%d" % balls, 5)
+    _cell(canvas, 3, "s.needs", "%d" % max(0, target - score[0]), 5, "A")
+    _cell(canvas, 4, "s.needs", "%d" % max(0, target - score[1]), 5, "B")
     return []
 
 
@@ -258,7 +283,7 @@ def draw_score(canvas, screen):
     # be clipped whole (draw.rows_on).
     if draw.rows_on(canvas, _PROMPT_Y, _PROMPT_Y + 2 * _PROMPT_H + 1):
         _prompts(canvas, match, fig, extra)
-    if draw.rows_on(canvas, _ENTRY_Y - 2, _ENTRY_Y + 20):
+    if draw.rows_on(canvas, _ENTRY_Y, _ENTRY_Y + 27):
         _entry(canvas, screen)
-    if draw.rows_on(canvas, _FOOT_Y - 2, _FOOT_Y + 10):
+    if draw.rows_on(canvas, _FOOT_Y - 2, _FOOT_Y + 12):
         _footer(canvas, screen, match)

@@ -11,6 +11,8 @@ from micropython import const
 from scoreboard.core.vocab import SIDES
 from scoreboard.lang import t
 
+from . import draw
+
 KINDS = ("start", "setup", "score", "menu", "frame_end", "match_end", "error")
 _SHOWN_BREAKS = const(3)
 # The most queued matches a start screen shows at once (the OLED's 6 rows; the e-ink
@@ -204,14 +206,26 @@ def prompt_words(code, fig, match):
     return code.upper()
 
 
-def winner_words(match, winner):
+def with_name(template, who, chars=0):
+    """`template % who` in at most `chars` characters (0: any): the name gives way (its
+    last word, cut with an ellipsis if need be), never the words around it."""
+    text = template % who
+    if chars and len(text) > chars:  # the surname, cut if need be
+        text = template % draw.fit(who.split(" ")[-1], max(1, chars - len(template) + 2))
+    return text
+
+
+def winner_words(match, winner, chars=0):
+    """Who won the match (`m.wins`), or that nobody did, in at most `chars` characters
+    (0: any; the name gives way)."""
     if winner is None:
         return t("m.no_winner")
-    return name(match, winner)
+    return with_name(t("m.wins"), name(match, winner), chars)
 
 
-def frame_result(match, winner, how):
-    """How a frame (rack) ended, in words for the end-of-frame screen."""
+def frame_result(match, winner, how, chars=0):
+    """How a frame (rack) ended, in words for the end-of-frame screen, in at most `chars`
+    characters (0: any; the winner's name gives way)."""
     if how in ("restarted", "abandoned", "forfeited") or winner is None:
         return t("m.r." + how, how) if how else ""
-    return t("m.r." + how, t("m.wins")) % name(match, winner)
+    return with_name(t("m.r." + how, t("m.wins")), name(match, winner), chars)
