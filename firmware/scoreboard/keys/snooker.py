@@ -18,7 +18,7 @@ side nominates (`pending`).
 from micropython import const
 
 from scoreboard.core.vocab import COLOURS, SIDES
-from scoreboard.lang import t, upper_word, word
+from scoreboard.lang import t, tn, upper_word, word
 
 from . import menus, play
 from .result import ENTRY, PLAY_MENU, give, keep, opens, refuse
@@ -147,7 +147,7 @@ class Keys:
             return give(None)
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return refuse(t("k.only_reds") % self._reds_left())
+                return refuse(tn("k.only_reds", self._reds_left()) % self._reds_left())
             self.balls.append("red")
             return keep()
         if name in COLOURS and self.free:
@@ -189,7 +189,7 @@ class Keys:
             return keep()
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return refuse(t("k.only_reds") % self._reds_left())
+                return refuse(tn("k.only_reds", self._reds_left()) % self._reds_left())
             self.balls.append(name)
             return keep()
         if name in COLOURS:

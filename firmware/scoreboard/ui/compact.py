@@ -164,7 +164,8 @@ def _score(canvas, screen, match, w, h):
     elif screen.entry:  # two rows for a long one (a decision pending), over the figures
         _question(canvas, "> " + screen.entry, w, h, 2, False)
     elif fig is None:
-        over = t("e.match_over") if match.finished() else t("s.frame_over")
+        over = t("e.match_over") if match.finished() else t(
+            "s.rack_over" if family == "pool" else "s.frame_over")
         _bottom(canvas, over if match.frame is not None else t("c.to_start"), True, w, h)
 
 

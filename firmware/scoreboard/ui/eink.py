@@ -196,7 +196,8 @@ def _frame_end(canvas, screen):
             gfx.text_at(canvas, t("e.breaks") % text, side * 200 + 8, 176, 184, LEFT, 1, 2)
     if score is not None and match.family != "straight":
         canvas.hline(0, 204, _W, 1)
-        gfx.text_at(canvas, t("e.frames"), 0, 212, _W, CENTRE, 1, 2)
+        gfx.text_at(canvas, t("e.racks" if match.family == "pool" else "e.frames"), 0, 212, _W,
+                    CENTRE, 1, 2)
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)
