@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF002, RUF003  (Cyrillic letters look like Latin: the language)
 """The box's language (issue 18 item 2): one table per language, every key in every
 table with the same `%` conversions, a table with a key missing fails, capitals the same
 on both interpreters, the rules core's refusals matched and translated."""
@@ -182,3 +183,15 @@ def test_capitals_are_the_same_on_both_interpreters_and_as_unicode_has_them(tmp_
     for line in cp.splitlines():
         for ch in line:
             assert ch == ch.upper() or len(ch.upper()) > 1, ch
+
+
+@pytest.mark.parametrize("code", ["en", "pl", "bg"])
+def test_a_concession_and_a_retirement_are_told_apart_as_the_report_says_them(code):
+    """`w.conceded` (a match result) and `w.retired` (a forfeit's reason) differ in every
+    language, and the box's results words are the printed report's (`how.`)."""
+    from host_tools.results.report_lang import TEXTS as REPORT
+
+    box = dict(zip(TABLES[code][0::2], TABLES[code][1::2]))
+    assert box["w.conceded"] != box["w.retired"]
+    for how in ("conceded", "forfeited", "abandoned"):
+        assert box["w." + how] == REPORT[code]["how." + how], how
