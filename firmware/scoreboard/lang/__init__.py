@@ -23,8 +23,8 @@ printed on key NAME in that language (host_tools/gen/legends.py prints it in cap
 the word every prompt of that language names the key by.
 
 The notation's words, the journal, key scripts and the key names (printed small under
-each key's label) stay English: they are the contract. The LED panel draws digits and TIME with segments: the
-same in every language.
+each key's label) stay English: they are the contract. The LED panel draws digits and
+TIME with segments: the same in every language.
 """
 
 LANGS = ("en", "pl", "bg")
