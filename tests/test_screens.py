@@ -330,9 +330,11 @@ def test_end_screens_say_who_won():
 
 def test_start_menu_and_error_screens():
     start = _draw(dict(cat.eink_screens())["start"])  # in the order of their names
-    assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", 1, 2, col=0)
-    assert S.find_text(start, 400, 0, 100, 400, 30, "M\u00fcller v S\u00e1nchez", 1, 2)
-    assert S.find_text(start, 400, 0, 140, 400, 40, "Higgins v Robertson", 1, 2)
+    # each match's names large (the line's part before ", "), its game and format below
+    assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", 2, 2, 7, col=0)
+    assert S.find_text(start, 400, 0, 100, 400, 30, "M\u00fcller v S\u00e1nchez", 2, 2, 7)
+    assert S.find_text(start, 400, 0, 140, 400, 40, "Higgins v Robertson", 2, 2, 7)
+    assert S.find_text(start, 400, 0, 80, 400, 30, "snooker, 15 reds, BEST OF 7", 1, 2, col=0)
     screen = model.Screen("menu")
     screen.menu_items = cat.MENU
     screen.menu_cursor = 11  # past the rows that fit: the list scrolls
