@@ -156,7 +156,7 @@ TEXTS = (
     "k.finish_foul", "dokończ faul: ok (albo chybienie), cofnij anuluje",
     "k.foul", "FAUL %d",
     "k.foul_max", "faul to najwyżej 7: cofnij zaczyna od nowa",
-    "k.free_ball", "%s wskazuje wolną bilę: wbitą wpisz klawiszem tej bili",
+    "k.free_ball", "%s wskazuje wolną bilę: jej klawisz ją wbija",
     "k.max", " (maks.)",
     "k.not_on_table", "%s nie ma na stole",
     "k.ok_ends_pot", "ok kończy wbicie, cofnij je anuluje",
