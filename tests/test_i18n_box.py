@@ -26,7 +26,7 @@ def test_the_box_speaks_the_language_of_its_settings(tmp_path):
     r.wait(100)
     assert r.app.screen.kind == "start"
     # the keys named as the Polish legend prints them (issue 26 item 4)
-    assert r.app.screen.hint == "ok:start (zaczyna A) cofnij:następny koniec:zamiana menu:więcej"
+    assert r.app.screen.hint == "ok:start (zaczyna A) cofnij:dalej koniec:zamiana menu:więcej"
     r.press("ok", 80)
     r.press("pink", 80)  # red is on: refused, with the rules' reason in Polish
     assert r.app.screen.message == "bila rozgrywana: czerwona, nie różowa"
