@@ -10,8 +10,9 @@ the compact OLED screens, `m.` the words read from a match, `g.` the key grammar
 snooker's keys, `p.` pool's, `t.` straight pool's, `n.` the menus, `st.` the start menu,
 `a.` the app) or what they say (`w.` a word of the notation as the screens show it; `=`
 a refusal of the rules core, keyed by the core's own English template, which
-`refusal()` matches). MicroPython's `str.upper()` changes ASCII letters only: `upper()`
-here gives the capitals of the blocks the screens draw, the same on both interpreters.
+`refusal()` matches; `KEY|rack` its words for a pool rack, where the core says frame).
+MicroPython's `str.upper()` changes ASCII letters only: `upper()` here gives the
+capitals of the blocks the screens draw, the same on both interpreters.
 tests/test_i18n_tables.py checks that every table has every key of `en`, with the same
 `%` conversions.
 
@@ -247,12 +248,15 @@ def _match(template, text):
     return args
 
 
-def refusal(text):
+def refusal(text, family=None):
     """A refusal of the rules core (its English ValueError text) in the language in use:
     the table's translation of the core template it matches, its arguments (balls,
-    numbers) filled in, the words among them translated; as it is when none matches."""
+    numbers) filled in, the words among them translated, in the plural of the first
+    number; as it is when none matches. With `family` "pool", a template's rack form
+    (`KEY|rack`, where the core says frame for a rack) where the table has one."""
     table = _ACTIVE[0]
-    if table is None or _ACTIVE[1] == "en":
+    pool = family == "pool"
+    if table is None or (_ACTIVE[1] == "en" and not pool):
         return text
     i = 0
     n = len(table)
@@ -260,13 +264,18 @@ def refusal(text):
         i += 2
     while i < n and table[i][0] == "=":
         key = table[i]
-        args = _match(key[1:], text) if key.find("#") < 0 else None
+        args = _match(key[1:], text) if key.find("#") < 0 and key.find("|") < 0 else None
         if args is not None:
             count = 2
             for a in args:  # the first number among them takes its plural
                 if a.isdigit():
                     count = int(a)
                     break
-            return table[_form(table, key, plural(count)) + 1] % tuple(word(a) for a in args)
+            j = _find(table, key + "|rack") if pool else -1
+            if j < 0:
+                if _ACTIVE[1] == "en":  # English: the core's own words
+                    return text
+                j = _form(table, key, plural(count))
+            return table[j + 1] % tuple(word(a) for a in args)
         i += 2
     return text
