@@ -380,7 +380,7 @@ def clock_choice(name):
 def _summary(header):
     """One line of the start screen's list in the language in use: names, game, format,
     clock (files.summary's, in words)."""
-    names = " v ".join(" & ".join(side) for side in header.sides)
+    names = t("st.versus") % (" & ".join(header.sides[0]), " & ".join(header.sides[1]))
     game = header.game
     for i in range(len(GAMES)):
         words = GAMES[i].split(" ")

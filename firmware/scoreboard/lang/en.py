@@ -342,6 +342,7 @@ TEXTS = (
     "st.setup_keys", "menu changes, ok goes on, undo goes back",
     "st.start_hint", "ok:start (%s breaks) undo:next %s:swap menu:more",
     "st.unreadable", "unreadable: %s",
+    "st.versus", "%s v %s",
     "t.broke_foul", "%s: take the table, or again?",
     "t.foul_break_time", "foul break time",
     "t.rerack15", "rerack 15",

@@ -355,6 +355,7 @@ TEXTS = (
     "st.setup_keys", "menu zmienia, ok dalej, cofnij wraca",
     "st.start_hint", "ok:start (zaczyna %s) cofnij:dalej %s:zamiana menu:więcej",
     "st.unreadable", "nieczytelny: %s",
+    "st.versus", "%s \u2013 %s",  # an en dash
     "t.broke_foul", "%s: przejmij stół czy ponownie?",
     "t.foul_break_time", "faul rozbicia, czas",
     "t.rerack15", "ustaw 15",
