@@ -81,3 +81,13 @@ def test_the_set_up_on_a_polish_box_says_every_field_in_polish(tmp_path):
     header = device.journal_lines(device.journal_files(tmp_path)[-1])
     assert "match best-of 1" in header and "clock shot=45 warn=10" in header  # English
     assert 'side A "Gracz A"' in header and 'side B "Gracz B"' in header
+
+
+def test_a_long_undo_says_the_queued_lines_again_in_the_new_language(tmp_path):
+    device.queue(tmp_path, "m1", HEADER)  # no lang of its own: the box's
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    assert r.app.screen.queue[0][1].endswith("BEST OF 3, NO CLOCK")
+    r.press("undo", 1500)  # Polish
+    assert r.app.screen.queue[0][1].endswith("Z 3 FREJMÓW, BEZ ZEGARA")
+    assert " \u2013 " in r.app.screen.queue[0][1]  # the sides joined as Polish writes it

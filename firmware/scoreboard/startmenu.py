@@ -86,8 +86,9 @@ class StartMenu:
         self.index = 0  # its place in the queue, sorted by name
         self.total = 0  # queued matches
         self.first = 0  # the place of window[0]
-        # [(name, what the list shows, its game or None, summary or why not)] around the
-        # cursor: a file that will not start (None) shows why where its format would be.
+        # [(name, what the list shows, its game or None, summary or why not, its lang or
+        # None)] around the cursor: a file that will not start (None) shows why where its
+        # format would be; the line is in the match's language (else the box's).
         self.window = []
         self.breaker = 0  # who breaks frame 1: 0 (A) or 1 (B)
         self.field = 0  # the set-up field under the cursor
@@ -234,6 +235,8 @@ class StartMenu:
             return self._start("frame " + SIDES[self.breaker])
         if name == "undo" and long:  # the box's language, at once (the app keeps it)
             self.box_lang = LANGS[(LANGS.index(self.box_lang) + 1) % len(LANGS)]
+            self.window = []  # the lines without a language of their own, read again
+            self._place(self.name, False)
             return _setting("lang", use_lang(self.box_lang))
         if name == "undo":
             self._place(self.name, True)
@@ -368,8 +371,8 @@ def _keep(names, n, most, largest):
 
 
 def clock_choice(name):
-    """A shot-clock profile of the set-up and the clock menu in words: `rule book 45s`
-    (`st.clock.NAME`, its limit), or `off`."""
+    """A shot-clock profile of the set-up in words, as the clock menu says it: `seed
+    45s`, `przepisy 45s` (`st.clock.NAME`, its limit), or off (`st.off`)."""
     if name == "off":
         return t("st.off")
     from scoreboard.core.clocksettings import profile
