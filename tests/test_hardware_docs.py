@@ -260,3 +260,6 @@ def test_readme_links_and_files_exist():
         assert name in text
     for name in ("enclosure.scad", "enclosure.svg", "legend-snooker.svg"):
         assert (HW / name).exists()
+    for family in keymaps.KEYMAPS:  # the Polish and Bulgarian legends, linked
+        for code in ("pl", "bg"):
+            assert "(%s)" % legends.file_name(family, code) in text, (family, code)
