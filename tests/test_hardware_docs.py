@@ -14,8 +14,10 @@ from drivers import max7219, ssd1683
 from host_tools.gen import legends
 from scoreboard.keys import keymaps
 from host_tools.gen import keylegends as key_legends
+from scoreboard.lang import bg, en, pl, upper
 from support import fakes, mpy
 
+TABLES = {"en": en.TEXTS, "pl": pl.TEXTS, "bg": bg.TEXTS}
 HW = mpy.REPO / "hardware"
 README = HW / "README.md"
 SVG_NS = "{http://www.w3.org/2000/svg}"
@@ -174,10 +176,18 @@ def test_timing_table_matches_the_measured_traffic():
     assert m["one-band"] == 2 * (14 + 1500) + 8
 
 
+@pytest.mark.parametrize("code", legends.LANGS)
 @pytest.mark.parametrize("family", sorted(keymaps.KEYMAPS))
-def test_legend_names_every_key_at_real_size(family):
-    path = HW / ("legend-%s.svg" % family)
+def test_legend_names_every_key_at_real_size(family, code):
+    """Each legend, English, Polish and Bulgarian: every key's label in its language (the
+    language table's `l.NAME`, what the box's prompts name it by), its English name
+    small underneath, at the keypad's size, the label no wider than the key."""
+    path = HW / legends.file_name(family, code)
+    assert path.name == ("legend-%s.svg" % family if code == "en"
+                         else "legend-%s-%s.svg" % (family, code))
     root = ET.parse(path).getroot()
+    assert root.get("{http://www.w3.org/XML/1998/namespace}lang") == code
+    assert root.get("font-family").startswith("DejaVu Sans")
     assert root.get("width") == "%gmm" % legends.WIDTH_MM
     assert root.get("height") == "%gmm" % legends.HEIGHT_MM
     assert root.get("viewBox") == "0 0 %g %g" % (legends.WIDTH_MM, legends.HEIGHT_MM)
@@ -187,9 +197,14 @@ def test_legend_names_every_key_at_real_size(family):
         assert group is not None, (family, i)
         texts = [t.text for t in group.iter(SVG_NS + "text")]
         assert name in texts, (family, i, name)
-        label, _short, long_press = key_legends.legend(family)[i]
+        label, _short, long_press = key_legends.legend(family, code)[i]
         assert label in texts, (family, i, label)
-        assert ("hold" in texts) == bool(long_press), (family, i)
+        assert label == upper(dict(zip(TABLES[code][0::2], TABLES[code][1::2]))["l." + name])
+        assert ("hold" in texts) == (code == "en" and bool(long_press)), (family, i)
+        assert (legends.HOLD[code] in texts) == bool(long_press), (family, i)
+        size = float(next(t.get("font-size") for t in group.iter(SVG_NS + "text")
+                          if t.text == label))
+        assert legends.label_em(label) * size <= legends.LABEL_MM + 0.01, label
         number = str(keymaps.NUMBERS[i])
         assert (number in texts) == (keymaps.numbered(family) and number != "0")
         # the key sits where board.keys() numbers it: row-major, on the pitch
@@ -203,7 +218,9 @@ def test_legend_names_every_key_at_real_size(family):
 
 
 def test_legends_are_up_to_date(tmp_path):
-    for path in legends.write_all(tmp_path):
+    written = legends.write_all(tmp_path)
+    assert len(written) == 3 * len(keymaps.KEYMAPS)  # en, pl, bg
+    for path in written:
         committed = HW / path.name
         assert committed.read_text(encoding="utf-8") == path.read_text(encoding="utf-8"), (
             "%s is stale: run .venv/bin/python -m host_tools.gen.legends" % path.name)
@@ -243,3 +260,6 @@ def test_readme_links_and_files_exist():
         assert name in text
     for name in ("enclosure.scad", "enclosure.svg", "legend-snooker.svg"):
         assert (HW / name).exists()
+    for family in keymaps.KEYMAPS:  # the Polish and Bulgarian legends, linked
+        for code in ("pl", "bg"):
+            assert "(%s)" % legends.file_name(family, code) in text, (family, code)

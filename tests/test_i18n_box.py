@@ -25,7 +25,8 @@ def test_the_box_speaks_the_language_of_its_settings(tmp_path):
     r = Runner(str(tmp_path))
     r.wait(100)
     assert r.app.screen.kind == "start"
-    assert r.app.screen.hint == "ok:start (zaczyna A) undo:dalej end:zmień menu:więcej"
+    # the keys named as the Polish legend prints them (issue 26 item 4)
+    assert r.app.screen.hint == "ok:start (zaczyna A) cofnij:dalej koniec:zamiana menu:więcej"
     r.press("ok", 80)
     r.press("pink", 80)  # red is on: refused, with the rules' reason in Polish
     assert r.app.screen.message == "bila rozgrywana: czerwona, nie różowa"
@@ -55,3 +56,38 @@ def test_a_long_undo_on_the_start_screen_steps_the_language_and_keeps_it(tmp_pat
     again.press("undo", 1500)
     assert again.app.screen.notice == "LANGUAGE: English"
     assert "lang=en" in _settings(tmp_path).split("\n")
+
+
+def test_the_set_up_on_a_polish_box_says_every_field_in_polish(tmp_path):
+    """Issue 26 item 5: the set-up's format, clock and default names were English
+    (`Match`, `best-of 3`, `seed 45s`, `Player A`) on a box in Polish."""
+    (tmp_path / "settings.txt").write_text("lang=pl\n", encoding="utf-8")
+    r = Runner(str(tmp_path))  # nothing queued: menu sets one up
+    r.wait(100)
+    r.press("menu", 80)
+    assert r.app.screen.kind == "setup"
+    assert r.app.screen.setup == [("Gra", "snooker, 15 czerwonych"), ("Mecz", "Z 3 FREJMÓW"),
+                                  ("Zegar", "wył."), ("Start", "ok")]
+    r.press("ok", 80)
+    for _ in range(4):  # best-of 3, 5, 7, 9, 1: one frame, its singular
+        r.press("menu", 80)
+    assert r.app.screen.setup[1] == ("Mecz", "Z 1 FREJMU")
+    r.press("ok", 80)
+    r.press("menu", 80)  # the clock: the rule book's 45 s, in words
+    assert r.app.screen.setup[2] == ("Zegar", "przepisy 45s")
+    r.press("ok", 80)
+    r.press("ok", 80)  # Start
+    assert r.app.screen.kind == "score"
+    header = device.journal_lines(device.journal_files(tmp_path)[-1])
+    assert "match best-of 1" in header and "clock shot=45 warn=10" in header  # English
+    assert 'side A "Gracz A"' in header and 'side B "Gracz B"' in header
+
+
+def test_a_long_undo_says_the_queued_lines_again_in_the_new_language(tmp_path):
+    device.queue(tmp_path, "m1", HEADER)  # no lang of its own: the box's
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    assert r.app.screen.queue[0][1].endswith("BEST OF 3, NO CLOCK")
+    r.press("undo", 1500)  # Polish
+    assert r.app.screen.queue[0][1].endswith("Z 3 FREJMÓW, BEZ ZEGARA")
+    assert " \u2013 " in r.app.screen.queue[0][1]  # the sides joined as Polish writes it

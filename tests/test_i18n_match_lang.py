@@ -76,7 +76,20 @@ def test_a_queued_match_in_polish_on_an_english_box(tmp_path):
     device.queue(tmp_path, "m2", HEADER)  # the next one, in the box's language
     r = Runner(str(tmp_path))
     r.wait(100)
-    assert r.app.screen.hint.startswith("ok:start (A breaks)")  # the start screen: the box's
+    # the start screen speaks the language of the match under the cursor (issue 26 item 5)
+    assert r.app.screen.hint.startswith("ok:start (zaczyna A) cofnij:")
+    assert "Z 3 FREJMÓW" in r.app.screen.queue[0][1]
+    r.press("undo", 80)  # the next match: the box's own
+    assert r.app.screen.hint.startswith("ok:start (A breaks)")
+    assert "BEST OF 3" in r.app.screen.queue[1][1]
+    r.press("undo", 80)  # round to the first: Polish again, and its menu before frame 1
+    assert r.app.screen.hint.startswith("ok:start (zaczyna A)")
+    r.press("menu", 80)
+    assert r.app.screen.kind == "menu"
+    assert r.app.screen.menu_title == "PRZED PIERWSZYM FREJMEM"
+    assert r.app.screen.menu_items[0] == "wywołany"
+    r.press("undo", 80)  # out of the menu: the list
+    assert r.app.screen.kind == "start"
     r.press("ok", 80)
     assert r.app.screen.kind == "score"
     r.press("pink", 80)  # red is on: refused, in the match's language

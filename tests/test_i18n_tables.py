@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001, RUF002, RUF003  (Cyrillic letters look like Latin: the language)
 """The box's language (issue 18 item 2): one table per language, every key in every
 table with the same `%` conversions, a table with a key missing fails, capitals the same
 on both interpreters, the rules core's refusals matched and translated."""
@@ -30,8 +31,10 @@ def _conversions(text):
     return re.findall(r"%[-0-9.]*[sd%]", text)
 
 
-def check_table(table, reference=en.TEXTS):
-    """What is wrong with `table` against the reference table: [] when nothing."""
+def check_table(table, reference=en.TEXTS, code="en"):
+    """What is wrong with `table` against the reference table: [] when nothing. A plural
+    form `KEY#1` (one) or, in Polish, `KEY#2` (few) may stand beside a key of the
+    reference, with the key's conversions."""
     problems = []
     if len(table) % 2:
         return ["an odd number of strings: a key without its text"]
@@ -44,10 +47,21 @@ def check_table(table, reference=en.TEXTS):
     mine = dict(zip(table[0::2], table[1::2]))
     for key in sorted(set(ref) - set(mine)):
         problems.append("missing key %s" % key)
+
+    def base_of(key):  # KEY#1, KEY#2: plural forms; =KEY|rack: a refusal's rack words
+        base, _, form = key.partition("#")
+        if base in ref and (form == "1" or (form == "2" and code == "pl")):
+            return base
+        if key.startswith("=") and key.endswith("|rack") and key[:-5] in reference[0::2]:
+            return key[:-5]
+        return None
+
     for key in sorted(set(mine) - set(ref)):
-        problems.append("unknown key %s" % key)
-    for key in sorted(set(ref) & set(mine)):
-        want = _conversions(ref[key])
+        if base_of(key) is None:
+            problems.append("unknown key %s" % key)
+    for key in sorted(k for k in mine if k in ref or base_of(k) is not None):
+        base = key if key in ref else base_of(key)
+        want = _conversions(ref[base])
         got = _conversions(mine[key])
         if key.startswith("="):  # the core's arguments arrive as strings
             want = ["%s" if c == "%d" else c for c in want]
@@ -59,7 +73,7 @@ def check_table(table, reference=en.TEXTS):
 
 @pytest.mark.parametrize("code", ["en", "pl", "bg"])
 def test_every_table_has_every_key_with_the_same_conversions(code):
-    assert check_table(TABLES[code]) == []
+    assert check_table(TABLES[code], code=code) == []
     assert lang.LANGS == ("en", "pl", "bg")
 
 
@@ -67,7 +81,12 @@ def test_a_table_with_a_key_missing_fails():
     table = list(pl.TEXTS)
     i = table.index("s.ball_on")
     del table[i:i + 2]
-    assert check_table(tuple(table)) == ["missing key s.ball_on"]
+    assert check_table(tuple(table), code="pl") == ["missing key s.ball_on"]
+    assert "unknown key m.frames#2" in check_table(pl.TEXTS, code="bg")  # no few there
+    table = list(pl.TEXTS)
+    table[table.index("m.frames#2") + 1] = "FREJMY"  # a plural form without its %d
+    assert check_table(tuple(table), code="pl") == [
+        "m.frames#2: conversions [], not ['%d']"]
     table = list(bg.TEXTS)
     table[table.index("g.range") + 1] = "число"  # its %d lost
     assert check_table(tuple(table)) == ["g.range: conversions [], not ['%d']"]
@@ -85,15 +104,28 @@ def test_the_texts_come_from_the_table_in_use():
 
 
 def test_the_seeds_terms_are_used():
-    """The terms of the rule books: the Polish seed's frejm, faul, wolna bila, brejk;
-    the Bulgarian seed's гейм (a rack), фаул, начален удар (the break), лимит на
-    времето and "time" (the shot clock)."""
+    """The terms of the rule books: the Polish seed's frejm, faul, wolna bila, brejk,
+    oznajmienie (a claim), partia (a rack); the Bulgarian seed's гейм (a rack), фаул,
+    разбиване (the break), обявен (a called match, 1.7), лимит на времето and "time"
+    (the shot clock), and none of the words issue 26 found wrong: a claim is not
+    "zakończ frejm", a visit not посещение, the break one word, the winner does not
+    "печели с фаул", a rule изисква (not иска), the black is not "ЧЕРНАТА ОТНОВО"."""
     texts = " ".join(pl.TEXTS[1::2]).lower()
-    for term in ("frejm", "faul", "wolna bila", "brejk"):
+    for term in ("frejm", "faul", "wolna bila", "brejk", "oznajmienie", "partia"):
         assert term in texts, term
+    for wrong in ("zakończ frejm", "uwaga:"):
+        assert wrong not in texts, wrong
     texts = " ".join(bg.TEXTS[1::2]).lower()
-    for term in ("гейм", "фаул", "начален удар", "лимит на времето", "time"):
+    for term in ("гейм", "фаул", "разбиване", "обявен", "лимит на времето", "time"):
         assert term in texts, term
+    for wrong in ("начален удар", "посещение", "повикан", "печели с фаул", " иска ",
+                  "черната отново", "пусни лимита"):
+        assert wrong not in texts, wrong
+    bg_table = dict(zip(bg.TEXTS[0::2], bg.TEXTS[1::2]))
+    # без игра is a late start's, not every forfeit's
+    assert [k for k, v in bg_table.items() if "без игра" in v] == ["w.late"]
+    # the OLED's letters: С the break, СН the snookers needed
+    assert bg_table["c.break"] == "С%d" and " СН%s" in bg_table["c.figures"]
 
 
 @pytest.mark.parametrize("code", ["pl", "bg"])
@@ -114,12 +146,29 @@ def test_the_box_the_set_up_and_the_report_call_each_pool_game_alike(code):
 def test_refusals_of_the_rules_core_are_translated():
     lang.use("pl")
     assert lang.refusal("ball on is pink, not red") == "bila rozgrywana: różowa, nie czerwona"
-    assert lang.refusal("only 3 red(s) on the table") == "na stole tylko 3 czerwonych"
+    assert lang.refusal("only 3 red(s) on the table") == "na stole tylko 3 czerwone"
+    assert lang.refusal("only 5 red(s) on the table") == "na stole tylko 5 czerwonych"
+    assert lang.refusal("only 1 red(s) on the table") == "na stole tylko 1 czerwona"
+    assert lang.refusal("only 22 object balls on the table") == "na stole tylko 22 bile"
     assert lang.refusal("play is suspended: 'resume' first") == \
-        "gra wstrzymana: najpierw 'resume'"
+        "gra wstrzymana: najpierw 'wznów' (menu)"
     assert lang.refusal("a text the core never says") == "a text the core never says"
     lang.use("en")
     assert lang.refusal("ball on is pink, not red") == "ball on is pink, not red"
+
+
+@pytest.mark.parametrize("code, said", [
+    ("en", "rack 2 is over: start the next with 'frame'"),
+    ("pl", "partia 2 zakończona: następną zaczyna ok"),
+    ("bg", "гейм 2 свърши: следващият започва с ok")])
+def test_a_refusal_for_pool_says_rack_where_the_core_says_frame(code, said):
+    lang.use(code)
+    core = "frame 2 is over: start the next with 'frame'"
+    assert lang.refusal(core, "pool") == said
+    assert lang.refusal(core, "snooker") == lang.refusal(core)
+    assert ("frame" in lang.refusal(core)) == (code == "en")
+    assert lang.refusal("ball on is pink, not red", "pool") == lang.refusal(
+        "ball on is pink, not red")  # no rack form: the template's own
 
 
 def test_every_core_template_is_one_the_core_raises():
@@ -129,7 +178,7 @@ def test_every_core_template_is_one_the_core_raises():
         sources += path.read_text(encoding="utf-8")
     joined = re.sub(r'"\s*\n\s*"', "", sources)  # implicit concatenations
     for key in _keys(en.TEXTS):
-        if key.startswith("="):
+        if key.startswith("=") and not key.endswith("|rack"):
             assert '"%s"' % key[1:] in joined, key
 
 
@@ -155,3 +204,15 @@ def test_capitals_are_the_same_on_both_interpreters_and_as_unicode_has_them(tmp_
     for line in cp.splitlines():
         for ch in line:
             assert ch == ch.upper() or len(ch.upper()) > 1, ch
+
+
+@pytest.mark.parametrize("code", ["en", "pl", "bg"])
+def test_a_concession_and_a_retirement_are_told_apart_as_the_report_says_them(code):
+    """`w.conceded` (a match result) and `w.retired` (a forfeit's reason) differ in every
+    language, and the box's results words are the printed report's (`how.`)."""
+    from host_tools.results.report_lang import TEXTS as REPORT
+
+    box = dict(zip(TABLES[code][0::2], TABLES[code][1::2]))
+    assert box["w.conceded"] != box["w.retired"]
+    for how in ("conceded", "forfeited", "abandoned"):
+        assert box["w." + how] == REPORT[code]["how." + how], how

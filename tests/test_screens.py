@@ -332,9 +332,12 @@ def test_end_screens_say_who_won():
 
 def test_start_menu_and_error_screens():
     start = _draw(dict(cat.eink_screens())["start"])  # in the order of their names
+    # each match's names large, its game, format and clock below in the body face, in
+    # the words of the match's language (the start menu writes them from its header)
     assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", L, col=0)
-    # the longer line gives way to the body face, whole
-    assert S.find_text(start, 400, 0, 100, 400, 30, "M\u00fcller v S\u00e1nchez", B)
+    assert S.find_text(start, 400, 0, 84, 400, 22, "snooker, 15 reds, BEST OF 7, NO CLOCK",
+                       B, col=0)
+    assert S.find_text(start, 400, 0, 100, 400, 40, "M\u00fcller v S\u00e1nchez", L)
     assert S.find_text(start, 400, 0, 140, 400, 40, "Higgins v Robertson", L)
     screen = model.Screen("menu")
     screen.menu_items = cat.MENU

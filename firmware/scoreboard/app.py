@@ -286,7 +286,7 @@ class App:
             was_over = self._frame_over()
             self.match.apply(event)
         except ValueError as e:  # the rules' reason, in the box's language
-            self._refuse(lang.refusal(str(e)), now)
+            self._refuse(lang.refusal(str(e), self.family), now)
             return
         try:
             self.journal.append(text)

@@ -15,6 +15,14 @@ Set-up: game, match format and shot clock; `menu` changes the field under the cu
 `ok` goes to the next field and, on the last ("Start"), starts the match with default
 names; `undo` goes back to the start screen.
 
+The language (issue 26 item 5): the start screen speaks the language of the queued
+match under the cursor (its header's `lang`), and so does the menu of its words before
+the first frame; a match without one, and the set-up, speak the box's own (settings.txt,
+what the app had in use when it made the menu; a long `undo` changes it). Every text
+shown is the language table's: the games, the formats and the clock choices in words
+(`ui/model.format_words`, `st.clock.NAME`), the default names (`st.player`), the keys
+named as that language's legend prints them (`lang.label`).
+
 The side key and what it does are the key grammar's (`grammar.switch_breaker`): the
 same key switches the breaker here and in a match still waiting for its first frame.
 
@@ -34,9 +42,9 @@ from scoreboard.keys import menus
 from scoreboard.keys.grammar import IDLE, Grammar, switch_breaker
 from scoreboard.keys.keymaps import side_key
 from scoreboard.keys.result import Result, refuse
-from scoreboard.lang import LANGS, current, t
+from scoreboard.lang import LANGS, current, label, t
 from scoreboard.lang import use as use_lang
-from scoreboard.ui.model import QUEUE_ROWS
+from scoreboard.ui.model import QUEUE_ROWS, format_words
 
 GAMES = ("snooker reds=15", "snooker reds=10", "snooker reds=6", "eightball", "nineball",
          "tenball", "straight")
@@ -78,8 +86,9 @@ class StartMenu:
         self.index = 0  # its place in the queue, sorted by name
         self.total = 0  # queued matches
         self.first = 0  # the place of window[0]
-        # [(name, what the list shows, its game or None, summary or why not)] around the
-        # cursor: a file that will not start (None) shows why where its format would be.
+        # [(name, what the list shows, its game or None, summary or why not, its lang or
+        # None)] around the cursor: a file that will not start (None) shows why where its
+        # format would be; the line is in the match's language (else the box's).
         self.window = []
         self.breaker = 0  # who breaks frame 1: 0 (A) or 1 (B)
         self.field = 0  # the set-up field under the cursor
@@ -88,6 +97,7 @@ class StartMenu:
         # The words before the first frame of the queued match under the cursor: a
         # Grammar over its header with its menu open, or None.
         self.pre = None
+        self.box_lang = current()  # the box's own language (the app's, at the start)
         self._place(None, False)
 
     # -- the queue, a few files at a time ---------------------------------------------
@@ -136,9 +146,26 @@ class StartMenu:
             else:
                 text, header = self.queue.entry(n)
                 if header is None:
-                    self.window.append((n, t("st.not_started") % (n, text), None, text))
+                    use_lang(self.box_lang)
+                    self.window.append((n, t("st.not_started") % (n, text), None, text,
+                                        None))
                 else:  # its game, not its Header: six of those would cost 2 KB of heap
-                    self.window.append((n, text, header.game, text))
+                    use_lang(header.lang or self.box_lang)  # the line in its own words
+                    self.window.append((n, _summary(header), header.game, text,
+                                        header.lang))
+        self._speak()
+
+    def _speak(self):
+        """Speak the language of what is shown: the queued match under the cursor's (or
+        the one whose menu is open), else the box's own."""
+        code = self.box_lang
+        if self.pre is not None:
+            code = self.pre.match.header.lang or code
+        elif not self.setting_up:
+            entry = self._current()
+            if entry is not None and entry[4]:
+                code = entry[4]
+        use_lang(code)
 
     def refresh(self):
         """Read the queue again (the desk queued a match), the cursor where it was."""
@@ -151,9 +178,10 @@ class StartMenu:
 
     def fields(self):
         g, f, c = self.setup
-        clock = t("st.off") if CLOCKS[c] == "off" else CLOCKS[c]
-        return [(t("st.f.game"), t("st.game.%d" % g)), ("Match", formats(_game_family(g))[f]),
-                (t("st.f.clock"), clock), (t("st.f.start"), t("st.ok"))]
+        kind, n = formats(_game_family(g))[f].split(" ")
+        return [(t("st.f.game"), t("st.game.%d" % g)),
+                (t("st.f.match"), format_words(kind, int(n))),
+                (t("st.f.clock"), clock_choice(CLOCKS[c])), (t("st.f.start"), t("st.ok"))]
 
     def family(self):
         """The legend the referee should have on: the chosen game's."""
@@ -167,6 +195,7 @@ class StartMenu:
         return "snooker"
 
     def fill(self, screen):
+        self._speak()
         screen.match = None
         g = self.pre
         if g is not None:  # its menu, or the question of the word chosen in it
@@ -185,7 +214,7 @@ class StartMenu:
         screen.queue_first = self.first
         screen.queue_total = self.total
         screen.setup = self.fields() if self.setting_up else []
-        key = side_key(self.family())
+        key = label(side_key(self.family()))
         if self.setting_up:
             last = self.field == len(screen.setup) - 1
             screen.hint = (t("st.setup_go_hint") % (SIDES[self.breaker], key) if last
@@ -205,7 +234,10 @@ class StartMenu:
         if name == "ok":
             return self._start("frame " + SIDES[self.breaker])
         if name == "undo" and long:  # the box's language, at once (the app keeps it)
-            return _setting("lang", use_lang(LANGS[(LANGS.index(current()) + 1) % len(LANGS)]))
+            self.box_lang = LANGS[(LANGS.index(self.box_lang) + 1) % len(LANGS)]
+            self.window = []  # the lines without a language of their own, read again
+            self._place(self.name, False)
+            return _setting("lang", use_lang(self.box_lang))
         if name == "undo":
             self._place(self.name, True)
         elif self._switch(name):
@@ -245,7 +277,9 @@ class StartMenu:
     # -- before the first frame: the key grammar over the queued header ------------------
     def _open_pre(self, name):
         try:
-            g = Grammar(Match(self.queue.header_of(name)))
+            header = self.queue.header_of(name)
+            use_lang(header.lang or self.box_lang)  # its menu in the match's language
+            g = Grammar(Match(header))
         except (OSError, JournalError, ValueError) as e:
             return refuse(t("st.unreadable") % e)
         g.first_breaker = self.breaker
@@ -302,7 +336,7 @@ class StartMenu:
     def _setup_lines(self):
         g, f, c = self.setup
         lines = ["sbn 1", "game " + GAMES[g], "match " + formats(_game_family(g))[f],
-                 'side A "Player A"', 'side B "Player B"']
+                 'side A "%s"' % (t("st.player") % "A"), 'side B "%s"' % (t("st.player") % "B")]
         if CLOCKS[c] != "off":
             lines.append("clock " + _clock_words(CLOCKS[c]))
         return lines
@@ -334,6 +368,35 @@ def _keep(names, n, most, largest):
     names.insert(i, n)
     if len(names) > most:
         names.pop(0 if largest else len(names) - 1)
+
+
+def clock_choice(name):
+    """A shot-clock profile of the set-up in words, as the clock menu says it: `seed
+    45s`, `przepisy 45s` (`st.clock.NAME`, its limit), or off (`st.off`)."""
+    if name == "off":
+        return t("st.off")
+    from scoreboard.core.clocksettings import profile
+
+    return t("n.profile") % (t("st.clock." + name), profile(name).shot)
+
+
+def _summary(header):
+    """One line of the start screen's list in the language in use: names, game, format,
+    clock (files.summary's, in words)."""
+    names = t("st.versus") % (" & ".join(header.sides[0]), " & ".join(header.sides[1]))
+    game = header.game
+    for i in range(len(GAMES)):
+        words = GAMES[i].split(" ")
+        if words[0] == game and (len(words) == 1 or words[1] == "reds=%d" % header.reds):
+            game = t("st.game.%d" % i)
+            break
+    clock = t("m.no_clock")
+    for kv in header.clock:
+        if kv.startswith("shot="):
+            clock = t("m.clock_set") % int(kv[5:])
+    return "%s, %s, %s, %s" % (names, game,
+                               format_words(header.kind, header.target, header.by_points),
+                               clock)
 
 
 def _clock_words(profile_name):

@@ -1,21 +1,30 @@
 """Printable keypad legends, one SVG per game family, drawn from the firmware's keymaps.
 
 `python -m host_tools.gen.legends [--out hardware]` writes hardware/legend-<family>.svg for
-every family of `scoreboard.keys.keymaps.KEYMAPS` (snooker, pool, straight). Each is
+every family of `scoreboard.keys.keymaps.KEYMAPS` (snooker, pool, straight), and beside
+each its Polish and Bulgarian legend, legend-<family>-pl.svg and -bg.svg. Each is
 at the keypad's real size (the common 4x4 membrane keypad: 69 x 77 mm face, keys on a
 17 mm pitch): print at 100 % (no "fit to page"), cut along the outline, and lay it
 under a clear self-adhesive film over the keypad, the ribbon tail at the bottom.
 
-Each key shows its printed label (`host_tools.gen.keylegends`, e.g. "A WINS"), its name
-underneath, small (the names are the contract: the key grammar, the simulator's buttons
-and key scripts use the same words), "hold" in the corner when a long press does
+Each key shows its printed label in the legend's language (the language table's `l.NAME`
+in capitals, through `host_tools.gen.keylegends.legend`: "A WINS", "COFNIJ", "НАЗАД"),
+the word the box's prompts in that language name the key by; its name underneath, small
+and English in every language (the names are the contract: the key grammar, the
+simulator's buttons, the notation and key scripts use the same words), "hold" in the
+corner when a long press does
 something else, the number it stands for during a number entry on the families that
 print them (`keymaps.numbered`, small, top left), and for the snooker colours a band in
 the ball's colour. Key 0 is top left, row-major, as `board.keys()` numbers them; what
 each key does, short and long, is in hardware/keypad.md.
 
+The text is set in DejaVu Sans (Arial, then any sans-serif, where it is missing): its
+Latin Extended-A and Cyrillic cover the Polish and Bulgarian labels, and the root's
+`xml:lang` lets a renderer pick the Bulgarian forms of the Cyrillic letters. A label
+wider than 12 mm is set smaller (`label_em`, the bold capitals' widths), so it fits.
+
 tests/test_hardware_docs.py regenerates the files and checks they are up to date, at
-the stated size, and name every key of their keymap.
+the stated size, and name every key of their keymap, in each language.
 """
 
 import argparse
@@ -42,7 +51,20 @@ BALL_COLOURS = {
     "blue": "#0033a0", "pink": "#f49ac1", "black": "#111111",
 }
 
-TITLES = {"snooker": "SNOOKER", "pool": "POOL (8/9/10-ball)", "straight": "STRAIGHT POOL"}
+LANGS = ("en", "pl", "bg")  # the legends' languages: the box's (scoreboard.lang.LANGS)
+
+# The legend's own words, per language: host data, not on the box.
+TITLES = {
+    "en": {"snooker": "SNOOKER", "pool": "POOL (8/9/10-ball)", "straight": "STRAIGHT POOL"},
+    "pl": {"snooker": "SNOOKER", "pool": "POOL (8/9/10 bil)",
+           "straight": "POOL 14/1 CIĄGŁY"},
+    "bg": {"snooker": "СНУКЪР", "pool": "ПУЛ (8/9/10 топки)",
+           "straight": "ПУЛ 14/1"},
+}
+HOLD = {"en": "hold", "pl": "trzymaj", "bg": "задръж"}
+FOOTER = {"en": "what each key does, short and long: hardware/keypad.md",
+          "pl": "co robi każdy klawisz, krótko i długo: hardware/keypad.md",
+          "bg": "какво прави всеки клавиш, кратко и дълго: hardware/keypad.md"}
 
 
 def _esc(text):
@@ -55,34 +77,52 @@ def key_centre(index):
     return FIRST_X_MM + col * PITCH_X_MM, FIRST_Y_MM + row * PITCH_Y_MM
 
 
+# Advance widths of the bold capitals, in em, of DejaVu Sans Bold (its hmtx table): the
+# few far from the usual 0.78, so that a label of wide letters (Ж, Ш, M) is set smaller.
+_NARROW = {" ": 0.35, ".": 0.38, "I": 0.37, "J": 0.37, "L": 0.64, "Ł": 0.64, "Г": 0.64,
+           "E": 0.68, "F": 0.68, "T": 0.68, "\u0415": 0.68, "\u0422": 0.68}  # Cyrillic Ie, Te
+_WIDE = {"M": 1.0, "\u041c": 1.0, "Ф": 1.0, "W": 1.1, "Ж": 1.23, "Ш": 1.24, "Щ": 1.33,
+         "Ю": 1.17, "Ц": 0.93, "Ъ": 0.94, "Д": 0.89, "O": 0.85, "Ó": 0.85, "\u041e": 0.85}
+LABEL_MM = 12.0  # the width a label may take on the 14 mm key
+
+
+def label_em(label):
+    """The width of `label` in bold capitals, in em (times the font size: mm)."""
+    return sum(_NARROW.get(c, _WIDE.get(c, 0.78)) for c in label)
+
+
 def _font_size(label):
-    """Label text height in mm: long labels get smaller so they fit the 14 mm key."""
+    """Label text height in mm: 3.4 for up to 4 letters, 2.8 up to 6, else 2.3, and
+    smaller still where that is wider than the key takes (LABEL_MM)."""
     n = len(label)
-    if n <= 4:
-        return 3.4
-    if n <= 6:
-        return 2.8
-    return 2.3
+    size = 3.4 if n <= 4 else (2.8 if n <= 6 else 2.3)
+    return min(size, round(LABEL_MM / label_em(label) - 0.005, 2))
 
 
-def legend_svg(family):
-    """The SVG text of one family's legend."""
+def file_name(family, code="en"):
+    """legend-<family>.svg, or legend-<family>-<code>.svg beside it."""
+    return "legend-%s%s.svg" % (family, "" if code == "en" else "-" + code)
+
+
+def legend_svg(family, code="en"):
+    """The SVG text of one family's legend, its labels in language `code`."""
     names = keymaps.keymap(family)
-    labels = key_legends.legend(family)
+    labels = key_legends.legend(family, code)
     numbered = keymaps.numbered(family)
     w, h = WIDTH_MM, HEIGHT_MM
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<svg xmlns="http://www.w3.org/2000/svg" width="%gmm" height="%gmm" '
-        'viewBox="0 0 %g %g" font-family="DejaVu Sans, Arial, sans-serif">' % (w, h, w, h),
-        "<title>Keypad legend: %s</title>" % _esc(family),
+        'viewBox="0 0 %g %g" font-family="DejaVu Sans, Arial, sans-serif" xml:lang="%s">'
+        % (w, h, w, h, code),
+        "<title>Keypad legend: %s (%s)</title>" % (_esc(family), code),
         "<desc>Print at 100 %%; %g x %g mm; keys on a %g mm pitch. Generated by "
         "host_tools/gen/legends.py from firmware/scoreboard/keys/keymaps.py.</desc>"
         % (w, h, PITCH_X_MM),
         '<rect x="0.1" y="0.1" width="%g" height="%g" fill="white" stroke="#999" '
         'stroke-width="0.2" stroke-dasharray="1,1"/>' % (w - 0.2, h - 0.2),
         '<text x="%g" y="4.6" font-size="3" font-weight="bold" text-anchor="middle">%s'
-        "</text>" % (w / 2, _esc(TITLES.get(family, family.upper()))),
+        "</text>" % (w / 2, _esc(TITLES[code].get(family, family.upper()))),
     ]
     half = KEY_MM / 2
     for i, name in enumerate(names):
@@ -102,7 +142,8 @@ def legend_svg(family):
                        % (x + 1.0, y + 2.8, num))
         if long_press:
             out.append('<text x="%g" y="%g" font-size="1.6" fill="#555" '
-                       'text-anchor="end">hold</text>' % (x + KEY_MM - 0.8, y + 2.4))
+                       'text-anchor="end">%s</text>' % (x + KEY_MM - 0.8, y + 2.4,
+                                                        _esc(HOLD[code])))
         size = _font_size(label)
         out.append('<text x="%g" y="%g" font-size="%g" font-weight="bold" '
                    'text-anchor="middle">%s</text>' % (cx, cy + size / 3, size, _esc(label)))
@@ -111,21 +152,22 @@ def legend_svg(family):
                    "</text>" % (cx, y + KEY_MM - 1.3, ink, _esc(name)))
         out.append("</g>")
     out.append('<text x="%g" y="%g" font-size="1.8" fill="#777" text-anchor="middle">'
-               "what each key does, short and long: hardware/keypad.md</text>"
-               % (w / 2, h - 2))
+               "%s</text>" % (w / 2, h - 2, _esc(FOOTER[code])))
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
 def write_all(out_dir):
-    """Write legend-<family>.svg for every family; return the paths written."""
+    """Write legend-<family>[-<code>].svg for every family and language; return the
+    paths written."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for family in keymaps.KEYMAPS:
-        path = out_dir / ("legend-%s.svg" % family)
-        path.write_text(legend_svg(family), encoding="utf-8")
-        paths.append(path)
+        for code in LANGS:
+            path = out_dir / file_name(family, code)
+            path.write_text(legend_svg(family, code), encoding="utf-8")
+            paths.append(path)
     return paths
 
 

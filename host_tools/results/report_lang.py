@@ -205,7 +205,7 @@ TEXTS = {
         "how.awarded": "присъден",
         "how.restarted": "отначало",
         "how.drawn": "равен",
-        "how.forfeited": "без игра",
+        "how.forfeited": "служебна загуба",
         "how.abandoned": "прекъснат",
         "how.won": "спечелен",
         "how.fouls": "три фаула",

@@ -246,7 +246,8 @@ def keyed(kind, text, keys="", **fields):
 
 class _Queue:
     """A queue/ folder in RAM for the start menu (scoreboard.files.Queue's reads):
-    QUEUE's names and summaries, each a match of HEAD's header."""
+    QUEUE's names and summaries, each a match of HEAD's header with the summary's names
+    (the start menu writes each line from its header, in the match's language)."""
 
     def __init__(self, queue):
         self.queue = queue
@@ -256,6 +257,11 @@ class _Queue:
             yield name
 
     def header_of(self, name):
+        for n, summary in self.queue:
+            if n == name:
+                a, b = summary.split("  ")[0].split(" v ")
+                return parse_header(lines(HEAD.replace("Ronnie O'Sullivan", a)
+                                          .replace("Judd Trump", b)))
         return parse_header(lines(HEAD))
 
     def entry(self, name):

@@ -63,7 +63,7 @@ legends.py).
 from micropython import const
 
 from scoreboard.core.vocab import SIDES
-from scoreboard.lang import t, upper, word
+from scoreboard.lang import label, t, upper, word
 
 from . import keymaps, menus, play
 from .result import ENTRY as _FAMILY_ENTRY
@@ -168,7 +168,7 @@ class Grammar:
             return None
         state = self.state()
         if state == "start":
-            return t("g.start") % (SIDES[self.first_breaker], keymaps.side_key(self.family))
+            return t("g.start") % (SIDES[self.first_breaker], label(keymaps.side_key(self.family)))
         if state == "between":
             return t("g.between") % SIDES[self.match.next_breaker()]
         if state != "play":
@@ -203,8 +203,8 @@ class Grammar:
             return None
         state = self.state()
         if state == "between":
-            return t("g.between_hint") % (self.match.number + 1,
-                                          SIDES[self.match.next_breaker()])
+            key = "g.between_hint" if self.family == "snooker" else "g.between_hint_rack"
+            return t(key) % (self.match.number + 1, SIDES[self.match.next_breaker()])
         if state == "over":
             return t("g.over_hint")
         return None
@@ -362,13 +362,14 @@ class Grammar:
             if breaker >= 0:
                 self.first_breaker = breaker
                 return self.shown()
-            return self.refuse(t("g.no_frame"))
+            return self.refuse(t("g.no_frame" if self.family == "snooker" else "g.no_rack"))
         if state == "between":
             if name == "ok":
                 return self.done("frame")
             if name == "undo":
                 return self.done("undo")
-            return self.refuse(t("g.frame_over") % self.match.number)
+            return self.refuse(t("g.frame_over" if self.family == "snooker" else "g.rack_over")
+                               % self.match.number)
         if name == "undo":
             return self.done("undo")
         if name == "ok":

@@ -66,7 +66,8 @@ def _why(verb, reasons):
 
 
 def award_menu(match):
-    return sides_menu(match, t("n.award_to"), _why("award", AWARD_WHY))
+    unit = "" if match.family == "snooker" else ("_rack" if match.family == "pool" else "_game")
+    return sides_menu(match, t("n.award_to" + unit), _why("award", AWARD_WHY))
 
 
 def forfeit_menu(match):
@@ -100,7 +101,7 @@ def clock_menu(match):
     if match.header.clock:
         items.append((t("n.as_set_up"), LINE, "clock on " + " ".join(match.header.clock)))
     for name in CLOCK_MENU_PROFILES:
-        label = t("n.profile") % (name, clocksettings.profile(name).shot)
+        label = t("n.profile") % (t("st.clock." + name), clocksettings.profile(name).shot)
         items.append((label, LINE, "clock on " + clocksettings.profile_words(name)))
     return (t("n.shot_clock_title"), items)
 
@@ -120,13 +121,15 @@ def start_menu(match):
     """Before the first frame: the late-start call, the clock, a forfeit or abandon."""
     items = [(t("n.called"), LINE, "called")]
     _common_tail(match, items)
-    return (t("n.before"), items)
+    return (t("n.before" if match.family == "snooker" else "n.before_rack"), items)
 
 
 def between_menu(match):
-    items = [(t("n.next_frame"), LINE, "frame"), (t("n.undo"), LINE, "undo")]
+    snooker = match.family == "snooker"
+    items = [(t("n.next_frame" if snooker else "n.next_rack"), LINE, "frame"),
+             (t("n.undo"), LINE, "undo")]
     _common_tail(match, items)
-    return (t("n.between"), items)
+    return (t("n.between" if snooker else "n.between_rack"), items)
 
 
 def play_menu(match, first, last=()):

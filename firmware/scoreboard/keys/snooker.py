@@ -20,7 +20,7 @@ side nominates (`pending`).
 from micropython import const
 
 from scoreboard.core.vocab import COLOURS, SIDES
-from scoreboard.lang import t, upper_word, word
+from scoreboard.lang import t, tn, upper_word, word
 
 from . import menus, play
 from .result import ENTRY, PLAY_MENU, give, keep, opens, refuse
@@ -149,7 +149,7 @@ class Keys:
             return give(None)
         if name == "red":
             if self.balls.count("red") >= self._reds_left():
-                return refuse(t("k.only_reds") % self._reds_left())
+                return refuse(tn("k.only_reds", self._reds_left()) % self._reds_left())
             self.balls.append("red")
             return keep()
         if name in COLOURS and self.free:
@@ -193,7 +193,7 @@ class Keys:
             # held: two reds down (as in the pot entry), so `foul red! ok` is 3 presses
             n = 2 if long else 1
             if self.balls.count("red") + n > self._reds_left():
-                return refuse(t("k.only_reds") % self._reds_left())
+                return refuse(tn("k.only_reds", self._reds_left()) % self._reds_left())
             self.balls.extend(["red"] * n)
             return keep()
         if name in COLOURS:

@@ -10,14 +10,22 @@ the compact OLED screens, `m.` the words read from a match, `g.` the key grammar
 snooker's keys, `p.` pool's, `t.` straight pool's, `n.` the menus, `st.` the start menu,
 `a.` the app) or what they say (`w.` a word of the notation as the screens show it; `=`
 a refusal of the rules core, keyed by the core's own English template, which
-`refusal()` matches). MicroPython's `str.upper()` changes ASCII letters only: `upper()`
-here gives the capitals of the blocks the screens draw, the same on both interpreters.
+`refusal()` matches; `KEY|rack` its words for a pool rack, where the core says frame).
+MicroPython's `str.upper()` changes ASCII letters only: `upper()` here gives the
+capitals of the blocks the screens draw, the same on both interpreters.
 tests/test_i18n_tables.py checks that every table has every key of `en`, with the same
 `%` conversions.
 
-The notation's words, the journal and the key names printed on the keypad stay
-English: they are the contract. The LED panel draws digits and TIME with segments: the
-same in every language.
+Counts take the plural of their language (`plural(n)`, `tn(key, n)`): a key's text is
+the form for "many" (Polish 5-21, 25...; English and Bulgarian: other), `key#1` beside
+it the form for one and, in Polish only, `key#2` the form for few (2-4, 22-24...); a
+table without `#1`/`#2` of a key says the one form for every count. `l.NAME` is the label
+printed on key NAME in that language (host_tools/gen/legends.py prints it in capitals),
+the word every prompt of that language names the key by.
+
+The notation's words, the journal, key scripts and the key names (printed small under
+each key's label) stay English: they are the contract. The LED panel draws digits and
+TIME with segments: the same in every language.
 """
 
 LANGS = ("en", "pl", "bg")
@@ -92,6 +100,63 @@ def t(key, default=None):
     if i >= 0:
         return _ACTIVE[2][i + 1]
     return key if default is None else default
+
+
+def plural(n, code=None):
+    """The plural form of the count `n` in language `code` (default: the one in use): 0
+    one, 1 few (Polish 2-4, 22-24, 32-34..., not 12-14), 2 many or other. English and
+    Bulgarian have one (1) and other; Polish one (1), few and many (0, 5-21, 25-31...)."""
+    if code is None:
+        code = _ACTIVE[1]
+    if n == 1:
+        return 0
+    if code == "pl":
+        d = n % 10
+        h = n % 100
+        if 2 <= d <= 4 and not 12 <= h <= 14:
+            return 1
+    return 2
+
+
+def _form(table, key, form):
+    """The index of the text of `key` in `form` (0 one, 1 few, 2 many) in a table, the
+    forms `key#1`, `key#2` right after `key` (sorted); -1 when the table lacks `key`.
+    No string is built: the hot path draws counts on every refresh."""
+    i = _find(table, key)
+    if i < 0 or form == 2:
+        return i
+    suffix = "#1" if form == 0 else "#2"
+    n = len(key) + 2
+    j = i + 2
+    while j < len(table) and j <= i + 4:
+        k = table[j]
+        if len(k) == n and k.startswith(key) and k.endswith(suffix):
+            return j
+        j += 2
+    return i
+
+
+def tn(key, n):
+    """The text of `key` in the plural form of the count `n`, in the language in use
+    (English where the table lacks it), not yet filled in: `tn("m.frames", n) % n`."""
+    table = _ACTIVE[0]
+    if table is None:
+        use("en")
+        table = _ACTIVE[0]
+    form = plural(n)
+    i = _form(table, key, form)
+    if i >= 0:
+        return table[i + 1]
+    if _ACTIVE[2] is None:
+        _ACTIVE[2] = _table("en")
+    i = _form(_ACTIVE[2], key, plural(n, "en"))
+    return _ACTIVE[2][i + 1] if i >= 0 else key
+
+
+def label(name):
+    """The label printed on key `name` in the language in use (lower case, as prompts
+    name it): `l.NAME`, or the name."""
+    return t("l." + name, name)
 
 
 def word(w):
@@ -183,20 +248,34 @@ def _match(template, text):
     return args
 
 
-def refusal(text):
+def refusal(text, family=None):
     """A refusal of the rules core (its English ValueError text) in the language in use:
     the table's translation of the core template it matches, its arguments (balls,
-    numbers) filled in, the words among them translated; as it is when none matches."""
+    numbers) filled in, the words among them translated, in the plural of the first
+    number; as it is when none matches. With `family` "pool", a template's rack form
+    (`KEY|rack`, where the core says frame for a rack) where the table has one."""
     table = _ACTIVE[0]
-    if table is None or _ACTIVE[1] == "en":
+    pool = family == "pool"
+    if table is None or (_ACTIVE[1] == "en" and not pool):
         return text
     i = 0
     n = len(table)
     while i < n and table[i] < "=":
         i += 2
     while i < n and table[i][0] == "=":
-        args = _match(table[i][1:], text)
+        key = table[i]
+        args = _match(key[1:], text) if key.find("#") < 0 and key.find("|") < 0 else None
         if args is not None:
-            return table[i + 1] % tuple(word(a) for a in args)
+            count = 2
+            for a in args:  # the first number among them takes its plural
+                if a.isdigit():
+                    count = int(a)
+                    break
+            j = _find(table, key + "|rack") if pool else -1
+            if j < 0:
+                if _ACTIVE[1] == "en":  # English: the core's own words
+                    return text
+                j = _form(table, key, plural(count))
+            return table[j + 1] % tuple(word(a) for a in args)
         i += 2
     return text

@@ -248,7 +248,8 @@ def _score(canvas, screen, match, w, h):
     if below is not None:
         _question(canvas, below, w, h, rows, inverted)
     elif fig is None:
-        over = t("e.match_over") if match.finished() else t("s.frame_over")
+        over = t("e.match_over") if match.finished() else t(
+            "s.rack_over" if family == "pool" else "s.frame_over")
         _bottom(canvas, over if match.frame is not None else t("c.to_start"), True, w, h)
 
 

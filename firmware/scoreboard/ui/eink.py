@@ -201,7 +201,8 @@ def _frame_end(canvas, screen):
             gfx.best(canvas, t("e.breaks") % text, side * 200 + 8, 176, 184, 1, LEFT, BODY)
     if score is not None and match.family != "straight":
         canvas.hline(0, 204, _W, 1)
-        gfx.best(canvas, t("e.frames"), 100, 212, 200, 1, CENTRE, BODY)
+        gfx.best(canvas, t("e.racks" if match.family == "pool" else "e.frames"), 100, 212, 200,
+                 1, CENTRE, BODY)
         gfx.number(canvas, won[0], 0, 232, 22, 40, 6, 6, RIGHT, 1, 180)
         gfx.number(canvas, won[1], 220, 232, 22, 40, 6, 6, LEFT, 1, 180)
         canvas.fill_rect(192, 250, 16, 5, 1)

@@ -9,7 +9,7 @@ in the core's API is one edit in this file (`figures` reads `Match.view()`).
 from micropython import const
 
 from scoreboard.core.vocab import SIDES
-from scoreboard.lang import t
+from scoreboard.lang import t, tn
 
 from . import draw
 
@@ -144,12 +144,12 @@ def match_format(header):
 def format_words(kind, n, by_points=False):
     """A match format (`best-of`, `frames`, `race-to`, `points` and N) in words."""
     if kind == "best-of":
-        return t("m.best_of") % n
+        return tn("m.best_of", n) % n
     if kind == "frames":
-        return t("m.frames_points" if by_points else "m.frames") % n
+        return tn("m.frames_points" if by_points else "m.frames", n) % n
     if kind == "race-to":
-        return t("m.race_to") % n
-    return t("m.points") % n
+        return tn("m.race_to", n) % n
+    return tn("m.points", n) % n
 
 
 def clock_words(match, clock_s=None, short=False):
@@ -197,10 +197,10 @@ def prompt_words(code, fig, match):
         return t("m.p.tie_only") % short_name(match, behind, 14)
     if code == "warn-miss":
         n = fig.misses[fig.striker] if fig.misses and fig.striker is not None else 0
-        return t("m.p.warn_miss") % n
+        return tn("m.p.warn_miss", n) % n
     if code == "warn-fouls":
         n = fig.fouls[fig.striker] if fig.striker is not None else 2
-        return t("m.p.warn_fouls") % n
+        return tn("m.p.warn_fouls", n) % n
     if code in ("frame-ball", "respot", "time"):
         return t("m.p." + code.replace("-", "_"))
     return code.upper()
