@@ -16,6 +16,7 @@ language (`scoreboard live --lang`), from the box's own tables.
 The measured heights go to test-output/live/room.json (docs/figures.md quotes them)."""
 
 import json
+import re
 import subprocess
 
 import pytest
@@ -107,8 +108,29 @@ def check_tv(m, count, size):
 @pytest.mark.parametrize("size", SIZES, ids=["1080p", "2160p"])
 @pytest.mark.parametrize("count", COUNTS)
 def test_the_tv_page_is_read_across_the_room(browser, size, count):
-    MEASURED["%dx%d %d tables" % (size[0], size[1], count)] = check_tv(
-        tv(browser, count, size), count, size)
+    got = check_tv(tv(browser, count, size), count, size)
+    MEASURED["%dx%d %d tables" % (size[0], size[1], count)] = got
+    # docs/desk.md quotes these figures: the same, to the tenth it prints
+    quoted = desk_heights()[count][SIZES.index(size)]
+    measured = ((got["name_font_pct"], got["name_capital_pct"]),
+                (got["score_font_pct"], got["score_digit_pct"]))
+    for (q_font, q_ink), (m_font, m_ink) in zip(quoted, measured):
+        assert abs(q_font - m_font) <= 0.06 and abs(q_ink - m_ink) <= 0.06, (
+            "docs/desk.md says %s for %d tables at %dx%d; measured %s" % (
+                quoted, count, size[0], size[1], measured))
+
+
+def desk_heights():
+    """docs/desk.md's table of the TV page's letters: {tables: [(names, scores) at each
+    of SIZES]}, each (font %, ink %)."""
+    out = {}
+    row = re.compile(r"^\| (\d+) \|" + r" ([\d.]+)% \(([\d.]+)%\) \|" * 4 + r"\s*$")
+    for line in (REPO / "docs" / "desk.md").read_text(encoding="utf-8").splitlines():
+        m = row.match(line)
+        if m:
+            v = [float(x) for x in m.groups()[1:]]
+            out[int(m.group(1))] = [((v[0], v[1]), (v[2], v[3])), ((v[4], v[5]), (v[6], v[7]))]
+    return out
 
 
 def test_every_count_from_1_to_16_fills_the_screen(browser):

@@ -211,7 +211,7 @@ def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp
 
 
 # bytes over the app's start-screen heap that boot.py leaves, tried in turn
-OOM_MARGINS = (10 * 1024, 8 * 1024, 6 * 1024, 4 * 1024)
+OOM_MARGINS = (16 * 1024, 13 * 1024, 10 * 1024, 8 * 1024, 6 * 1024, 4 * 1024)
 
 
 # -- the app's notice, on CPython ------------------------------------------------------------

@@ -86,9 +86,10 @@ class StartMenu:
         self.index = 0  # its place in the queue, sorted by name
         self.total = 0  # queued matches
         self.first = 0  # the place of window[0]
-        # [(name, what the list shows, its game or None, summary or why not, its lang or
-        # None)] around the cursor: a file that will not start (None) shows why where its
-        # format would be; the line is in the match's language (else the box's).
+        # [(name, what the list shows, its game or None, why not (None when it starts),
+        # its lang or None)] around the cursor: a file that will not start (None) shows
+        # why where its format would be; the line is in the match's language (else the
+        # box's).
         self.window = []
         self.breaker = 0  # who breaks frame 1: 0 (A) or 1 (B)
         self.field = 0  # the set-up field under the cursor
@@ -151,7 +152,8 @@ class StartMenu:
                                         None))
                 else:  # its game, not its Header: six of those would cost 2 KB of heap
                     use_lang(header.lang or self.box_lang)  # the line in its own words
-                    self.window.append((n, _summary(header), header.game, text,
+                    # (files' English summary is not kept: the line says it in words)
+                    self.window.append((n, _summary(header), header.game, None,
                                         header.lang))
         self._speak()
 

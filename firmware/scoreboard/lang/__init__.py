@@ -9,9 +9,10 @@ keys name where a text is shown (`e.` the e-ink screens, `s.` its score screen, 
 the compact OLED screens, `m.` the words read from a match, `g.` the key grammar, `k.`
 snooker's keys, `p.` pool's, `t.` straight pool's, `n.` the menus, `st.` the start menu,
 `a.` the app, `v.` the room's pages that `scoreboard live` serves: the TV page and the
-overlay, never drawn on the box) or what they say (`w.` a word of the notation as the screens show it; `=`
-a refusal of the rules core, keyed by the core's own English template, which
-`refusal()` matches; `KEY|rack` its words for a pool rack, where the core says frame).
+overlay, never drawn on the box) or what they say (`w.` a word of the notation as the
+screens show it; `=` a refusal of the rules core, keyed by the core's own English
+template, which `refusal()` matches; `KEY|rack` its words for a pool rack, where the core
+says frame).
 MicroPython's `str.upper()` changes ASCII letters only: `upper()` here gives the
 capitals of the blocks the screens draw, the same on both interpreters.
 tests/test_i18n_tables.py checks that every table has every key of `en`, with the same
