@@ -83,8 +83,8 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     with VirtualDevice(flash) as dev:
         out = ok("tournament", "assign", "Cup", "W1-01", "--table", "5", "--port", dev.port,
                  "--db", db_url)
-    assert out.strip() == "Cup: W1-01 (Ann v Cy) on table 5, queued on %s as " \
-        "queue/Cup-W1-01.sbn" % dev.port
+    assert out.strip() == ("Cup: W1-01 (Ann v Cy) on table 5, queued on %s as "
+                           "queue/Cup-W1-01.sbn" % dev.port)
     head = (flash / "queue" / "Cup-W1-01.sbn").read_text(encoding="utf-8").splitlines()
     assert head[:2] == ["sbn 1", "id Cup-W1-01"]
     for line in ("table 5", "game snooker reds=6", "match best-of 1", 'side A "Ann"',
@@ -122,8 +122,8 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     # ... and the sync after the last ball puts the result into the bracket.
     play(flash, tmp_path, REST, "rest.txt")
     rc, out, err = sync(flash, db_url)
-    assert rc == 0 and out.strip().splitlines()[-1] == "sync: pulled 1, skipped 0, " \
-        "refused 0", out + err
+    assert rc == 0, out + err
+    assert out.strip().splitlines()[-1] == "sync: pulled 1, skipped 0, refused 0"
     m = shown(db_url)
     assert (m["W1-01"]["status"], m["W1-01"]["winner"], m["W1-01"]["score"],
             m["W1-01"]["table"]) == ("done", 1, [1, 0], 5)
@@ -153,8 +153,8 @@ def journal(t, match_id, events, swap=False):
     """The box's journal lines of `match_id` (its queued header, then `events`)."""
     head = header_lines(t, match_id)
     if swap:  # the desk page may queue the players the other way round
-        a = [ln for ln in head if ln.startswith("side A ")][0]
-        b = [ln for ln in head if ln.startswith("side B ")][0]
+        a = next(ln for ln in head if ln.startswith("side A "))
+        b = next(ln for ln in head if ln.startswith("side B "))
         head = [("side A " + b[7:] if ln == a else "side B " + a[7:] if ln == b else ln)
                 for ln in head]
     return [with_checksum(ln) for ln in head + events]

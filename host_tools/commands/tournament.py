@@ -13,8 +13,9 @@ database (docs/tournament.md).
 The arguments and the messages; the draw, the bracket and the database are
 host_tools/tournament's (with boxresults, the hook that puts the matches the boxes play
 into the bracket as `sync` and `live --db` store them); `assign --port` queues the
-match's header (tournament/header.py) on the box as `setup` does. Bad input (an unknown tournament or match, a result given twice,
-a wrong winner, a bad CSV row) is one line on stderr and exit status 1.
+match's header (tournament/header.py) on the box as `setup` does. Bad input (an unknown
+tournament or match, a result given twice, a wrong winner, a bad CSV row, a match not
+ready, a busy table, a box not reached) is one line on stderr and exit status 1.
 """
 
 import argparse
