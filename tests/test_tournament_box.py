@@ -212,7 +212,11 @@ def test_forfeits_retirements_and_abandoned_matches_follow_the_rule_book(sqlite_
     assert state(db, first[3]) == ("playing", None, None, None)
     t = store.load(db, "Pool")
     loser = [s for s in t.specs if s.a_from == "l:" + first[0] or s.b_from == "l:" + first[0]]
-    assert b in (t.states[loser[0].id].a, t.states[loser[0].id].b)  # one loss: still in
+    st = t.states[loser[0].id]
+    assert b in (st.a, st.b) and st.status == "ready"  # one loss: still in
+    # A pool match conceded by the striker (A, who breaks): a retirement, B goes on.
+    put(db, journal(t, loser[0].id, ["frame A", "concede"]))
+    assert state(db, loser[0].id)[1:] == (st.b, None, "retired")
 
 
 def test_a_correction_re_routes_the_bracket_or_is_refused_with_the_reason(sqlite_db):
