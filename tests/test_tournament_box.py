@@ -275,3 +275,31 @@ def test_a_failing_bracket_update_takes_the_match_row_back(sqlite_db, monkeypatc
     with pytest.raises(Conflict) as e:
         put(db, journal(t, "W1-02", ["frame A"]), in_play=True)
     assert "hook is not loaded" in str(e.value) and db.counts() == (0, 0)
+
+
+@pytest.mark.needs_build  # the virtual device (the MicroPython unix port)
+def test_live_stores_a_tournament_match_into_the_bracket(tmp_path):
+    """`live --db`'s pull (host_tools/live/results.py, what a followed table runs when a
+    match ends) fills the bracket as sync does."""
+    from host_tools.device.connect import open_box
+    from host_tools.live.results import Results
+
+    url = str(tmp_path / "r.sqlite")
+    players = tmp_path / "players.csv"
+    players.write_text(PLAYERS, encoding="utf-8")
+    ok("tournament", "create", "Pool", "--format", "single", "--players", players, "--race",
+       "1", "--breaks", "winner", "--seed", "3", "--db", url)
+    flash = tmp_path / "box"
+    with VirtualDevice(flash) as dev:
+        ok("tournament", "assign", "Pool", "W1-02", "--table", "2", "--port", dev.port,
+           "--db", url)
+    head = (flash / "queue" / "Pool-W1-02.sbn").read_text(encoding="utf-8").splitlines()
+    assert "breaks winner" in head and "match race-to 1" in head
+    play(flash, tmp_path, ["ok", "rackB"], "keys.txt")  # side B wins the one rack
+    with VirtualDevice(flash) as dev, open_box(dev.port) as board:
+        counts = Results(url).pull(board, 2)
+    assert counts["pulled"] == 1
+    m = shown(url, "Pool")
+    assert (m["W1-02"]["status"], m["W1-02"]["winner"], m["W1-02"]["score"]) == (
+        "done", m["W1-02"]["b"], [0, 1])
+    assert m["F1"]["b"] == m["W1-02"]["b"]
