@@ -25,8 +25,7 @@ from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError
 from host_tools.messages import fail, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
-from host_tools.results.draw import (QUEUE, Queued, SetupError, check_header, free_names,
-                                     on_the_box, send)
+from host_tools.results.draw import QUEUE, SetupError, check_header, queue_one
 from host_tools.tournament import TournamentError, players, store, view
 from host_tools.tournament import boxresults  # noqa: F401  (results from the boxes: the hook)
 from host_tools.tournament.header import header_lines
@@ -305,10 +304,7 @@ def _queue(port, lines, where):
     again). Returns the box's port and file."""
     name = lines[1].split()[1]
     with open_box(port) as board:
-        journals, names = on_the_box(board)
-        names.discard(name)
-        queued = free_names([Queued(name, lines, where, False)], journals, names)
-        send(board, queued, out=lambda text: None)
+        queue_one(board, name, lines, where, out=lambda text: None)
         return "%s as %s/%s.sbn" % (board.port, QUEUE, name)
 
 
