@@ -279,17 +279,20 @@ def run_assign(args):
     except DbError as e:
         fail(PROG, e)
         return 1
+    queued = ""
     try:
         t = store.load(db, args.name)
         store.check_assign(db, t, args.match, args.table)
         t.tables[args.match] = args.table
-        queued = ""
         if args.port is not None:
             lines = header_lines(t, args.match)
             queued = ", queued on %s" % _queue(args.port, lines, "%s %s" % (t.name,
                                                                               args.match))
         t = store.assign(db, args.name, args.match, args.table)
-    except (TournamentError, DbError, SetupError, BoardError) as e:
+    except (TournamentError, DbError) as e:
+        fail(PROG, "%s%s" % (e, "; its header stays queued on the box" if queued else ""))
+        return 1
+    except (SetupError, BoardError) as e:
         fail(PROG, e)
         return 1
     finally:
