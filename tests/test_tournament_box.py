@@ -303,3 +303,16 @@ def test_live_stores_a_tournament_match_into_the_bracket(tmp_path):
     assert (m["W1-02"]["status"], m["W1-02"]["winner"], m["W1-02"]["score"]) == (
         "done", m["W1-02"]["b"], [0, 1])
     assert m["F1"]["b"] == m["W1-02"]["b"]
+
+
+def test_a_result_by_hand_the_box_agrees_with_is_kept_as_it_is(sqlite_db):
+    db = sqlite_db
+    t = made(db)
+    a = t.states["W1-01"].a
+    store.result(db, "Pool", "W1-01", a, (2, 0), via="test")
+    trail = len(store.audit(db, "Pool"))
+    assert put(db, journal(t, "W1-01", ["frame A", "rack A", "frame", "rack A"])) == "new"
+    assert db.match("Pool-W1-01")["frames_a"] == 2  # the row is stored
+    assert len(store.audit(db, "Pool")) == trail  # and the bracket had nothing to change
+    assert store.load(db, "Pool").results["W1-01"].by == "test"
+    assert db.rows("SELECT changes FROM tournaments WHERE name = 'Pool'")[0][0] == trail
