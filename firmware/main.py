@@ -37,6 +37,13 @@ def main():
     try:
         import asyncio
 
+        from scoreboard.ui import draw
+
+        # The faces before the app: on the .mpy route (`scoreboard flash`) each face's
+        # glyphs are one bytes object in the heap (25 KB the largest), which finds its
+        # block only before the app's modules have broken the heap up; frozen in the UF2
+        # they stay in flash, and this costs the three small modules.
+        draw.preload()
         from scoreboard.app import App
 
         name = board_name()

@@ -75,6 +75,31 @@ def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
     assert proc.stderr.read().startswith("emulated ")
 
 
+def test_the_mpy_route_onto_a_pico_says_the_app_ran_out_of_memory(tmp_path):
+    """Issue 23 item 6, heard on the board: `scoreboard flash` (the .mpy files) onto the
+    emulated RP2040 copies everything, starts the app, and says in its last line that the
+    app ran out of memory as it started (the modules take the heap the UF2 keeps in
+    flash), and names the UF2 route."""
+    mpy.need_uf2()
+    proc = subprocess.Popen([str(SCOREBOARD), "pico", "--pty", "--flash-image",
+                             str(tmp_path / "box.img")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=str(mpy.REPO))
+    try:
+        line = proc.stdout.readline()
+        assert line.startswith("port /dev/pts/"), line + proc.stderr.read()
+        got = subprocess.run([str(SCOREBOARD), "flash", "--port", line.split()[1]],
+                             capture_output=True, text=True, timeout=600, check=False)
+        assert got.returncode == 0, got.stderr
+        assert got.stdout.strip().splitlines()[-1].startswith("flash: ")
+        assert got.stderr.strip().splitlines()[-1] == (
+            "flash: the app ran out of memory as it started on this board: its modules as "
+            ".mpy files take the heap that the UF2 keeps in flash; for a club's box use "
+            "`scoreboard flash --uf2` (the modules frozen, in flash)"), got.stderr
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(30)
+
+
 # Waits first (`scoreboard live` connects and catches up meanwhile: the app stopped for
 # a moment, as by a sync), then the set-up on the box alone and three strokes.
 LIVE_KEYS = """@6000

@@ -21,12 +21,14 @@ _MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and 
 # Files of firmware/ that are for the build, not the board: the manifest of what
 # `make uf2` freezes (a MicroPython build script, never imported).
 BUILD_FILES = ("manifest.py",)
-# The heap the app costs a Pico by route (KB in use, gc.mem_alloc() after a collection,
-# the app alive): the figures `make bench` measures on the emulated Pico, as issue 23
-# quotes them (host_tools/measure/pico_bench.py, its rows 'heap in use (gc.mem_alloc; ...),
-# frozen UF2 / .mpy route'). Measured, not derived: re-read them there when the
-# firmware grows (tests/test_host_setup_flash.py checks the warning carries them).
-HEAP_KB = {"frozen UF2": 29, ".mpy route": 111}
+# The heap the frozen app plays a best-of-3 by keys in on an emulated Pico, beside its
+# modules (tests/test_app_heap.py PICO_FREE_KB holds the app to it; `make bench`'s rows
+# of the emulated Pico measure it): what the .mpy route must leave a board to be played on.
+APP_HEAP_KB = 72
+# How long flash listens to the app's start after a .mpy flash: an app that runs out of
+# memory says so on its console within its first second (on the emulated Pico too).
+HEAR_S = 4.0
+OUT_OF_MEMORY = "scoreboard: out of memory"  # the app's and main.py's report
 
 
 class FlashError(Exception):
@@ -166,8 +168,13 @@ def flash(board, files, version=None, out=print):
     return copy, stale, reported
 
 
-def heap_warning():
-    """The line every .mpy flash ends with: what the route costs, and the club's route."""
-    return ("flash: the .mpy route costs a Pico about %d KB of heap for the app's modules, "
-            "against %d KB frozen in the UF2 (make bench): for a club's box use "
-            "`scoreboard flash --uf2`" % (HEAP_KB[".mpy route"], HEAP_KB["frozen UF2"]))
+def heap_warning(said):
+    """The line every .mpy flash ends with, from what the app said on its console as it
+    started (`said`, Board.start_and_hear's): whether it ran out of memory there, and the
+    club's route either way."""
+    uf2 = "for a club's box use `scoreboard flash --uf2` (the modules frozen, in flash)"
+    if OUT_OF_MEMORY in said:
+        return ("flash: the app ran out of memory as it started on this board: its modules "
+                "as .mpy files take the heap that the UF2 keeps in flash; " + uf2)
+    return ("flash: the app started; its modules as .mpy files cost it heap that the UF2 "
+            "keeps in flash (the app plays in about %d KB); %s" % (APP_HEAP_KB, uf2))

@@ -204,6 +204,7 @@ class Board:
                 kind = "%s is busy: %s" % (self.port, named(holders(self.port)))
             raise BoardError(kind) from None
         self._prompt = False  # the raw REPL's ">" already read (by our last exec)
+        self._heard = False  # start_and_hear has handed the box back already
         # The app is interrupted from here on: until the raw REPL has answered, what the
         # board is doing is not known, and handing it back starts with a Ctrl-C.
         self._busy = True
@@ -232,13 +233,28 @@ class Board:
         """Restart the app whatever happened; a failure to do so is reported only when
         nothing else went wrong (else the first error is the one to tell)."""
         try:
-            self.restart_app()
+            if not self._heard:
+                self.restart_app()
         except BoardError:
             if kind is None:
                 raise
         finally:
             self.close()
         return False
+
+    def start_and_hear(self, seconds):
+        """Hand the box back to its app now and read what it says on its console for
+        `seconds` (its start: an out-of-memory report, say); the app keeps running."""
+        self.restart_app()
+        self._heard = True
+        out = bytearray()
+        end = time.monotonic() + seconds
+        try:
+            while time.monotonic() < end:
+                out += self.t.serial.read(max(1, self.t.serial.in_waiting))
+        except (serial.SerialException, OSError):
+            raise BoardError(_GONE) from None
+        return out.decode("utf-8", "replace")
 
     def _hand_back(self):
         with contextlib.suppress(BoardError):

@@ -61,6 +61,7 @@ def heap_run(image, frames, mpy_route, out):
                 pico.stop()
                 if proc.returncode != 0:
                     raise PicoError("flash: " + (proc.stderr.strip() or proc.stdout.strip()))
+                out["mpy-flash"] = (proc.stderr.strip().splitlines() or [""])[-1]
                 # flash started the app again; a Ctrl-C in the middle of its imports
                 # would leave half-imported modules: a clean start first
                 pico.restart()
@@ -179,6 +180,11 @@ def rows(frames=35):
         for route in ("frozen", "mpy"):
             got = heaps.get(route, "not run")
             if isinstance(got, str):
+                if route == "mpy" and "heap" in heaps.get("mpy-flash", ""):
+                    # the route that does not fit: what flash itself measured and said
+                    name = "the .mpy route on the emulated Pico: scoreboard flash's last line"
+                    out.append((name, heaps["mpy-flash"]))
+                    continue
                 out.append(("heap in use, %s route" % route, "FAILED: " + got))
                 continue
             (boot_alloc, boot_free), (alloc, free), nkeys, played, stats = got

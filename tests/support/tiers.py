@@ -98,6 +98,8 @@ NEEDS_BUILD_FILES = {
     "test_sim.py": "Chromium",
     "test_sim_board.py": "Node",
     "test_toolchain.py": "pyright (Node), MicroPython",
+    "test_tournament_box.py": "the virtual device, PostgreSQL",
+    "test_tournament_cli.py": "PostgreSQL (and the command run end to end, 40 times)",
     "test_uf2.py": "the Pico's UF2",
     "test_uf2_drive.py": "the virtual device",
     "test_vdev_attack.py": "the virtual device",

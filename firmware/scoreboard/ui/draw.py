@@ -59,6 +59,12 @@ def face(font):
     return m
 
 
+def preload():
+    """Import the three faces now (main.py, before the app: see there)."""
+    for font in (SMALL, BODY, LARGE):
+        face(font)
+
+
 def height(font):
     """The height in pixels of a line in face `font`."""
     return _HIGH[font]
