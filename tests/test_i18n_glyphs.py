@@ -14,7 +14,7 @@ import pytest
 from host_tools.gen import glyphgen
 from support import mpy
 
-from scoreboard.ui import draw
+from scoreboard.ui import codes as chars, draw
 from support.screens import canvas
 
 SCRIPT = mpy.REPO / "tests" / "micropython" / "i18n_text.py"
@@ -59,7 +59,10 @@ def test_the_face_modules_are_generated_from_the_font(font, module, pcf):
     assert path.read_text(encoding="utf-8") == glyphgen.module_text(module, pcf, width, height,
                                                                     codes, data)
     m = draw.face(font)
-    assert m.COUNT == len(m.CODES) // 2 == len(m.GLYPHS) // (m.HEIGHT * m.STRIDE) == len(codes)
+    assert chars.COUNT == len(chars.CODES) // 2 == len(m.GLYPHS) // (m.HEIGHT * m.STRIDE) == len(
+        codes)
+    assert (mpy.REPO / glyphgen.output(glyphgen.CODES_MODULE)).read_text(
+        encoding="utf-8") == glyphgen.codes_text(codes)
 
 
 @pytest.mark.parametrize("font", [f for f, _, _ in FACES])
@@ -218,4 +221,4 @@ def test_text_is_drawn_without_allocating_and_the_faces_are_bytes(tmp_path, micr
     assert out.split() == ["0", "ok", "0", "ok", "1", "ok", "1", "ok", "2", "ok", "2", "ok"]
     for font, _, _ in FACES:
         m = draw.face(font)
-        assert type(m.CODES) is bytes and type(m.GLYPHS) is bytes
+        assert type(chars.CODES) is bytes and type(m.GLYPHS) is bytes

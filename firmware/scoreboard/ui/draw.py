@@ -4,7 +4,8 @@
   OLED, the e-ink panel's small print), BODY 8x16 (the e-ink panel's body text) and
   LARGE 12x24 (names and values read across the room), each a generated module
   (font12.py, font16.py, font24.py: bytes constants, in flash when frozen) imported on
-  first use: the OLED board never holds the large face. Every face has printable ASCII,
+  first use (main.py loads them first: see there), their characters in the one order
+  of codes.py, which `find` bisects. Every face has printable ASCII,
   Latin-1, Latin Extended-A, Greek, Cyrillic, quotes, dashes and the ellipsis; any other
   character is drawn as one replacement glyph (U+FFFD), never dropped. A glyph is
   drawn row by row, one `hline` per run of set pixels: no allocation, and only the
@@ -25,6 +26,8 @@
 """
 
 from micropython import const
+
+from . import codes as chars
 
 # Segments: a (top) 1, b (top right) 2, c (bottom right) 4, d (bottom) 8, e (bottom
 # left) 16, f (top left) 32, g (middle) 64. Index 10 is the minus sign.
@@ -70,15 +73,15 @@ def height(font):
     return _HIGH[font]
 
 
-def find(m, code):
-    """The index of the glyph of code point `code` in face module `m`, or -1: printable
-    ASCII is glyph code - 32, the rest is a bisection over CODES (no table in the
-    heap)."""
+def find(code):
+    """The index of the glyph of code point `code` in every face, or -1: printable
+    ASCII is glyph code - 32, the rest is a bisection over codes.py's CODES (no table
+    in the heap)."""
     if 32 <= code < 127:
         return code - 32
-    codes = m.CODES
+    codes = chars.CODES
     lo = 95
-    hi = m.COUNT
+    hi = chars.COUNT
     while lo < hi:
         mid = (lo + hi) >> 1
         c = codes[2 * mid] << 8 | codes[2 * mid + 1]
@@ -94,8 +97,8 @@ def find(m, code):
 def drawable(ch):
     """Whether the screens have a glyph of their own for the character `ch` (else they
     draw the replacement glyph): THE test of a name the box can show (host setup too).
-    Every face has the same characters: the small one answers."""
-    return find(face(SMALL), ord(ch)) >= 0
+    Every face has the same characters (codes.py)."""
+    return find(ord(ch)) >= 0
 
 
 def text_width(s, font=SMALL):
@@ -128,9 +131,9 @@ def text(canvas, s, x, y, font=SMALL, col=1):
     two = m.STRIDE == 2
     size = h * m.STRIDE
     for ch in s:
-        i = find(m, ord(ch))
+        i = find(ord(ch))
         if i < 0:
-            i = m.REPLACEMENT
+            i = chars.REPLACEMENT
         base = i * size
         r = r0
         while r < r1:
