@@ -4,7 +4,6 @@ see every score the keys mean, in order (each page logs what it painted), the sh
 clock counts down from the stamps, and a box that goes says `table 2: no signal`.
 Screenshots (the overlay over a video frame, the TV page) go to test-output/live/."""
 
-import base64
 import time
 
 import pytest
@@ -15,20 +14,10 @@ from support.liveweb import Web, snapshot
 from support.mpy import REPO
 from support.simpage import chrome, quit_chrome
 from support.livebox import KEYS_1, KEYS_2, MATCH_2, SCORES_1, SCORES_2
+from support.room import behind_the_table
 from support.waits import wait_for, wait_js
 
 OUTPUT = REPO / "test-output" / "live"
-
-# A stand-in for a video frame from the table camera: baize, cushions, a few balls.
-FRAME = """<svg xmlns='http://www.w3.org/2000/svg' width='1280' height='720'>
-<defs><radialGradient id='g' cx='50%' cy='45%' r='75%'><stop offset='0' stop-color='#2f8f4e'/>
-<stop offset='1' stop-color='#0c3d20'/></radialGradient></defs>
-<rect width='1280' height='720' fill='#3b2314'/><rect x='70' y='60' width='1140' height='600'
-rx='18' fill='url(#g)'/><circle cx='380' cy='300' r='13' fill='#c4161c'/>
-<circle cx='404' cy='314' r='13' fill='#c4161c'/><circle cx='404' cy='286' r='13' fill='#c4161c'/>
-<circle cx='960' cy='360' r='13' fill='#111'/><circle cx='700' cy='420' r='13' fill='#f6f3e8'/>
-<circle cx='560' cy='250' r='13' fill='#e5007e'/><circle cx='820' cy='500' r='13' fill='#1f4fc1'/>
-</svg>"""
 
 
 def runs(log, table):
@@ -97,9 +86,7 @@ def test_the_overlay_and_the_tv_page_show_every_score_in_order(tmp_path, browser
         wait_js(d, "const t = document.getElementById('clock').textContent; "
                 "return /^[0-9]+$/.test(t) && Number(t) < %d" % int(first), timeout=5,
                 what="the shot clock to count down")
-        frame = "data:image/svg+xml;base64," + base64.b64encode(FRAME.encode()).decode()
-        d.execute_script("document.documentElement.style.background = "
-                         "'url(" + frame + ") center / cover'")
+        behind_the_table(d)
         d.save_screenshot(str(OUTPUT / "overlay.png"))
         # A box that goes: its table says so on the TV page.
         box2.stop()

@@ -4,6 +4,7 @@ and bad input (a UF2 that is not one or is for another chip, a flash image of th
 size, a key no legend has): one line on stderr and exit 1 each, nothing booted.
 """
 
+import contextlib
 import os
 import shutil
 import signal
@@ -54,7 +55,9 @@ def test_a_key_script_is_pressed_on_the_keypad_and_the_pngs_are_scoreboard_devic
         assert (tmp_path / "pico" / name).read_bytes() == (host / name).read_bytes(), name
 
 
-def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
+@contextlib.contextmanager
+def pico_pty(tmp_path):
+    """`scoreboard pico --pty` on a new flash image: (the process, its box's port)."""
     mpy.need_uf2()
     proc = subprocess.Popen([str(SCOREBOARD), "pico", "--pty", "--flash-image",
                              str(tmp_path / "box.img")], stdout=subprocess.PIPE,
@@ -62,17 +65,23 @@ def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
     try:
         line = proc.stdout.readline()
         assert line.startswith("port /dev/pts/"), line + proc.stderr.read()
-        port = line.split()[1]
+        yield proc, line.split()[1]
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
+
+
+def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
+    with pico_pty(tmp_path) as (proc, port):
         got = subprocess.run([str(mpy.BIN / "mpremote"), "connect", port, "exec",
                               "import sys; print(sys.platform, sys.implementation._machine)"],
                              capture_output=True, text=True, timeout=120, check=False)
         assert got.returncode == 0, got.stderr
         assert got.stdout.strip() == "rp2 Raspberry Pi Pico with RP2040"
-    finally:
         proc.send_signal(signal.SIGTERM)
-        rc = proc.wait(30)
-    assert rc == 0
-    assert proc.stderr.read().startswith("emulated ")
+        assert proc.wait(30) == 0
+        assert proc.stderr.read().startswith("emulated ")
 
 
 def test_the_mpy_route_onto_a_pico_says_the_app_ran_out_of_memory(tmp_path):
@@ -80,14 +89,8 @@ def test_the_mpy_route_onto_a_pico_says_the_app_ran_out_of_memory(tmp_path):
     emulated RP2040 copies everything, starts the app, and says in its last line that the
     app ran out of memory as it started (the modules take the heap the UF2 keeps in
     flash), and names the UF2 route."""
-    mpy.need_uf2()
-    proc = subprocess.Popen([str(SCOREBOARD), "pico", "--pty", "--flash-image",
-                             str(tmp_path / "box.img")], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=str(mpy.REPO))
-    try:
-        line = proc.stdout.readline()
-        assert line.startswith("port /dev/pts/"), line + proc.stderr.read()
-        got = subprocess.run([str(SCOREBOARD), "flash", "--port", line.split()[1]],
+    with pico_pty(tmp_path) as (_proc, port):
+        got = subprocess.run([str(SCOREBOARD), "flash", "--port", port],
                              capture_output=True, text=True, timeout=600, check=False)
         assert got.returncode == 0, got.stderr
         assert got.stdout.strip().splitlines()[-1].startswith("flash: ")
@@ -95,9 +98,6 @@ def test_the_mpy_route_onto_a_pico_says_the_app_ran_out_of_memory(tmp_path):
             "flash: the app ran out of memory as it started on this board: its modules as "
             ".mpy files take the heap that the UF2 keeps in flash; for a club's box use "
             "`scoreboard flash --uf2` (the modules frozen, in flash)"), got.stderr
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(30)
 
 
 # Waits first (`scoreboard live` connects and catches up meanwhile: the app stopped for

@@ -94,27 +94,31 @@ return {
 
 
 def wait_tiles(driver, count, timeout=20.0):
-    import time
+    from support.waits import wait_js
 
-    end = time.monotonic() + timeout
-    script = ("return document.querySelectorAll('.tile').length === %d && "
-              "[...document.querySelectorAll('.tile .row.a .s')].every(e => e.textContent !== '')"
-              % count)
-    while not driver.execute_script(script):
-        if time.monotonic() > end:
-            raise AssertionError("the TV page did not show %d tables" % count)
-        time.sleep(0.05)
+    wait_js(driver, "return document.querySelectorAll('.tile').length === %d && "
+            "[...document.querySelectorAll('.tile .row.a .s')].every(e => e.textContent !== '')"
+            % count, timeout, "the TV page to show %d tables" % count)
+
+
+def behind_the_table(driver):
+    """The page over TABLE_PICTURE, as OBS lays the overlay over the table camera's
+    picture (for a screenshot)."""
+    import base64
+
+    frame = "data:image/svg+xml;base64," + base64.b64encode(TABLE_PICTURE.encode()).decode()
+    driver.execute_script("document.documentElement.style.background = "
+                          "'url(" + frame + ") center / cover'")
 
 
 def pictures(out=PICTURES, width=1920, height=1080):
     """The TV page (8 tables) and the overlay (over a picture of the table) at
     `width` x `height`, as PNG files in `out`; their paths."""
-    import base64
     import tempfile
-    import time
 
     from support.liveweb import Web
     from support.simpage import chrome, quit_chrome
+    from support.waits import wait_js
 
     out.mkdir(parents=True, exist_ok=True)
     web = Web()
@@ -125,19 +129,14 @@ def pictures(out=PICTURES, width=1920, height=1080):
         screen(driver, width, height)
         driver.get(web.url + "tables")
         wait_tiles(driver, 8)
-        time.sleep(0.3)
+        wait_js(driver, "return document.fonts.status === 'loaded'", what="the fonts")
         tv = out / "live-tables.png"
         driver.save_screenshot(str(tv))
         driver.get(web.url + "table/1/overlay?corner=bl&scale=1.5")
-        end = time.monotonic() + 20
-        while driver.execute_script("return document.getElementById('score-a').textContent") == "":
-            if time.monotonic() > end:
-                raise AssertionError("the overlay showed no score")
-            time.sleep(0.05)
-        frame = "data:image/svg+xml;base64," + base64.b64encode(TABLE_PICTURE.encode()).decode()
-        driver.execute_script("document.documentElement.style.background = "
-                              "'url(" + frame + ") center / cover'")
-        time.sleep(0.3)
+        wait_js(driver, "return document.getElementById('score-a').textContent !== ''",
+                what="the overlay's score")
+        behind_the_table(driver)
+        wait_js(driver, "return document.readyState === 'complete'", what="the picture")
         overlay = out / "live-overlay.png"
         driver.save_screenshot(str(overlay))
         return tv, overlay
