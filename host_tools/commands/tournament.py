@@ -181,8 +181,24 @@ def _conditions(args):
     return game, out
 
 
-def _open(args, create):
-    return open_chosen(args, create=create)
+_REFUSED = object()  # what _in_db gives when it has said why in one line
+
+
+def _in_db(args, change, create=False):
+    """`change(db)` in the database the arguments choose, closed after; _REFUSED when the
+    database or the tournament refused, the reason said in one line."""
+    try:
+        db = open_chosen(args, create=create)
+    except DbError as e:
+        fail(PROG, e)
+        return _REFUSED
+    try:
+        return change(db)
+    except (TournamentError, DbError) as e:
+        fail(PROG, e)
+        return _REFUSED
+    finally:
+        db.close()
 
 
 def run_create(args):
@@ -202,37 +218,17 @@ def run_create(args):
     except TournamentError as e:
         fail(PROG, e)
         return 1
-    try:
-        db = _open(args, True)
-    except DbError as e:
-        fail(PROG, e)
+    if _in_db(args, lambda db: store.create(db, t, store.source()), create=True) is _REFUSED:
         return 1
-    try:
-        store.create(db, t, store.source())
-    except (TournamentError, DbError) as e:
-        fail(PROG, e)
-        return 1
-    finally:
-        db.close()
     byes = sum(1 for st in t.states.values() if st.status == "bye" and st.winner is not None)
     say("%s: %s, %d players, %d matches (%d byes), draw seed %d" % (
         t.name, view.FORMAT_NAMES[t.format], len(t.players), len(t.specs), byes, seed))
     return 0
 
 
-def _loaded(args):
-    db = _open(args, False)
-    try:
-        return store.load(db, args.name)
-    finally:
-        db.close()
-
-
 def run_show(args):
-    try:
-        t = _loaded(args)
-    except (TournamentError, DbError) as e:
-        fail(PROG, e)
+    t = _in_db(args, lambda db: store.load(db, args.name))
+    if t is _REFUSED:
         return 1
     return write_out(PROG, view.as_json(t) if args.json else view.as_text(t))
 
@@ -250,18 +246,15 @@ def run_result(args):
         a, b = _score(args.a_score), _score(args.b_score)
         if (a is None) != (b is None):
             raise TournamentError("give both scores, or - - for a result without a score")
-        db = _open(args, False)
-    except (TournamentError, DbError) as e:
+    except TournamentError as e:
         fail(PROG, e)
         return 1
-    try:
-        t, changed = store.result(db, args.name, args.match, args.winner,
-                                  None if a is None else (a, b), args.how, args.correct)
-    except (TournamentError, DbError) as e:
-        fail(PROG, e)
+    got = _in_db(args, lambda db: store.result(db, args.name, args.match, args.winner,
+                                               None if a is None else (a, b), args.how,
+                                               args.correct))
+    if got is _REFUSED:
         return 1
-    finally:
-        db.close()
+    t, changed = got
     say("%s: %s%s" % (t.name, describe(t, args.match),
                       ", corrected" if args.correct else ""))
     for mid in changed:
@@ -275,7 +268,7 @@ def run_result(args):
 
 def run_assign(args):
     try:
-        db = _open(args, False)
+        db = open_chosen(args, create=False)
     except DbError as e:
         fail(PROG, e)
         return 1
@@ -312,19 +305,11 @@ def _queue(port, lines, where):
 
 
 def run_call(args):
-    try:
-        db = _open(args, False)
-    except DbError as e:
-        fail(PROG, e)
+    got = _in_db(args, lambda db: (store.call(db, args.name, args.match),
+                                   store.called_at(db, args.name, args.match)))
+    if got is _REFUSED:
         return 1
-    try:
-        t = store.call(db, args.name, args.match)
-        at = store.called_at(db, args.name, args.match)
-    except (TournamentError, DbError) as e:
-        fail(PROG, e)
-        return 1
-    finally:
-        db.close()
+    t, at = got
     say("%s: %s called to table %s at %s" % (t.name, describe(t, args.match),
                                             t.tables.get(args.match, "?"), at))
     return 0
