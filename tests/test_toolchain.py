@@ -145,7 +145,8 @@ LAYERS = (
     # The browser simulator's board is the bridge that runs the app from JavaScript.
     ("boards/sim.py", ("drivers", "boards", "scoreboard.core", "scoreboard.app",
                        "scoreboard.keys", "scoreboard.files", "scoreboard.space"), set()),
-    ("main.py", ("scoreboard.app", "boards"), set()),
+    # main.py loads the screens' faces before the app (the .mpy route: see there).
+    ("main.py", ("scoreboard.app", "scoreboard.ui", "boards"), set()),
 )
 FIRMWARE_TOPS = ("scoreboard", "drivers", "boards", "main")
 
