@@ -18,15 +18,12 @@ import secrets
 
 from host_tools.messages import fail, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
-from host_tools.results.draw import SetupError, check_header
 from host_tools.tournament import TournamentError, players, store, view
+from host_tools.tournament import conditions as stage_conditions
 from host_tools.tournament.advance import describe, name_of
 from host_tools.tournament.model import FORMATS, STAGE_KEYS
 
 PROG = "tournament"
-STAGES = {"single": ("winners", "final"), "double": ("winners", "losers", "final"),
-          "groups": ("group", "winners", "final")}
-POOL_DEFAULT, SNOOKER_DEFAULT = "race-to 5", "best-of 5"
 
 
 def _number(text):
@@ -107,33 +104,9 @@ def add_parser(sub):
 
 def _conditions(args):
     """{stage key: {"match": words}} for the format's stages, checked as a header."""
-    game = args.game or ("snooker" if args.best_of else "eightball")
-    if args.race:
-        base = "race-to %d" % args.race
-    elif args.best_of:
-        base = "best-of %d" % args.best_of
-    else:
-        base = SNOOKER_DEFAULT if game.split()[0] == "snooker" else POOL_DEFAULT
-    out = {}
-    for stage in STAGES[args.format]:
-        race = getattr(args, "%s_race" % stage)
-        best = getattr(args, "%s_best_of" % stage)
-        words = "race-to %d" % race if race else "best-of %d" % best if best else base
-        try:
-            check_header(["sbn 1", "game " + game, "match " + words, 'side A "a"',
-                          'side B "b"'], "the %s stage" % stage)
-        except SetupError as e:
-            raise TournamentError(str(e).replace(" line 2:", " game %s:" % game).replace(
-                " line 3:", " match %s:" % words)) from None
-        if words.startswith("frames") or words.startswith("points"):
-            raise TournamentError("the %s stage: a knockout needs a winner: race-to or "
-                                  "best-of" % stage)
-        out[stage] = {"match": words}
-    given = [s for s in STAGE_KEYS if s not in STAGES[args.format] and (
-        getattr(args, "%s_race" % s) or getattr(args, "%s_best_of" % s))]
-    if given:
-        raise TournamentError("--format %s has no %s stage" % (args.format, given[0]))
-    return game, out
+    stages = {s: (getattr(args, "%s_race" % s), getattr(args, "%s_best_of" % s))
+              for s in STAGE_KEYS}
+    return stage_conditions.conditions(args.format, args.game, args.race, args.best_of, stages)
 
 
 def _open(args, create):
@@ -141,13 +114,8 @@ def _open(args, create):
 
 
 def run_create(args):
-    if args.format == "groups" and not (args.groups and args.advance):
-        fail(PROG, "--format groups needs --groups G and --advance K")
-        return 1
-    if args.format != "groups" and (args.groups or args.advance):
-        fail(PROG, "--groups and --advance are for --format groups")
-        return 1
     try:
+        stage_conditions.check_groups(args.format, args.groups, args.advance)
         store.check_name(args.name)
         game, conditions = _conditions(args)
         entries = players.read(args.players)
