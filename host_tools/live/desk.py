@@ -256,7 +256,8 @@ class Desk:
 
     def publish(self, state):
         if self.hub is not None:
-            self.hub.notice("tournament", {"name": state["name"], "tournament": state})
+            self.hub.notice("tournament", {"name": state["name"], "tournament": dict(
+                state, tables=self.board_tables())})
 
     async def watch(self):
         while True:

@@ -1,0 +1,343 @@
+# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
+"""Issue 27 item 2, `scoreboard desk`, in Debian's headless Chromium at 1920x1080: an
+8-player double elimination created and drawn from the desk's form, every match
+assigned, called and its result entered by hand from the board (one a walkover), the
+grand final won by the losers' side so that its reset is played, until the champion
+shows on the TV page, which follows by itself; on SQLite and on PostgreSQL. The bracket's
+SVG shows every result (on the desk and on the TV page), as `scoreboard tournament show
+--json` has them from the same database; a refusal of the library shows its one line;
+beyond loopback an action without the token is refused while the pages and their JSON
+answer; the print view is an A4 landscape bracket sheet and one A4 match sheet per
+match that is not a bye (a PDF of it, page by page), in Bulgarian the rule book's
+"протокол от срещата".
+"""
+
+import base64
+import json
+import os
+import re
+import subprocess
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
+
+from host_tools.live.words import words
+from support import mpy
+from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, served
+from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
+from support.room import screen
+from support.simpage import chrome, quit_chrome
+from support.waits import wait_js
+
+EN = words("en")
+
+
+@pytest.fixture
+def browser(tmp_path):
+    driver = chrome(tmp_path / "downloads")
+    screen(driver, 1920, 1080)
+    yield driver
+    quit_chrome(driver)
+
+
+def show_json(db, name="Cup"):
+    proc = subprocess.run([str(mpy.BIN / "scoreboard"), "tournament", "show", name, "--json",
+                           "--db", str(db)], cwd=str(mpy.REPO), capture_output=True, text=True,
+                          timeout=120, check=True,
+                          env=dict(os.environ, PYTHONPATH=str(mpy.REPO)))
+    return json.loads(proc.stdout)
+
+
+def state(d):
+    return d.execute_script("return Desk.t")
+
+
+def status_is(d, mid, *statuses):
+    return wait_js(d, "const m = Desk.t && Desk.match(Desk.t, %s); return m && %s.includes("
+                      "m.status) && Desk.t" % (json.dumps(mid), json.dumps(list(statuses))),
+                   what="%s to be %s" % (mid, "/".join(statuses)))
+
+
+def click(d, act, mid):
+    d.find_element(By.CSS_SELECTOR, 'button[data-act="%s"][data-match="%s"]' % (act, mid)).click()
+
+
+def message(d):
+    return wait_js(d, "const m = document.getElementById('msg'); return m.textContent && "
+                      "[m.textContent, m.className]", what="the page's message line")
+
+
+def svg_results(d):
+    """{match: (the score text of side A, of side B, data-score)} of the bracket's SVG."""
+    return d.execute_script(
+        "const out = {}; for (const g of document.querySelectorAll('svg.bracket g.match')) {"
+        "  const s = g.querySelectorAll('.row .score');"
+        "  out[g.dataset.match] = [s[0].textContent, s[1].textContent, g.dataset.score]; }"
+        "return out;")
+
+
+def enter(d, mid, a, b, how="played", winner=None):
+    for cls, value in (("sa", a), ("sb", b)):
+        box = d.find_element(By.CSS_SELECTOR, 'input.%s[data-match="%s"]' % (cls, mid))
+        box.clear()
+        box.send_keys(str(value))
+    Select(d.find_element(By.CSS_SELECTOR, 'select.how[data-match="%s"]' % mid)) \
+        .select_by_value(how)
+    if winner is not None:
+        Select(d.find_element(By.CSS_SELECTOR, 'select.win[data-match="%s"]' % mid)) \
+            .select_by_value(str(winner))
+    click(d, "result", mid)
+
+
+def create_from_the_form(d, url):
+    d.get(url + "desk")
+    wait_js(d, "return document.getElementById('c-name').offsetParent !== null",
+            what="the create form")
+    d.find_element(By.ID, "c-name").send_keys("Cup")
+    Select(d.find_element(By.ID, "c-format")).select_by_value("double")
+    players = d.find_element(By.ID, "c-players")
+    players.clear()
+    players.send_keys(csv_text())
+    Select(d.find_element(By.ID, "c-kind")).select_by_value("race")
+    n = d.find_element(By.ID, "c-n")
+    n.clear()
+    n.send_keys("3")
+    d.find_element(By.ID, "c-st-final").send_keys("4")
+    d.find_element(By.ID, "c-seed").send_keys("7")
+    d.find_element(By.ID, "c-go").click()
+    wait_js(d, "return location.pathname === '/desk/Cup' && Desk.t", what="the new desk")
+
+
+def test_a_double_elimination_from_the_desk_page_to_its_champion(tmp_path, browser, db_url):
+    desk = DeskServer(tmp_path, db_url)
+    d = browser
+    try:
+        create_from_the_form(d, desk.url)
+        t = state(d)
+        assert (t["name"], t["format"], t["champion"]) == ("Cup", "double", None)
+        assert [p["name"] for p in t["players"]] == NAMES
+        assert [m["id"] for m in t["matches"] if m["status"] == "ready"] == [
+            "W1-01", "W1-02", "W1-03", "W1-04"]
+        assert t["extra"]["F1"]["format"] == "race-to 4"
+        assert t["extra"]["W1-01"]["format"] == "race-to 3"
+        assert show_json(db_url)["matches"] == [
+            {k: m[k] for k in ("id", "stage", "round", "a", "b", "winner", "score", "status",
+                               "table")} for m in t["matches"]]
+        desk_tab = d.current_window_handle
+        d.switch_to.new_window("tab")
+        d.get(desk.url + "desk/Cup/tv")
+        wait_js(d, "return Desk.t && document.querySelector('svg.bracket g.match')",
+                what="the TV page's bracket")
+        tv_tab = d.current_window_handle
+        d.switch_to.window(desk_tab)
+
+        # A refusal: a race to 3 does not end 3-7; its one line, nothing changed.
+        enter(d, "W1-01", 3, 7)
+        text, cls = message(d)
+        assert cls == "bad" and "\n" not in text
+        assert text == ("W1-01 is race-to 3: the winner has 3, the loser fewer; 3-7 does not "
+                        "end it with that winner")
+        assert state(d)["matches"][0]["status"] == "ready"
+
+        entered = {}
+        n = 0
+        while state(d)["champion"] is None:
+            t = state(d)
+            ready = [m for m in t["matches"] if m["status"] == "ready"]
+            assert ready, "no match ready before the champion: %s" % t["matches"]
+            m = ready[0]
+            mid = m["id"]
+            click(d, "assign", mid)
+            t = status_is(d, mid, "assigned")
+            table = next(x for x in t["matches"] if x["id"] == mid)["table"]
+            free = [k for k in t["tables"] if k != table]
+            assert table in t["tables"] and table not in [
+                x["table"] for x in t["matches"] if x["id"] != mid and x["status"] in (
+                    "assigned", "called", "playing")], "a table given twice"
+            tile = d.find_element(By.CSS_SELECTOR, '.tbl[data-table="%d"]' % table)
+            assert "busy" in tile.get_attribute("class") and mid in tile.text
+            assert free
+            click(d, "call", mid)
+            status_is(d, mid, "called")
+            race = 4 if mid.startswith("F") else 3
+            if mid == "L1-02":  # a walkover: the winner and no score
+                enter(d, mid, "", "", "walkover", m["b"])
+                entered[mid] = (None, "walkover")
+            elif mid == "F1":  # the losers' champion wins: the reset is played
+                enter(d, mid, 1, race)
+                entered[mid] = ([1, race], "played")
+            else:
+                enter(d, mid, race, n % race)
+                entered[mid] = ([race, n % race], "played")
+            status_is(d, mid, "done", "walkover")
+            n += 1
+            assert n <= 15
+        t = state(d)
+        assert n == 15 and sorted(entered) == sorted(m["id"] for m in t["matches"])
+        f1 = next(m for m in t["matches"] if m["id"] == "F1")
+        f2 = next(m for m in t["matches"] if m["id"] == "F2")
+        assert f1["winner"] == f1["b"] and f2["status"] == "done"
+        champion = next(p["name"] for p in t["players"] if p["id"] == t["champion"])
+
+        # The database has what the page entered: `tournament show --json` agrees.
+        data = show_json(db_url)
+        assert data["champion"] == t["champion"] == f2["winner"]
+        for m in data["matches"]:
+            score, how = entered[m["id"]]
+            assert m["score"] == score, m
+            assert m["status"] == ("walkover" if how == "walkover" else "done")
+
+        # The bracket shows each result, on the desk and on the TV page.
+        for tab in (desk_tab, tv_tab):
+            d.switch_to.window(tab)
+            if tab == tv_tab:
+                got = wait_js(d, "const c = document.getElementById('champion'); "
+                                 "return c.textContent", what="the champion on the TV page")
+                assert got == EN["v.d_champion"].replace("%s", champion)
+                # the TV page followed: its state is the last change, without a reload
+                assert d.execute_script("return Desk.t.changes") == t["changes"]
+            svg = svg_results(d)
+            for mid, (score, how) in entered.items():
+                a, b, mark = svg[mid]
+                if score is None:
+                    assert mark == how and {a, b} == {EN["v.d_wo"], ""}, (mid, svg[mid])
+                else:
+                    assert [a, b] == [str(x) for x in score], (mid, svg[mid])
+                    assert mark == "%d-%d" % tuple(score)
+        d.switch_to.window(tv_tab)
+        d.save_screenshot(str(tmp_path / "tv.png"))
+    finally:
+        desk.stop()
+
+
+def _status(url, data=None, headers=None):
+    req = urllib.request.Request(url, data=data, headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def test_beyond_loopback_an_action_needs_the_token_and_the_pages_stay_open(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    played(db, upto=2)
+    token = "t" * 24
+    web = served(db, bind="0.0.0.0", token=token)
+    d = browser
+    try:
+        # The read-only pages and their JSON answer without the token.
+        for path in ("desk", "desk/Cup", "desk/Cup/tv", "desk/Cup/print", "api/tournaments",
+                     "api/tournament/Cup", "static/desk.js"):
+            status, _ = _status(web.url + path)
+            assert status == 200, path
+        # An action without it (or with a wrong one) is refused, in one line.
+        body = json.dumps({"match": "W1-03", "table": 2}).encode()
+        for headers in ({}, {"Authorization": "Bearer wrong"}):
+            status, text = _status(web.url + "api/tournament/Cup/assign", body,
+                                   dict(headers, **{"Content-Type": "application/json"}))
+            assert status == 401 and "token" in json.loads(text)["error"]
+        # ...and from the page opened without it: the refusal's line, nothing changed.
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t && document.querySelector('button[data-act=assign]')",
+                what="the board")
+        click(d, "assign", "W1-03")
+        text, cls = message(d)
+        assert cls == "bad" and text.startswith("this needs the desk's token")
+        assert state(d)["matches"][2]["status"] == "ready"
+        # A page of another site may not post, even with a JSON body; nor a form.
+        status, _ = _status(web.url + "api/tournament/Cup/assign", body, {
+            "Content-Type": "application/json", "Authorization": "Bearer " + token,
+            "Origin": "http://evil.example"})
+        assert status == 403
+        status, _ = _status(web.url + "api/tournament/Cup/assign", body, {
+            "Content-Type": "text/plain", "Authorization": "Bearer " + token})
+        assert status == 415
+        # With the token in the address the desk printed, the same click is taken.
+        d.get(web.url + "desk/Cup?token=" + token)
+        wait_js(d, "return Desk.t && document.querySelector('button[data-act=assign]')",
+                what="the board")
+        click(d, "assign", "W1-03")
+        assert status_is(d, "W1-03", "assigned")
+        # the token is kept for the tab: the TV link carries it, a reload without it too
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t", what="the board")
+        click(d, "call", "W1-03")
+        status_is(d, "W1-03", "called")
+    finally:
+        web.stop()
+
+
+def test_scoreboard_desk_beyond_loopback_prints_its_address_with_the_token(tmp_path):
+    db = tmp_path / "results.sqlite"
+    played(db, upto=0)
+    desk = DeskServer(tmp_path, db, "--bind", "0.0.0.0")
+    try:
+        assert "?token=" in desk.desk
+        token = desk.desk.rsplit("?token=", 1)[1]
+        here = desk.url.replace("0.0.0.0", "127.0.0.1")
+        body = json.dumps({"match": "W1-01", "table": 1}).encode()
+        json_type = {"Content-Type": "application/json"}
+        assert _status(here + "api/tournament/Cup/assign", body, json_type)[0] == 401
+        assert _status(here + "api/tournament/Cup")[0] == 200
+        status, text = _status(here + "api/tournament/Cup/assign", body, dict(
+            json_type, Authorization="Bearer " + token))
+        assert status == 200 and next(m for m in json.loads(text)["matches"]
+                                      if m["id"] == "W1-01")["status"] == "assigned"
+    finally:
+        err = desk.stop()
+    assert token not in err
+
+
+def _pdf_pages(d):
+    pdf = base64.b64decode(d.execute_cdp_cmd("Page.printToPDF", {
+        "preferCSSPageSize": True, "printBackground": True})["data"])
+    boxes = re.findall(rb"/MediaBox\s*\[\s*0 0 ([\d.]+) ([\d.]+)\s*\]", pdf)
+    return [(round(float(w)), round(float(h))) for w, h in boxes]
+
+
+def test_the_print_view_is_a_bracket_sheet_and_a_match_sheet_per_match(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    t = played(db, upto=None)
+    web = served(db, lang="bg")
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup/print")
+        wait_js(d, "return Desk.t && document.querySelector('.match-sheet')", what="the sheets")
+        matches = [s.id for s in t.specs if t.states[s.id].status != "bye"]
+        sheets = d.execute_script(
+            "return [...document.querySelectorAll('.match-sheet')].map((s) => ["
+            "s.dataset.match, s.querySelector('h1').textContent,"
+            "s.querySelectorAll('tr.frame-row').length,"
+            "[...s.querySelectorAll('td.name')].map((n) => n.textContent)])")
+        assert [s[0] for s in sheets] == matches
+        bg = words("bg")
+        assert bg["v.d_sheet"] == "Протокол от срещата"
+        assert all(s[1] == bg["v.d_sheet"] for s in sheets)
+        assert all(s[2] == 5 for s in sheets if not s[0].startswith("F")) # race-to 3: 5 racks
+        for mid, _, _, names in sheets:
+            st = t.states[mid]
+            want = [t.player(p).name for p in (st.a, st.b)]
+            assert [n.split(" (")[0].split(",")[0] for n in names] == want, mid
+        assert d.execute_script("return document.documentElement.lang") == "bg"
+        # printed: the bracket on A4 landscape, then one A4 portrait page a match
+        pages = _pdf_pages(d)
+        assert pages == [(842, 595)] + [(595, 842)] * len(matches), pages
+        # one match's sheet alone
+        d.get(web.url + "desk/Cup/print?match=W1-02")
+        wait_js(d, "return Desk.t && document.querySelector('.match-sheet')", what="the sheet")
+        assert d.execute_script("return [...document.querySelectorAll('.sheet')].map("
+                                "(s) => s.dataset.match)") == ["W1-02"]
+    finally:
+        web.stop()
+
+
+def test_the_pictures_are_made_at_1080p(tmp_path):
+    for png in pictures(tmp_path):
+        data = png.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n"
+        assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (
+            1920, 1080)
