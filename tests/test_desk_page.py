@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """Issue 27 item 2, `scoreboard desk`, in Debian's headless Chromium at 1920x1080: an
 8-player double elimination created and drawn from the desk's form, every match
 assigned, called and its result entered by hand from the board (one a walkover), the

@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """The desk's pages (`scoreboard desk`) for tests/test_desk_page.py and for the pictures
 in docs/pictures/:
 
