@@ -27,6 +27,7 @@ from host_tools.live.words import words
 from support import mpy
 from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, served
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
+from support.liveweb import snapshot
 from support.room import screen
 from support.simpage import chrome, quit_chrome
 from support.waits import wait_js
@@ -72,7 +73,8 @@ def message(d):
 def svg_results(d):
     """{match: (the score text of side A, of side B, data-score)} of the bracket's SVG."""
     return d.execute_script(
-        "const out = {}; for (const g of document.querySelectorAll('svg.bracket g.match')) {"
+        "const out = {};"
+        "for (const g of document.querySelectorAll('svg.bracket g.match:not(.cell)')) {"
         "  const s = g.querySelectorAll('.row .score');"
         "  out[g.dataset.match] = [s[0].textContent, s[1].textContent, g.dataset.score]; }"
         "return out;")
@@ -289,6 +291,72 @@ def test_scoreboard_desk_beyond_loopback_prints_its_address_with_the_token(tmp_p
     finally:
         err = desk.stop()
     assert token not in err
+
+
+def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    played(db, upto=2)
+    web = served(db)
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup/tv")
+        t = wait_js(d, "return Desk.t && document.querySelector('svg.bracket') && Desk.t",
+                    what="the TV page")
+        w13 = next(m for m in t["matches"] if m["id"] == "W1-03")
+        assert w13["status"] == "ready"
+        # A result from another process (`scoreboard tournament result`): the page
+        # repaints by itself, the bracket with it.
+        proc = subprocess.run([str(mpy.BIN / "scoreboard"), "tournament", "result", "Cup",
+                               "W1-03", str(w13["b"]), "1", "3", "--db", str(db)],
+                              cwd=str(mpy.REPO), capture_output=True, text=True, timeout=120,
+                              env=dict(os.environ, PYTHONPATH=str(mpy.REPO)), check=False)
+        assert proc.returncode == 0, proc.stderr
+        wait_js(d, "return Desk.match(Desk.t, 'W1-03').status === 'done' && "
+                   "document.querySelector('g.match[data-match=\"W1-03\"]')"
+                   ".dataset.score === '1-3'", what="the TV page's repaint")
+        assert svg_results(d)["W1-03"][:2] == ["1", "3"]
+        assert d.execute_script("return Desk.t.changes") == t["changes"] + 1
+        # What a box plays, live: table 5's match on the TV page's board and the desk's.
+        web.publish("table", snapshot(5, pots=("red", "black"), names=("Ann Lee", "Bob Kray")))
+        got = wait_js(d, "const e = document.querySelector('#tables .tbl[data-table=\"5\"]');"
+                         "return e && e.textContent", what="table 5 on the TV page")
+        assert "Ann Lee" in got and "8\u20130" in got and "Bob Kray" in got
+        d.get(web.url + "desk/Cup")
+        got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"5\"] .box');"
+                         "return e && e.textContent", what="table 5 on the desk")
+        assert got == "Ann Lee 8-0 Bob Kray"
+    finally:
+        web.stop()
+
+
+def test_the_groups_are_cross_tables_then_the_knockout(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    t = played(db, fmt="groups")
+    assert t.champion is not None
+    web = served(db)
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t && document.querySelector('svg.bracket')", what="the bracket")
+        assert d.execute_script("return [...document.querySelectorAll('svg.bracket g.group')]"
+                                ".map((g) => g.dataset.group)") == ["A", "B"]
+        cells = d.execute_script(
+            "const out = {}; for (const c of document.querySelectorAll('g.match.cell')) {"
+            "  (out[c.dataset.match] = out[c.dataset.match] || []).push("
+            "c.querySelector('.score').textContent); } return out;")
+        group = [s for s in t.specs if s.stage.startswith("group ")]
+        assert sorted(cells) == sorted(s.id for s in group) and len(group) == 12
+        for s in group:  # each pair's cell twice, from each row's side
+            a, b = t.results[s.id].score
+            assert sorted(cells[s.id]) == sorted(["%d-%d" % (a, b), "%d-%d" % (b, a)]), s.id
+        svg = svg_results(d)
+        for s in t.specs:
+            if not s.stage.startswith("group ") and t.results.get(s.id):
+                assert svg[s.id][:2] == [str(x) for x in t.results[s.id].score], s.id
+        champion = t.player(t.champion).name
+        assert d.find_element(By.ID, "champion").text == EN["v.d_champion"] % champion
+    finally:
+        web.stop()
 
 
 def _pdf_pages(d):

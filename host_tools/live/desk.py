@@ -190,8 +190,10 @@ class Desk:
         return rows[0][0] if rows else None
 
     def _state(self, name):
-        t = store.load(self._db(), name)
+        # The counter before the tournament: a change committed between the two is
+        # published again at the next look (the counter then differs), never lost.
         changes = self._changes(name)
+        t = store.load(self._db(), name)
         self.seen[name] = changes
         return as_page(t, changes)
 
