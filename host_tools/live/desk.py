@@ -48,7 +48,7 @@ from host_tools.results.db import DbError, open_db
 from host_tools.tournament import TournamentError, advance, conditions, players, store, view
 from host_tools.tournament.model import FORMATS, HOWS, STAGE_KEYS
 
-POLL = 0.5  # seconds between two looks at the tournaments' change counters
+POLL = 0.2  # seconds between two looks at the tournaments' change counters
 MAX_BODY = 256 * 1024  # an action's JSON (the players' CSV of 256 players fits)
 PAGES = {"": "desk.html", "tv": "desk-tv.html", "print": "desk-print.html"}
 

@@ -4,6 +4,7 @@ in docs/pictures/:
     python tests/support/deskpage.py      # writes docs/pictures/desk-board.png,
                                           # desk-tv.png, desk-print.png and
                                           # desk-print-sheet.png at 1920x1080
+    python tests/support/deskpage.py --figures   # a result to the TV page's repaint
 
 `DeskServer(folder, db)`: `scoreboard desk` itself, on a free port over the database
 `db`, with one port that is not there (table 1 without signal: no box is looked for).
@@ -149,6 +150,68 @@ def pictures(out=PICTURES, width=1920, height=1080):
     return paths
 
 
+def repaint_figures(folder, count=30, players_n=128):
+    """(ms from a result to the TV page's repaint: [entered on the desk (its POST)],
+    [stored by another connection (the desk's look at the counters)]) over a
+    `players_n`-player double elimination, `count` results each."""
+    import json
+    import time
+    import urllib.request
+
+    from support.room import screen
+    from support.simpage import chrome, quit_chrome
+    from support.waits import wait_js
+
+    folder = Path(folder)
+    db = folder / "figures.sqlite"
+    played(db, names=["P%03d" % i for i in range(players_n)], upto=0)
+    web = served(db)
+    driver = chrome(folder / "downloads")
+    posted, stored = [], []
+
+    def painted(changes):
+        return wait_js(driver, "return Desk.log.find((x) => x.changes >= %d)" % changes,
+                       what="the repaint")["t"]
+    try:
+        screen(driver, 1920, 1080)
+        driver.get(web.url + "desk/Cup/tv")
+        wait_js(driver, "return Desk.log.length", what="the TV page")
+        other = open_db(str(db))
+        try:
+            for i in range(2 * count):
+                t = store.load(other, "Cup")
+                mid = next(s.id for s in t.specs if t.states[s.id].status == "ready")
+                start = time.time() * 1000
+                if i < count:
+                    body = json.dumps({"match": mid, "winner": t.states[mid].a,
+                                       "score": [3, 1]}).encode()
+                    req = urllib.request.Request(web.url + "api/tournament/Cup/result", body,
+                                                 {"Content-Type": "application/json"})
+                    with urllib.request.urlopen(req, timeout=10) as r:
+                        changes = json.loads(r.read())["changes"]
+                    posted.append(painted(changes) - start)
+                else:
+                    store.result(other, "Cup", mid, t.states[mid].a, (3, 0), via="figures")
+                    changes = other.rows("SELECT changes FROM tournaments WHERE name = ?",
+                                         ("Cup",))[0][0]
+                    stored.append(painted(changes) - start)
+        finally:
+            other.close()
+    finally:
+        quit_chrome(driver)
+        web.stop()
+    return posted, stored
+
+
 if __name__ == "__main__":
-    for p in pictures():
-        print(p)
+    if sys.argv[1:] == ["--figures"]:
+        import statistics
+        import tempfile
+
+        got = repaint_figures(tempfile.mkdtemp(prefix="desk-figures-"))
+        for what, ms in zip(("entered on the desk", "stored by another process"), got):
+            print("%s: median %.0f ms, worst %.0f ms (%d)" % (what, statistics.median(ms),
+                                                            max(ms), len(ms)))
+    else:
+        for p in pictures():
+            print(p)
