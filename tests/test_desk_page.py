@@ -329,6 +329,38 @@ def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser
         web.stop()
 
 
+def test_the_desk_follows_32_tables_and_what_is_typed_stays(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    played(db, upto=0)
+    web = served(db, tables=32)
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t && document.querySelector('input.sa')", what="the board")
+        box = d.find_element(By.CSS_SELECTOR, 'input.sa[data-match="W1-02"]')
+        box.click()
+        box.send_keys("2")
+        for n in range(1, 33):
+            web.publish("table", snapshot(n, names=("A%02d Lee" % n, "B%02d Kray" % n)))
+        got = wait_js(d, "const b = [...document.querySelectorAll('.tbl .box')];"
+                         "return b.length === 32 && b.map((e) => e.textContent)",
+                      what="32 boxes on the board")
+        assert got == ["A%02d Lee 1-0 B%02d Kray" % (n, n) for n in range(1, 33)]
+        assert len(d.find_elements(By.CSS_SELECTOR, "#tables .tbl")) == 32
+        # the boxes' lines repaint the tiles alone: the input typed in is the same one
+        assert d.execute_script("return document.activeElement") == box
+        box.send_keys("1")
+        assert box.get_attribute("value") == "21"
+        # a change of the tournament repaints the rows: what was typed, and the focus, stay
+        d.execute_script("document.querySelector('input.sa[data-match=\"W1-02\"]').focus()")
+        click(d, "assign", "W1-01")
+        status_is(d, "W1-01", "assigned")
+        again = d.find_element(By.CSS_SELECTOR, 'input.sa[data-match="W1-02"]')
+        assert again.get_attribute("value") == "21"
+    finally:
+        web.stop()
+
+
 def test_the_groups_are_cross_tables_then_the_knockout(tmp_path, browser):
     db = tmp_path / "results.sqlite"
     t = played(db, fmt="groups")

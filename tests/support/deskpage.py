@@ -64,11 +64,11 @@ class DeskServer:
         return self.proc.stderr.read().decode()
 
 
-def served(db, **options):
+def served(db, tables=8, **options):
     """live's application with a Desk over `db` (support.liveweb.Web), on loopback."""
     from support.liveweb import Web
 
-    return Web(desk=Desk(str(db), 8), **options)
+    return Web(desk=Desk(str(db), tables), **options)
 
 
 def played(db, name="Cup", upto=None, fmt="double", names=NAMES, race=3):
