@@ -80,7 +80,7 @@ def svg_results(d):
         "return out;")
 
 
-def enter(d, mid, a, b, how="played", winner=None):
+def enter(d, mid, a, b, how="played", winner=None, act="result"):
     for cls, value in (("sa", a), ("sb", b)):
         box = d.find_element(By.CSS_SELECTOR, 'input.%s[data-match="%s"]' % (cls, mid))
         box.clear()
@@ -90,7 +90,7 @@ def enter(d, mid, a, b, how="played", winner=None):
     if winner is not None:
         Select(d.find_element(By.CSS_SELECTOR, 'select.win[data-match="%s"]' % mid)) \
             .select_by_value(str(winner))
-    click(d, "result", mid)
+    click(d, act, mid)
 
 
 def create_from_the_form(d, url):
@@ -357,6 +357,40 @@ def test_the_desk_follows_32_tables_and_what_is_typed_stays(tmp_path, browser):
         status_is(d, "W1-01", "assigned")
         again = d.find_element(By.CSS_SELECTOR, 'input.sa[data-match="W1-02"]')
         assert again.get_attribute("value") == "21"
+    finally:
+        web.stop()
+
+
+def test_a_result_is_corrected_from_the_bracket_or_refused_in_one_line(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    t = played(db, upto=5)  # the first round, and W2-01
+    assert t.results["W2-01"] is not None and "W2-02" not in t.results
+    web = served(db)
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t && document.querySelector('svg.bracket')", what="the board")
+        # A click on W1-03 in the bracket: its correction's inputs; a new score, the same
+        # winner: taken (it changes nobody's match).
+        d.find_element(By.CSS_SELECTOR, 'svg.bracket g.match[data-match="W1-03"]').click()
+        wait_js(d, "return document.querySelector("
+                   "'button[data-act=correct][data-match=\"W1-03\"]')",
+                what="the correction's inputs")
+        b = t.results["W1-03"].score[1]
+        enter(d, "W1-03", 3, 2 if b != 2 else 1, act="correct")
+        wait_js(d, "return document.querySelector('g.match[data-match=\"W1-03\"]')"
+                   ".dataset.score === '3-%d'" % (2 if b != 2 else 1), what="the correction")
+        assert message(d) == [EN["v.d_corrected"] % "W1-03", "ok"]
+        # W1-01's winner changed would change W2-01, which has its result: refused, the
+        # library's reason in one line, nothing changed.
+        Select(d.find_element(By.ID, "fix-match")).select_by_value("W1-01")
+        st = t.states["W1-01"]
+        enter(d, "W1-01", 1, 3, act="correct")
+        text = wait_js(d, "const m = document.getElementById('msg'); return "
+                          "m.className === 'bad' && m.textContent", what="the refusal")
+        assert text.startswith("W1-01 cannot be corrected that way: it changes who plays in "
+                               "W2-01") and text.endswith("which has its result")
+        assert state(d)["matches"][0]["winner"] == st.winner
     finally:
         web.stop()
 
