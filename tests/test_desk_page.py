@@ -474,3 +474,16 @@ def test_the_pictures_are_made_at_1080p(tmp_path):
         assert data[:8] == b"\x89PNG\r\n\x1a\n"
         assert (int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")) == (
             1920, 1080)
+
+
+@pytest.mark.parametrize("args, why", [
+    (("--lang", "de"), "desk: --lang de: the pages speak en, pl or bg"),
+    (("--tables", "-1"), "desk: --tables -1: 0 to 999"),
+    (("--db", ""), ("desk: --db is empty: give a file or a URL, or leave --db out for the "
+                    "default database"))])
+def test_scoreboard_desk_refuses_bad_options_in_one_line(args, why):
+    proc = subprocess.run([str(mpy.BIN / "scoreboard"), "desk", "--port", "/dev/null-box",
+                           *args], cwd=str(mpy.REPO), capture_output=True, text=True,
+                          timeout=60, env=dict(os.environ, PYTHONPATH=str(mpy.REPO)),
+                          check=False)
+    assert (proc.returncode, proc.stdout, proc.stderr.strip()) == (2, "", why)
