@@ -6,7 +6,7 @@ shows on the TV page, which follows by itself; on SQLite and on PostgreSQL. The 
 SVG shows every result (on the desk and on the TV page), as `scoreboard tournament show
 --json` has them from the same database; a refusal of the library shows its one line;
 beyond loopback an action without the token is refused while the pages and their JSON
-answer; the print view is an A4 landscape bracket sheet and one A4 match sheet per
+answer; the print view is A4 landscape bracket sheets and one A4 match sheet per
 match that is not a bye (a PDF of it, page by page), in Bulgarian the rule book's
 "протокол от срещата".
 """
@@ -456,9 +456,14 @@ def test_the_print_view_is_a_bracket_sheet_and_a_match_sheet_per_match(tmp_path,
             want = [t.player(p).name for p in (st.a, st.b)]
             assert [n.split(" (")[0].split(",")[0] for n in names] == want, mid
         assert d.execute_script("return document.documentElement.lang") == "bg"
-        # printed: the bracket on A4 landscape, then one A4 portrait page a match
+        # printed: the winners' and the losers' brackets on A4 landscape sheets, then one
+        # A4 portrait page a match
+        assert d.execute_script("return [...document.querySelectorAll('.bracket-sheet')]"
+                                ".map((s) => s.dataset.part)") == ["ko", "losers"]
+        assert d.execute_script("return [...document.querySelectorAll('.bracket-sheet')]"
+                                ".map((s) => s.querySelectorAll('g.match').length)") == [9, 6]
         pages = _pdf_pages(d)
-        assert pages == [(842, 595)] + [(595, 842)] * len(matches), pages
+        assert pages == [(842, 595)] * 2 + [(595, 842)] * len(matches), pages
         # one match's sheet alone
         d.get(web.url + "desk/Cup/print?match=W1-02")
         wait_js(d, "return Desk.t && document.querySelector('.match-sheet')", what="the sheet")

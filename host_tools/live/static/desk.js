@@ -297,22 +297,34 @@ const Bracket = {
     return {w: B.PAD * 2 + 24 + B.NAME + n * B.CELL + 210, h: B.TITLE + B.HEAD + n * B.RH + 8};
   },
 
-  // The whole bracket as one <svg>, its natural size in its viewBox.
-  svg(t) {
+  // The parts of the bracket that are drawn: the groups, the knockout (the winners'
+  // bracket and the final), the losers' bracket; those `t` has.
+  parts(t) {
+    const out = [];
+    if (t.format === "groups") out.push("groups");
+    if (t.matches.some((m) => m.stage === "winners" || m.stage === "final")) out.push("ko");
+    if (t.matches.some((m) => m.stage === "losers")) out.push("losers");
+    return out;
+  },
+
+  // The bracket as one <svg> (`only`: one of its parts), its natural size in its
+  // viewBox.
+  svg(t, only) {
     const B = Bracket;
     const svg = svgEl("svg", {"class": "bracket", "data-changes": t.changes});
     let y = 0, w = 0;
     const add = (size) => { y += size.h + B.VG; w = Math.max(w, size.w); };
-    if (t.format === "groups") {
+    const want = (part) => !only || only === part;
+    if (t.format === "groups" && want("groups")) {
       for (const letter of Object.keys(t.groups).sort()) add(B.group(t, letter, y, svg));
     }
     const ko = t.matches.filter((m) => m.stage === "winners" || m.stage === "final");
     const losers = t.matches.filter((m) => m.stage === "losers");
-    if (ko.length) {
+    if (ko.length && want("ko")) {
       add(B.section(t, t.format === "groups" ? W("v.d_knockout") :
         t.format === "double" ? W("v.d_st_winners") : W("v.d_bracket"), ko, y, svg));
     }
-    if (losers.length) add(B.section(t, W("v.d_st_losers"), losers, y, svg));
+    if (losers.length && want("losers")) add(B.section(t, W("v.d_st_losers"), losers, y, svg));
     svg.setAttribute("viewBox", "0 0 " + w + " " + Math.max(y, 1));
     svg.setAttribute("data-w", w);
     svg.setAttribute("data-h", y);
@@ -335,8 +347,8 @@ const Bracket = {
   },
 
   // Draw `t` into `holder` (in place of what it held).
-  paint(holder, t) {
-    const svg = Bracket.svg(t);
+  paint(holder, t, only) {
+    const svg = Bracket.svg(t, only);
     holder.replaceChildren(svg);
     Bracket.fit(svg);
     return svg;
