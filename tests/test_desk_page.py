@@ -325,6 +325,12 @@ def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser
         got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"5\"] .box');"
                          "return e && e.textContent", what="table 5 on the desk")
         assert got == "Ann Lee 8-0 Bob Kray"
+        # a box whose match is the tournament's (its header's id Cup-W1-04): named so
+        snap = dict(snapshot(6, names=("Eve Moss", "Ёрдан Гичев")), id="Cup-W1-04")
+        web.publish("table", snap)
+        got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"6\"] .box');"
+                         "return e && e.textContent", what="table 6 on the desk")
+        assert got == "W1-04: Eve Moss 1-0 Ёрдан Гичев"
     finally:
         web.stop()
 

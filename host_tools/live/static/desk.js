@@ -114,6 +114,22 @@ const Desk = {
     return {text, known: false};
   },
 
+  // The tournament match a box plays (its header's id is NAME-MATCH), or null.
+  boxMatch(t, live) {
+    const prefix = t.name + "-";
+    if (!live || !live.id || !live.id.startsWith(prefix)) return null;
+    return Desk.match(t, live.id.slice(prefix.length)) || null;
+  },
+
+  // What a box plays, in a line: `W1-03: Ann 2-1 Bob` (the match's id when it is one
+  // of the tournament's).
+  boxLine(t, live, sep) {
+    const s = Live.score(live);
+    const m = Desk.boxMatch(t, live);
+    return (m ? m.id + ": " : "") + live.names[0] + sep + (s[0] === null ? "" : s[0] +
+      (sep === " " ? "-" : "\u2013") + s[1]) + sep + live.names[1];
+  },
+
   stage(stage) {
     if (stage.startsWith("group ")) return W("v.d_st_group", stage.slice(6));
     return {winners: W("v.d_st_winners"), losers: W("v.d_st_losers"),
