@@ -20,6 +20,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
@@ -62,7 +63,16 @@ def status_is(d, mid, *statuses):
 
 
 def click(d, act, mid):
-    d.find_element(By.CSS_SELECTOR, 'button[data-act="%s"][data-match="%s"]' % (act, mid)).click()
+    """Click the button; once more when the page drew the board again between the find
+    and the click (a stale element is not clicked)."""
+    for _ in range(5):
+        try:
+            d.find_element(By.CSS_SELECTOR, 'button[data-act="%s"][data-match="%s"]' % (
+                act, mid)).click()
+            return
+        except StaleElementReferenceException:
+            continue
+    raise AssertionError("the %s button of %s kept being drawn again" % (act, mid))
 
 
 def message(d):
@@ -81,6 +91,18 @@ def svg_results(d):
 
 
 def enter(d, mid, a, b, how="played", winner=None, act="result"):
+    """Type a result in a match's inputs and enter it (all again when the page drew the
+    board again meanwhile)."""
+    for _ in range(5):
+        try:
+            _type(d, mid, a, b, how, winner)
+            break
+        except StaleElementReferenceException:
+            continue
+    click(d, act, mid)
+
+
+def _type(d, mid, a, b, how, winner):
     for cls, value in (("sa", a), ("sb", b)):
         box = d.find_element(By.CSS_SELECTOR, 'input.%s[data-match="%s"]' % (cls, mid))
         box.clear()
@@ -90,7 +112,6 @@ def enter(d, mid, a, b, how="played", winner=None, act="result"):
     if winner is not None:
         Select(d.find_element(By.CSS_SELECTOR, 'select.win[data-match="%s"]' % mid)) \
             .select_by_value(str(winner))
-    click(d, act, mid)
 
 
 def create_from_the_form(d, url):

@@ -64,6 +64,10 @@ const Desk = {
     if (!t || (Desk.name && t.name !== Desk.name)) return;
     if (Desk.t && t.changes !== null && Desk.t.changes !== null &&
         t.changes < Desk.t.changes) return;
+    // the same change again (a page's answer and its event, a reload after a snapshot):
+    // nothing to draw again
+    if (Desk.t && t.changes !== null && t.changes === Desk.t.changes &&
+        (!t.tables || JSON.stringify(t.tables) === JSON.stringify(Desk.tables))) return;
     if (t.tables) Desk.tables = t.tables;
     Desk.t = t;
     for (const fn of Desk.listeners) fn(t);
