@@ -9,6 +9,7 @@ from host_tools.device.sync_board import BoardError
 from host_tools.messages import fail, say
 from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.sync import SyncError, files_folder, new_ids, pull, stored_lines, summary
+from host_tools.tournament import boxresults  # noqa: F401  (tournament results: the hook)
 
 
 def add_parser(sub):

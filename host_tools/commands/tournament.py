@@ -7,19 +7,29 @@ database (docs/tournament.md).
     show NAME [--json]
     result NAME MATCH WINNER A_SCORE B_SCORE [--walkover | --retired | --abandoned]
            [--correct]
+    assign NAME MATCH --table N [--port PORT]
+    call NAME MATCH
 
 The arguments and the messages; the draw, the bracket and the database are
-host_tools/tournament's. Bad input (an unknown tournament or match, a result given twice,
-a wrong winner, a bad CSV row) is one line on stderr and exit status 1.
+host_tools/tournament's (with boxresults, the hook that puts the matches the boxes play
+into the bracket as `sync` and `live --db` store them); `assign --port` queues the
+match's header (tournament/header.py) on the box as `setup` does. Bad input (an unknown
+tournament or match, a result given twice, a wrong winner, a bad CSV row, a match not
+ready, a busy table, a box not reached) is one line on stderr and exit status 1.
 """
 
 import argparse
 import secrets
 
+from host_tools.device.connect import open_box
+from host_tools.device.sync_board import BoardError
 from host_tools.messages import fail, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.results.draw import QUEUE, SetupError, queue_one
 from host_tools.tournament import TournamentError, players, store, view
 from host_tools.tournament import conditions as stage_conditions
+from host_tools.tournament import boxresults  # noqa: F401  (results from the boxes: the hook)
+from host_tools.tournament.header import header_lines
 from host_tools.tournament.advance import describe, name_of
 from host_tools.tournament.model import FORMATS, STAGE_KEYS
 
@@ -67,6 +77,14 @@ def add_parser(sub):
     c.add_argument("--groups", type=_number, metavar="G", help="groups: how many")
     c.add_argument("--advance", type=_number, metavar="K",
                    help="groups: the top K of each go into the knockout")
+    c.add_argument("--clock", default=None, metavar="WORDS",
+                   help="the shot clock, as a header's clock words: \"shot=45 warn=10\"")
+    c.add_argument("--breaks", default=None, choices=("alternate", "winner", "loser"),
+                   help="who breaks each rack (pool)")
+    c.add_argument("--late", type=_number, default=None, metavar="M",
+                   help="the late start (seed 004 1.7): minutes after the call (rules late=M)")
+    c.add_argument("--misses", type=_number, default=None, metavar="N",
+                   help="snooker: misses in a row before the frame may be awarded")
     for stage in STAGE_KEYS:
         one = c.add_mutually_exclusive_group()
         one.add_argument("--%s-race" % stage, type=_number, metavar="N",
@@ -101,12 +119,30 @@ def add_parser(sub):
     add_db_options(r)
     r.set_defaults(run=run_result, how="played")
 
+    a = verbs.add_parser("assign", help="put a match on a table (and queue it on its box)")
+    a.add_argument("name", help="the tournament")
+    a.add_argument("match", help="the match's id")
+    a.add_argument("--table", required=True, type=_number, metavar="N", help="the table")
+    a.add_argument("--port", default=None,
+                   help="the table's box: queue the match there (without it the assignment "
+                        "is only recorded)")
+    add_db_options(a)
+    a.set_defaults(run=run_assign)
+
+    k = verbs.add_parser("call", help="announce a match at its table (the late start counts)")
+    k.add_argument("name", help="the tournament")
+    k.add_argument("match", help="the match's id")
+    add_db_options(k)
+    k.set_defaults(run=run_call)
+
 
 def _conditions(args):
     """{stage key: {"match": words}} for the format's stages, checked as a header."""
     stages = {s: (getattr(args, "%s_race" % s), getattr(args, "%s_best_of" % s))
               for s in STAGE_KEYS}
-    return stage_conditions.conditions(args.format, args.game, args.race, args.best_of, stages)
+    rules = {k: getattr(args, k) for k in ("late", "misses") if getattr(args, k)}
+    return stage_conditions.conditions(args.format, args.game, args.race, args.best_of, stages,
+                                       args.clock, args.breaks, rules)
 
 
 def _open(args, create):
@@ -193,4 +229,61 @@ def run_result(args):
                 "waiting",) else "  " + describe(t, mid)))
     if t.champion is not None:
         say("%s: champion %s" % (t.name, name_of(t, t.champion)))
+    return 0
+
+
+def run_assign(args):
+    try:
+        db = _open(args, False)
+    except DbError as e:
+        fail(PROG, e)
+        return 1
+    queued = ""
+    try:
+        t = store.load(db, args.name)
+        store.check_assign(db, t, args.match, args.table)
+        t.tables[args.match] = args.table
+        if args.port is not None:
+            lines = header_lines(t, args.match)
+            queued = ", queued on %s" % _queue(args.port, lines, "%s %s" % (t.name,
+                                                                              args.match))
+        t = store.assign(db, args.name, args.match, args.table)
+    except (TournamentError, DbError) as e:
+        fail(PROG, "%s%s" % (e, "; its header stays queued on the box" if queued else ""))
+        return 1
+    except (SetupError, BoardError) as e:
+        fail(PROG, e)
+        return 1
+    finally:
+        db.close()
+    say("%s: %s on table %d%s" % (t.name, describe(t, args.match), args.table, queued))
+    return 0
+
+
+def _queue(port, lines, where):
+    """Queue the header on the box on `port` as `setup` does (the request channel, the
+    checks of its queue and flash); a match queued there already is replaced (assigned
+    again). Returns the box's port and file."""
+    name = lines[1].split()[1]
+    with open_box(port) as board:
+        queue_one(board, name, lines, where, out=lambda text: None)
+        return "%s as %s/%s.sbn" % (board.port, QUEUE, name)
+
+
+def run_call(args):
+    try:
+        db = _open(args, False)
+    except DbError as e:
+        fail(PROG, e)
+        return 1
+    try:
+        t = store.call(db, args.name, args.match)
+        at = store.called_at(db, args.name, args.match)
+    except (TournamentError, DbError) as e:
+        fail(PROG, e)
+        return 1
+    finally:
+        db.close()
+    say("%s: %s called to table %s at %s" % (t.name, describe(t, args.match),
+                                            t.tables.get(args.match, "?"), at))
     return 0

@@ -53,58 +53,6 @@ MAX_BODY = 256 * 1024  # an action's JSON (the players' CSV of 256 players fits)
 PAGES = {"": "desk.html", "tv": "desk-tv.html", "print": "desk-print.html"}
 
 
-# -- assign and call: the library's (store.assign, store.call), else these -------------
-def _mark(db, name, match_id, status, table, via):
-    """A match's desk status (assigned, called) in one transaction with its audit row,
-    through the store's own steps: what `store.assign` and `store.call` do, for a
-    library that has them not yet."""
-    seq = store._begin_change(db, name)
-    try:
-        t = store.load(db, name)
-        spec = t.spec(match_id)
-        if spec is None:
-            raise TournamentError("no match %s in %s" % (match_id, name))
-        st = t.states[match_id]
-        before = {s.id: store._match_row(t, i, s) for i, s in enumerate(t.specs, 1)}
-        if status == "assigned":
-            if st.status not in ("ready", "assigned"):
-                raise TournamentError("%s is %s: only a ready match is assigned" % (
-                    match_id, st.status))
-            busy = [mid for mid, n in t.tables.items() if n == table and mid != match_id
-                    and t.states[mid].status in advance.ACTIVE]
-            if busy:
-                raise TournamentError("table %d has %s" % (table,
-                                                           advance.describe(t, busy[0])))
-            t.tables[match_id] = table
-        elif st.status != "assigned":
-            raise TournamentError("%s is %s: a match is called once assigned to a table" % (
-                match_id, st.status))
-        t.active[match_id] = status
-        advance.resolve(t)
-        store._write(db, t, before)
-        store._audit(db, t, seq, "assign" if status == "assigned" else "call", via,
-                     {"match": match_id, "table": t.tables.get(match_id)})
-        db.commit()
-    except BaseException:
-        db.rollback()
-        raise
-    return t
-
-
-def assign(db, name, match_id, table, via):
-    fn = getattr(store, "assign", None)
-    if fn is not None:
-        return fn(db, name, match_id, table, via)
-    return _mark(db, name, match_id, "assigned", table, via)
-
-
-def call(db, name, match_id, via):
-    fn = getattr(store, "call", None)
-    if fn is not None:
-        return fn(db, name, match_id, via)
-    return _mark(db, name, match_id, "called", None, via)
-
-
 # -- what the pages read --------------------------------------------------------------
 def as_page(t, changes=None):
     """view.as_dict(t) and, under `extra`, what the pages draw besides it."""
@@ -219,9 +167,9 @@ class Desk:
             table = _number(body.get("table"), "the table", 1, 999)
             if table is None:
                 raise TournamentError("%s: which table?" % match)
-            assign(db, name, match, table, via)
+            store.assign(db, name, match, table, via)
         elif verb == "call":
-            call(db, name, match, via)
+            store.call(db, name, match, via)
         else:
             how = body.get("how") or "played"
             if how not in HOWS:

@@ -379,3 +379,13 @@ def send(board, queued, out=print):
     for name, lines in queued:
         board.queue(name, ("\n".join(lines) + "\n").encode("utf-8"))
         out("queued %s/%s.sbn: %s" % (QUEUE, name, " ".join(lines[1].split()[1:])))
+
+
+def queue_one(board, name, lines, where, out=print):
+    """Queue one header whose id is `name` (a tournament match's: `scoreboard tournament
+    assign --port`, the desk page) on the box, as `send` queues a draw's: SetupError when
+    the box holds a journal of that id (it would not start it) or has no room. A header
+    of that name queued there already is replaced (the match assigned again)."""
+    journals, names = on_the_box(board)
+    names.discard(name)
+    send(board, free_names([Queued(name, lines, where, False)], journals, names), out)

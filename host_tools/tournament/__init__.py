@@ -7,7 +7,9 @@ drawn from a recorded seed) and places them (standard bracket positions, snake g
 knockout, `advance` fills the bracket from the results (byes, walkovers, corrections),
 `store` keeps a tournament in the results database (host_tools/results/db: one
 transaction and one audit row a change), `view` prints it (the text and the JSON of
-`scoreboard tournament show`). The model is `model`'s.
+`scoreboard tournament show`), `header` the header a match is queued on a table's box
+with, `boxresults` the results database's hook that puts the matches the boxes play into
+the bracket in the transaction that stores them. The model is `model`'s.
 May import `host_tools.results` (the draw's reading and checks, the database), the
 firmware's core and the top-level modules; never the devices, live or the commands.
 """

@@ -1,8 +1,8 @@
-"""A new tournament's match lengths, stage by stage, as `scoreboard tournament create`
-and the desk's create form give them: `conditions(fmt, game, race, best_of, stages)` is
-{stage key: {"match": words}} for the format's stages, each checked as the box checks a
-match's header (snooker is played as best-of, pool as race-to), and `check_groups` the
-groups' options against the format.
+"""A new tournament's playing conditions, stage by stage, as `scoreboard tournament
+create` and the desk's create form give them: `conditions(fmt, game, race, best_of,
+stages, clock, breaks, rules)` is {stage key: {"match": words, ...}} for the format's
+stages, each checked as the box checks a match's header (snooker is played as best-of,
+pool as race-to), and `check_groups` the groups' options against the format.
 """
 
 from host_tools.results.draw import SetupError, check_header
@@ -20,11 +20,20 @@ def game_of(game, best_of):
     return game or ("snooker" if best_of else "eightball")
 
 
-def conditions(fmt, game, race=None, best_of=None, stages=None):
-    """(game, {stage key: {"match": words}}): `race` or `best_of` for every stage,
-    `stages` {stage key: (race, best_of)} a stage's own; TournamentError with the
-    reason."""
+def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, breaks=None,
+               rules=None):
+    """(game, {stage key: {"match": words, ...}}): `race` or `best_of` for every stage,
+    `stages` {stage key: (race, best_of)} a stage's own; the playing conditions every
+    stage's header carries besides (`clock` words, the `breaks` policy, `rules`
+    {late, misses}); TournamentError with the reason."""
     stages = stages or {}
+    extra = {}
+    if clock:
+        extra["clock"] = " ".join(clock.split())
+    if breaks:
+        extra["breaks"] = breaks
+    if rules:
+        extra["rules"] = dict(rules)
     game = game_of(game, best_of)
     if race:
         base = "race-to %d" % race
@@ -37,15 +46,19 @@ def conditions(fmt, game, race=None, best_of=None, stages=None):
         s_race, s_best = stages.get(stage, (None, None))
         words = "race-to %d" % s_race if s_race else "best-of %d" % s_best if s_best else base
         try:
-            check_header(["sbn 1", "game " + game, "match " + words, 'side A "a"',
-                          'side B "b"'], "the %s stage" % stage)
+            check_header(["sbn 1", "game " + game, "match " + words] + (
+                ["breaks " + extra["breaks"]] if "breaks" in extra else []) + [
+                'side A "a"', 'side B "b"'] + (
+                ["clock " + extra["clock"]] if "clock" in extra else []) + (
+                ["rules " + " ".join("%s=%d" % kv for kv in sorted(extra["rules"].items()))]
+                if "rules" in extra else []), "the %s stage" % stage)
         except SetupError as e:
             raise TournamentError(str(e).replace(" line 2:", " game %s:" % game).replace(
                 " line 3:", " match %s:" % words)) from None
         if words.startswith("frames") or words.startswith("points"):
             raise TournamentError("the %s stage: a knockout needs a winner: race-to or "
                                   "best-of" % stage)
-        out[stage] = {"match": words}
+        out[stage] = dict(extra, match=words)
     given = [s for s in STAGE_KEYS if s not in STAGES[fmt] and any(stages.get(s, ()))]
     if given:
         raise TournamentError("--format %s has no %s stage" % (fmt, given[0]))

@@ -148,12 +148,24 @@ def load(db, name):
 def _begin_change(db, name):
     """BEGIN, and the change's number (the tournament's `changes`, bumped: the lock)."""
     db.begin()
+    try:
+        return _bump(db, name)
+    except BaseException:
+        db.rollback()
+        raise
+
+
+def _bump(db, name):
+    """The change's number, in the transaction under way (the `changes` bumped)."""
     cur = db.execute("UPDATE tournaments SET changes = changes + 1 WHERE name = ?", (name,))
     if cur.rowcount == 0:
-        db.rollback()
         load(db, name)  # its message: no such tournament
         raise TournamentError("no tournament %s" % name)
     return db.rows("SELECT changes FROM tournaments WHERE name = ?", (name,))[0][0]
+
+
+def _rows(t):
+    return {spec.id: _match_row(t, i, spec) for i, spec in enumerate(t.specs, 1)}
 
 
 def _write(db, t, before):
@@ -202,3 +214,239 @@ def audit(db, name):
     """[(seq, at, what, source, detail)] of a tournament's changes, in order."""
     return db.rows("SELECT seq, at, what, source, detail FROM tournament_audit WHERE "
                    "tournament = ? ORDER BY seq", (name,))
+
+
+# -- the tables: assign and call (issue 27 step 2) ----------------------------------------
+TABLE_MAX = 99  # the header's `table N` (scoreboard.core.header)
+
+
+def busy_table(db, table, name=None, match_id=None):
+    """(tournament, match, status) of the active match (assigned, called, playing) on
+    `table` other than `name`'s `match_id`, of any tournament in the database; or None."""
+    for tname, mid, status in db.rows(
+            "SELECT tournament, id, status FROM tournament_matches WHERE table_no = ? AND "
+            "status IN (?, ?, ?) ORDER BY tournament, seq", (table,) + advance.ACTIVE):
+        if (tname, mid) != (name, match_id):
+            return tname, mid, status
+    return None
+
+
+def check_assign(db, t, match_id, table):
+    """TournamentError unless `match_id` of `t` (loaded) may go to `table` now: its two
+    players known and free (ready; or assigned or called already: it moves), the table
+    a number 1..99 that no other active match holds."""
+    spec = t.spec(match_id)
+    if spec is None:
+        raise TournamentError("no match %s in %s" % (match_id, t.name))
+    if not isinstance(table, int) or not 1 <= table <= TABLE_MAX:
+        raise TournamentError("table %s: tables are numbered 1 to %d" % (table, TABLE_MAX))
+    st = t.states[match_id]
+    if st.status not in ("ready", "assigned", "called"):
+        raise TournamentError("%s is not ready: %s" % (match_id, _why_not(t, spec, st)))
+    other = busy_table(db, table, t.name, match_id)
+    if other is not None:
+        tname, mid, status = other
+        what = advance.describe(t, mid) if tname == t.name else "%s %s" % (tname, mid)
+        raise TournamentError("table %d is busy: %s is %s there" % (table, what, status))
+
+
+def _why_not(t, spec, st):
+    if st.status == "bye":
+        return "it is a bye"
+    if st.status in ("done", "walkover"):
+        return "it has its result (%s)" % advance.describe(t, spec.id)
+    if st.status == "playing":
+        return "it is being played%s" % (" on table %d" % t.tables[spec.id]
+                                          if spec.id in t.tables else "")
+    if st.a is None or st.b is None:
+        return "it waits for its players (%s v %s)" % (
+            advance.source_text(t, spec.a_from, st.a), advance.source_text(t, spec.b_from,
+                                                                            st.b))
+    for other in t.specs:
+        o = t.states[other.id]
+        if other.id != spec.id and o.status in advance.ACTIVE + ("ready",) and (
+                {o.a, o.b} & {st.a, st.b}):
+            return "a player is in %s first (%s)" % (advance.describe(t, other.id), o.status)
+    return st.status
+
+
+def assign(db, name, match_id, table, via=None):
+    """Put the match on `table` (status `assigned`) in one transaction with its audit
+    row; the Tournament after it. TournamentError (nothing changed) unless check_assign
+    lets it. Queueing its header on the table's box is the caller's (header.header_lines;
+    `scoreboard tournament assign --port`), before this records it."""
+    via = via or source()
+    seq = _begin_change(db, name)
+    try:
+        t = load(db, name)
+        check_assign(db, t, match_id, table)
+        before = _rows(t)
+        was = (t.active.get(match_id), t.tables.get(match_id))
+        t.active[match_id] = "assigned"
+        t.tables[match_id] = table
+        advance.resolve(t)
+        _write(db, t, before)
+        _audit(db, t, seq, "assign", via, {
+            "match": match_id, "table": table, "box_match": box_match(name, match_id),
+            "before": {"status": was[0], "table": was[1]} if was[0] else None})
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return t
+
+
+def call(db, name, match_id, via=None):
+    """Announce an assigned match (status `called`; seed 004 1.7: the late start counts
+    from now) in one transaction with its audit row, which holds the time (`called_at`
+    reads it); the Tournament after it."""
+    via = via or source()
+    seq = _begin_change(db, name)
+    try:
+        t = load(db, name)
+        spec = t.spec(match_id)
+        if spec is None:
+            raise TournamentError("no match %s in %s" % (match_id, t.name))
+        st = t.states[match_id]
+        if st.status == "called":
+            raise TournamentError("%s was called already, at %s" % (
+                match_id, called_at(db, name, match_id)))
+        if st.status == "ready":
+            raise TournamentError("%s has no table yet: assign it first" % match_id)
+        if st.status != "assigned":
+            raise TournamentError("%s cannot be called: %s" % (match_id,
+                                                                _why_not(t, spec, st)))
+        before = _rows(t)
+        t.active[match_id] = "called"
+        advance.resolve(t)
+        _write(db, t, before)
+        _audit(db, t, seq, "call", via, {"match": match_id, "table": t.tables.get(match_id),
+                                         "box_match": box_match(name, match_id)})
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return t
+
+
+def called_at(db, name, match_id):
+    """When the match was last called (its `call` audit row's time, UTC), or None."""
+    for seq, at, what, via, detail in reversed(audit(db, name)):
+        if what == "call" and json.loads(detail).get("match") == match_id:
+            return at
+    return None
+
+
+# -- results from the boxes ---------------------------------------------------------------
+# The box's end of a match (the replay JSON's result `how`, and a forfeit's `why`) as
+# the bracket's kind of result (seed 004 1.13-1.14; model.HOWS).
+BOX_HOWS = {"played": "played", "conceded": "retired", "disqualified": "abandoned",
+            "abandoned": "abandoned"}
+FORFEIT_HOWS = {"late": "walkover", "retired": "retired", "conduct": "abandoned",
+                "disqualified": "abandoned"}
+
+
+def box_result(db, name, match_id, rec, outcome):
+    """A match a box played, stored by the results database (`rec`: its `matches` row;
+    `outcome`: Database.store's), made part of the bracket inside the transaction the
+    caller has begun (host_tools/tournament/boxresults.py, Database.store's hook): in
+    play, the match is `playing`; final, its result is entered (a correction re-routes
+    the bracket as `result --correct` does). TournamentError when it cannot be (the
+    caller refuses the match then, row and all). Returns the audit row's `what`, or None
+    when the bracket had nothing to change."""
+    seq = _bump(db, name)
+    t = load(db, name)
+    st = t.states[match_id]
+    if st.a is None or st.b is None:
+        raise TournamentError("%s waits for its players: the box's %s v %s cannot be its "
+                              "result" % (match_id, rec["side_a"], rec["side_b"]))
+    swap = _sides(t, st, rec, match_id)
+    via = source("box %s" % (rec.get("box") or "?"))
+    detail = {"match": match_id, "box_match": rec["id"], "box": rec.get("box"),
+              "outcome": outcome, "status": rec["status"]}
+    before = _rows(t)
+    what = None
+    entry = _box_entry(t, st, rec, swap)
+    had = t.results.get(match_id)
+    if entry is None:  # in play, or stopped with no winner: the desk enters it
+        if had is None and t.active.get(match_id) != "playing":
+            t.active[match_id] = "playing"
+            advance.resolve(t)
+            what = "playing"
+    else:
+        who, score, how = entry
+        if had is not None and (had.winner, had.score, had.how) == (who, score, how):
+            pass  # the bracket has this result already
+        elif had is not None and not (outcome == "corrected" or (had.by or "").startswith(
+                "box ")):
+            raise TournamentError("%s has a result entered by hand (%s); the box's is %s: "
+                                  "make them agree with `scoreboard tournament result "
+                                  "--correct`" % (match_id, advance.describe(t, match_id),
+                                                  _told(t, who, score, how)))
+        else:
+            was = advance.describe(t, match_id) if had is not None else None
+            changed = advance.enter(t, match_id, who, score, how, had is not None,
+                                    at=now(), by=via)
+            what = "box correction" if had is not None else "box result"
+            detail.update(winner=who, how=how, score=list(score) if score else None,
+                          before=was, changed=changed)
+    if what is None:
+        db.execute("UPDATE tournaments SET changes = changes - 1 WHERE name = ?", (name,))
+        return None
+    _write(db, t, before)
+    _audit(db, t, seq, what, via, detail)
+    return what
+
+
+def _sides(t, st, rec, match_id):
+    """False when the box's side A is the match's side a, True when swapped;
+    TournamentError when the box played other players (a correction re-routed it)."""
+    a, b = advance.name_of(t, st.a).casefold(), advance.name_of(t, st.b).casefold()
+    got = (rec["side_a"].casefold(), rec["side_b"].casefold())
+    if got == (a, b):
+        return False
+    if got == (b, a):
+        return True
+    raise TournamentError("the box played %s v %s, but %s is %s now: enter its result by "
+                          "hand" % (rec["side_a"], rec["side_b"], match_id,
+                                    advance.describe(t, match_id)))
+
+
+def _box_entry(t, st, rec, swap):
+    """(winner, score or None, how) of a final match with a winner, else None."""
+    if rec["status"] not in ("finished", "abandoned") or rec["winner"] not in ("A", "B"):
+        return None
+    result = json.loads(rec["report"]).get("result") or {}
+    how = result.get("how") or "abandoned"
+    kind = FORFEIT_HOWS.get(result.get("why"), "abandoned") if how == "forfeited" else \
+        BOX_HOWS.get(how, "abandoned")
+    if rec["status"] == "abandoned":
+        kind = "abandoned"
+    who = st.a if (rec["winner"] == "A") != swap else st.b
+    score = None
+    if kind == "played":
+        score = (rec["frames_b"], rec["frames_a"]) if swap else (rec["frames_a"],
+                                                                 rec["frames_b"])
+    return who, score, kind
+
+
+def _told(t, who, score, how):
+    if score is None:
+        return "%s, %s" % (advance.name_of(t, who), how)
+    return "%s the winner, %d-%d" % (advance.name_of(t, who), score[0], score[1])
+
+
+def high_breaks(db, name, least=0):
+    """The breaks made in the tournament's matches the boxes played, highest first:
+    [(break, player, match id)] (the `frames` rows' breaks, by the box_match ids); the
+    high-break prize is the first."""
+    t = load(db, name)
+    out = []
+    for mid, side_a, side_b, breaks_a, breaks_b in db.rows(
+            "SELECT tm.id, m.side_a, m.side_b, f.breaks_a, f.breaks_b FROM tournament_matches "
+            "tm JOIN matches m ON m.id = tm.box_match JOIN frames f ON f.box = m.box AND "
+            "f.match_id = m.id WHERE tm.tournament = ?", (name,)):
+        for who, breaks in ((side_a, breaks_a), (side_b, breaks_b)):
+            out += [(int(b), who, mid) for b in (breaks or "").split() if int(b) >= least]
+    order = {s.id: i for i, s in enumerate(t.specs)}
+    return sorted(out, key=lambda r: (-r[0], order.get(r[2], 0), r[1]))

@@ -121,12 +121,10 @@ def pictures(out=PICTURES, width=1920, height=1080):
         try:
             t = store.load(d, "Club-Cup")
             ready = [s.id for s in t.specs if t.states[s.id].status == "ready"]
-            from host_tools.live import desk as desk_lib
-
             for table, mid in enumerate(ready[:2], 3):
-                desk_lib.assign(d, "Club-Cup", mid, table, "pictures")
+                store.assign(d, "Club-Cup", mid, table, "pictures")
             if ready:
-                desk_lib.call(d, "Club-Cup", ready[0], "pictures")
+                store.call(d, "Club-Cup", ready[0], "pictures")
         finally:
             d.close()
         for page, name in (("", "desk-board.png"), ("/tv", "desk-tv.png"),

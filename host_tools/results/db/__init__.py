@@ -27,6 +27,12 @@ device that first delivered it (`device`: sync gives the USB serial number, else
 box id): another device's journal under it is refused (`Conflict`). A final result that
 changed (a journal going on from it) is a correction the desk confirms: refused
 (`Correction`, naming the result before and after) unless the store is told to accept it.
+
+A match whose id is a tournament match's (`tournament_matches.box_match`, migration 6)
+goes into its bracket in the same transaction as its row: `store` calls the hook the
+tournament package registers (`on_store`: host_tools/tournament/boxresults.py, which the
+commands import), and a Conflict it raises rolls the match row back too. Without a hook
+registered such a match is refused, never stored beside a bracket that misses it.
 """
 
 import contextlib
@@ -50,6 +56,18 @@ _SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
 _PARAM = re.compile(r"(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|[^&\s\"]*)")
 _ANY_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"']*")
 _WITHHELD = "(the driver's message is not shown: it holds the password)"
+
+
+_STORE_HOOKS = []  # hook(db, rec, outcome, (tournament, match)): on_store's
+
+
+def on_store(hook):
+    """Register `hook(db, rec, outcome, found)`: called inside `store`'s transaction,
+    after the match row is written, for a match whose id a tournament match carries
+    (`found`: (tournament, match id)); `outcome` is store's ("new", "replaced",
+    "corrected"). It raises Conflict to refuse the match: nothing is kept then."""
+    if hook not in _STORE_HOOKS:
+        _STORE_HOOKS.append(hook)
 
 
 class DbError(Exception):
@@ -398,11 +416,25 @@ class Database:
                 return "same"
             outcome, version = ("new", 1) if old is None else self._replace(old, rec, accept)
             self._insert(dict(rec, version=version, device=device), frames)
+            self._tournament(rec, outcome)
             self.commit()
         except BaseException:
             self.rollback()
             raise
         return outcome
+
+    def _tournament(self, rec, outcome):
+        """The registered hooks, for a match whose id is a tournament match's."""
+        rows = self.rows("SELECT tournament, id FROM tournament_matches WHERE box_match = ?",
+                         (rec["id"],))
+        if not rows:
+            return
+        if not _STORE_HOOKS:
+            raise Conflict("%s is match %s of tournament %s, and the tournament's hook is "
+                           "not loaded: its result would miss the bracket" % (
+                               rec["id"], rows[0][1], rows[0][0]))
+        for hook in _STORE_HOOKS:
+            hook(self, rec, outcome, tuple(rows[0]))
 
     @staticmethod
     def _earlier(rows, rec, device):
