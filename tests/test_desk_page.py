@@ -31,6 +31,7 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.liveweb import snapshot
 from support.room import screen
 from support.simpage import chrome, quit_chrome
+from support.vdev import VirtualDevice
 from support.waits import wait_js
 
 EN = words("en")
@@ -233,6 +234,48 @@ def test_a_double_elimination_from_the_desk_page_to_its_champion(tmp_path, brows
         d.save_screenshot(str(tmp_path / "tv.png"))
     finally:
         desk.stop()
+
+
+@pytest.mark.needs_build  # the virtual device (the MicroPython unix port)
+def test_assign_queues_the_header_on_the_tables_box(tmp_path, browser):
+    db = tmp_path / "results.sqlite"
+    played(db, upto=0)
+    flash = tmp_path / "box"
+    d = browser
+    with VirtualDevice(flash) as dev:
+        desk = DeskServer(tmp_path, db, ports=[dev.port])
+        try:
+            d.get(desk.url + "desk/Cup")
+            wait_js(d, "return Desk.t && Live.tables[1] && Live.tables[1].signal",
+                    timeout=60, what="table 1's box heard")
+            # W1-01 on table 1 (the first free one): its header goes onto that box
+            assert d.execute_script("return document.querySelector('select.tbl-pick"
+                                    "[data-match=\"W1-01\"]').value") == "1"
+            click(d, "assign", "W1-01")
+            t = status_is(d, "W1-01", "assigned")
+            assert match_of(t, "W1-01")["table"] == 1
+            head = (flash / "queue" / "Cup-W1-01.sbn").read_text(encoding="utf-8").splitlines()
+            assert head[:2] == ["sbn 1", "id Cup-W1-01"]
+            for line in ("table 1", "game eightball", "match race-to 3"):
+                assert line in head, head
+            assert {line for line in head if line.startswith("side ")} == {
+                'side A "%s"' % who(t, match_of(t, "W1-01")["a"]),
+                'side B "%s"' % who(t, match_of(t, "W1-01")["b"])}, head
+            # W1-02 on table 2, which has no box: recorded only, nothing queued
+            click(d, "assign", "W1-02")
+            t = status_is(d, "W1-02", "assigned")
+            assert match_of(t, "W1-02")["table"] == 2
+            assert sorted(p.name for p in (flash / "queue").iterdir()) == ["Cup-W1-01.sbn"]
+        finally:
+            desk.stop()
+
+
+def match_of(t, mid):
+    return next(m for m in t["matches"] if m["id"] == mid)
+
+
+def who(t, pid):
+    return next(p["name"] for p in t["players"] if p["id"] == pid)
 
 
 def _status(url, data=None, headers=None):

@@ -18,7 +18,8 @@ tournament` is), their pages and their JSON.
     POST /api/tournament        create and draw: {"name", "format", "players": the CSV's
                                 text, "race" | "best_of", "game", "seed", "groups",
                                 "advance", "stages": {stage: {"race" | "best_of": N}}}
-    POST /api/tournament/NAME/assign   {"match", "table"}
+    POST /api/tournament/NAME/assign   {"match", "table"}: the header queued first on
+                                       the table's box when one is heard there
     POST /api/tournament/NAME/call     {"match"}
     POST /api/tournament/NAME/result   {"match", "winner", "score": [a, b] or null,
                                         "how", "correct"}
@@ -46,11 +47,51 @@ from aiohttp import web
 
 from host_tools.results.db import DbError, open_db
 from host_tools.tournament import TournamentError, advance, conditions, players, store, view
+from host_tools.tournament.header import header_lines
 from host_tools.tournament.model import FORMATS, HOWS, STAGE_KEYS
 
 POLL = 0.2  # seconds between two looks at the tournaments' change counters
 MAX_BODY = 256 * 1024  # an action's JSON (the players' CSV of 256 players fits)
 PAGES = {"": "desk.html", "tv": "desk-tv.html", "print": "desk-print.html"}
+
+
+# -- assign: the header onto the table's box first ------------------------------------
+def queue_on_box(port, lines, where):
+    """Queue a match's header on the box on `port` as `setup` does (through its owner,
+    this server's link: device/owner.py); the file's name on the box."""
+    from host_tools.device.connect import open_box
+    from host_tools.results.draw import QUEUE, queue_one
+
+    name = lines[1].split()[1]
+    with open_box(port, warn=lambda text: None) as board:
+        queue_one(board, name, lines, where, out=lambda text: None)
+    return "%s/%s.sbn" % (QUEUE, name)
+
+
+def assign(db, name, match_id, table, via, port=None):
+    """store.assign, the header queued first on the table's box when it has one
+    (`port`), as `tournament assign --port` does: the Tournament after it and the file
+    queued (or None)."""
+    from host_tools.device.sync_board import BoardError
+    from host_tools.results.draw import SetupError
+
+    queued = None
+    if port is not None:
+        t = store.load(db, name)
+        store.check_assign(db, t, match_id, table)
+        t.tables[match_id] = table
+        lines = header_lines(t, match_id)
+        try:
+            queued = queue_on_box(port, lines, "%s %s" % (name, match_id))
+        except (SetupError, BoardError, OSError) as e:
+            raise TournamentError("table %d's box: %s" % (table, str(e).splitlines()[0])) \
+                from None
+    try:
+        return store.assign(db, name, match_id, table, via), queued
+    except TournamentError as e:
+        if queued:
+            raise TournamentError("%s; its header stays queued on the box" % e) from None
+        raise
 
 
 # -- what the pages read --------------------------------------------------------------
@@ -156,7 +197,7 @@ class Desk:
                 out.append(self._state(name))
         return out
 
-    def _act(self, name, verb, body, via):
+    def _act(self, name, verb, body, via, port=None):
         db = self._db()
         if verb == "create":
             t = new_tournament(body)
@@ -167,7 +208,7 @@ class Desk:
             table = _number(body.get("table"), "the table", 1, 999)
             if table is None:
                 raise TournamentError("%s: which table?" % match)
-            store.assign(db, name, match, table, via)
+            assign(db, name, match, table, via, port)
         elif verb == "call":
             store.call(db, name, match, via)
         else:
@@ -223,6 +264,12 @@ class Desk:
                     self.said = text
                     self.log(text)
             await asyncio.sleep(POLL)
+
+    def box_port(self, table):
+        """The port of the box on `table` when it is heard (its header is queued there
+        on assign), else None (the match is only recorded)."""
+        snap = self.hub.tables.get(table) if self.hub and isinstance(table, int) else None
+        return snap["port"] if snap and snap.get("signal") and snap.get("port") else None
 
     def board_tables(self):
         return sorted(set(range(1, self.tables + 1)) | set(self.hub.tables if self.hub else ()))
@@ -286,7 +333,9 @@ class Desk:
             name = request.match_info.get("name")
             via = "desk %s" % (request.remote or "?")
             try:
-                state = await self._run(self._act, name, verb, body, via)
+                state = await self._run(self._act, name, verb, body, via,
+                                        self.box_port(body.get("table"))
+                                        if verb == "assign" else None)
             except TournamentError as e:
                 return refuse(400, str(e).splitlines()[0] if str(e) else "refused")
             except DbError as e:

@@ -6,8 +6,9 @@ in docs/pictures/:
                                           # desk-print-sheet.png at 1920x1080
     python tests/support/deskpage.py --figures   # a result to the TV page's repaint
 
-`DeskServer(folder, db)`: `scoreboard desk` itself, on a free port over the database
-`db`, with one port that is not there (table 1 without signal: no box is looked for).
+`DeskServer(folder, db, ports=None)`: `scoreboard desk` itself, on a free port over the
+database `db`, following `ports` (by default one that is not there: table 1 without
+signal, and no box is looked for).
 `served(db, **options)`: live's application with the desk's routes in this process (the
 guard told what `--bind` it has), for what needs a token; `played(db, name, upto)`: a
 tournament made and played by the library up to `upto` results, as the desk's page
@@ -44,10 +45,11 @@ def csv_text(names=NAMES, seeds=(1, 2)):
 class DeskServer:
     """`scoreboard desk --http-port 0 --db DB` in the background: `url`, its pages'."""
 
-    def __init__(self, folder, db, *more):
+    def __init__(self, folder, db, *more, ports=None):
         folder = Path(folder)
-        cmd = [str(SCOREBOARD), "desk", "--http-port", "0", "--db", str(db),
-               "--port", str(folder / "no-box"), *more]
+        cmd = [str(SCOREBOARD), "desk", "--http-port", "0", "--db", str(db), *more]
+        for port in ports or [folder / "no-box"]:
+            cmd += ["--port", str(port)]
         self.proc = subprocess.Popen(cmd, cwd=str(REPO), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      start_new_session=True, env=checkout_env())
