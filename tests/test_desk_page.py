@@ -26,7 +26,10 @@ from selenium.webdriver.support.ui import Select
 
 from host_tools.live.words import words
 from support import mpy
+from host_tools.results.db import open_db
+from host_tools.tournament import players, store
 from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, served
+from support.livebox import SCOREBOARD, _readline, checkout_env, stop
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.liveweb import snapshot
 from support.room import screen
@@ -268,6 +271,61 @@ def test_assign_queues_the_header_on_the_tables_box(tmp_path, browser):
             assert sorted(p.name for p in (flash / "queue").iterdir()) == ["Cup-W1-01.sbn"]
         finally:
             desk.stop()
+
+
+BOX_KEYS = ["ok", "red", "black", "red", "black"] + ["red", "black"] * 4 + [
+    "yellow", "green", "brown", "blue", "pink", "black"]  # Ann clears: 75, best of one
+
+
+@pytest.mark.needs_build  # the virtual device (the MicroPython unix port)
+def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
+        tmp_path, browser):
+    """The whole way for one match: assigned from the desk's page onto the table's box,
+    called, played there by a key script (`scoreboard device --pty --keys`, in real
+    time), stored by the desk as `live --db` stores it, and in the bracket of the TV
+    page by itself."""
+    db = tmp_path / "results.sqlite"
+    d_ = open_db(str(db))
+    try:
+        t = store.make("Cup", "single", players.entries("name,seed\nAnn,1\nBob,2\nCy,\n"
+                                                        "Dana,\n"), "snooker reds=6",
+                       {s: {"match": "best-of 1"} for s in ("winners", "final")}, 3)
+        store.create(d_, t, "test")
+    finally:
+        d_.close()
+    assert (t.states["W1-01"].a, t.states["W1-01"].b) == (1, 3)  # Ann v Cy
+    keys = tmp_path / "keys.txt"
+    # the box waits for the desk to queue its match, then the referee starts and plays it
+    keys.write_text("@25000\n" + "\n".join(BOX_KEYS) + "\n", encoding="utf-8")
+    box = subprocess.Popen([str(SCOREBOARD), "device", "--pty", "--flash",
+                            str(tmp_path / "box"), "--keys", str(keys)], cwd=str(mpy.REPO),
+                           stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, start_new_session=True,
+                           env=checkout_env())
+    d = browser
+    desk = None
+    try:
+        port = _readline(box, 15, b"port ").split()[1]
+        desk = DeskServer(tmp_path, db, "--idle", "1", ports=[port])
+        d.get(desk.url + "desk/Cup")
+        wait_js(d, "return Desk.t && Live.tables[1] && Live.tables[1].signal", timeout=60,
+                what="table 1's box heard")
+        click(d, "assign", "W1-01")
+        status_is(d, "W1-01", "assigned")
+        click(d, "call", "W1-01")
+        status_is(d, "W1-01", "called")
+        assert (tmp_path / "box" / "queue" / "Cup-W1-01.sbn").exists()
+        d.get(desk.url + "desk/Cup/tv")
+        got = wait_js(d, "const g = document.querySelector('g.match[data-match=\"W1-01\"]');"
+                         "return g && g.dataset.status === 'done' && g.dataset.score",
+                      timeout=120, what="the box's result in the TV page's bracket")
+        assert got == "1-0"
+        t = state(d)
+        assert match_of(t, "W1-01")["winner"] == 1 and match_of(t, "F1")["a"] == 1
+    finally:
+        if desk is not None:
+            desk.stop()
+        stop(box)
 
 
 def match_of(t, mid):
