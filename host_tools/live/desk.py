@@ -17,7 +17,9 @@ tournament` is), their pages and their JSON.
                                 the groups' tables; the draw's seed; the tables)
     POST /api/tournament        create and draw: {"name", "format", "players": the CSV's
                                 text, "race" | "best_of", "game", "seed", "groups",
-                                "advance", "stages": {stage: {"race" | "best_of": N}}}
+                                "advance", "stages": {stage: {"race" | "best_of": N}},
+                                the conditions: "clock" words, "breaks", "late",
+                                "misses"}
     POST /api/tournament/NAME/assign   {"match", "table"}: the header queued first on
                                        the table's box when one is heard there
     POST /api/tournament/NAME/call     {"match"}
@@ -147,7 +149,13 @@ def new_tournament(body):
     advance_k = _number(body.get("advance"), "advance")
     conditions.check_groups(fmt, groups, advance_k)
     game = str(body.get("game") or "").strip() or None
-    game, conds = conditions.conditions(fmt, game, race, best, stages)
+    clock = str(body.get("clock") or "").strip() or None
+    breaks = str(body.get("breaks") or "").strip() or None
+    if breaks not in (None, "alternate", "winner", "loser"):
+        raise TournamentError("breaks %s: alternate, winner or loser" % breaks)
+    rules = {k: _number(body.get(k), k) for k in ("late", "misses")}
+    game, conds = conditions.conditions(fmt, game, race, best, stages, clock, breaks,
+                                        {k: v for k, v in rules.items() if v})
     entries = players.entries(str(body.get("players") or ""), "players")
     seed = _number(body.get("seed"), "the draw's seed", 0, 2 ** 31 - 1)
     seed = seed if seed is not None else secrets.randbelow(10 ** 9)
