@@ -86,8 +86,8 @@ def assign(db, name, match_id, table, via, port=None):
         try:
             queued = queue_on_box(port, lines, "%s %s" % (name, match_id))
         except (SetupError, BoardError, OSError) as e:
-            raise TournamentError("table %d's box: %s" % (table, str(e).splitlines()[0])) \
-                from None
+            raise TournamentError("table %d's box: %s" % (
+                table, (str(e).splitlines() or [type(e).__name__])[0])) from None
     try:
         return store.assign(db, name, match_id, table, via), queued
     except TournamentError as e:
