@@ -38,6 +38,7 @@ from support.vdev import VirtualDevice
 from support.waits import wait_js
 
 EN = words("en")
+OUTPUT = mpy.REPO / "test-output" / "desk"
 
 
 @pytest.fixture
@@ -338,6 +339,15 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
         assert got == "1-0"
         t = state(d)
         assert match_of(t, "W1-01")["winner"] == 1 and match_of(t, "F1")["a"] == 1
+        # From the box's last ball (its journal's last write) to the TV page's repaint:
+        # the figure (one match; the box idle --idle 1 s first, then live's pull).
+        journal = max((tmp_path / "box" / "matches").glob("*.sbn"),
+                      key=lambda f: f.stat().st_mtime)
+        painted = d.execute_script("return Desk.log.find((x) => x.done >= 1).t")
+        OUTPUT.mkdir(parents=True, exist_ok=True)
+        (OUTPUT / "box_to_tv.json").write_text(json.dumps({
+            "last_ball_to_repaint_ms": round(painted - 1000 * journal.stat().st_mtime),
+            "idle_s": 1}))
     finally:
         if desk is not None:
             desk.stop()
