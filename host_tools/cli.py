@@ -36,6 +36,7 @@ COMMANDS = {
     "list": "host_tools.commands.listing",
     "live": "host_tools.commands.live",
     "tournament": "host_tools.commands.tournament",
+    "desk": "host_tools.commands.desk",
 }
 
 

@@ -396,7 +396,7 @@ HOST_ALLOWED = {
     "commands": ("results", "device", "live", "pico", "mp", "tournament"),
     "results": ("mp",),
     "device": ("mp",),
-    "live": ("device", "results", "mp"),
+    "live": ("device", "results", "mp", "tournament"),
     "pico": ("device", "mp"),
     "measure": ("commands", "results", "device", "live", "pico", "mp", "tournament"),
     "gen": (),

@@ -33,6 +33,13 @@ DEFAULT_HTTP_PORT = 8019
 
 def add_parser(sub):
     p = sub.add_parser("live", help="follow the boxes as they play: overlay, TV page, JSON")
+    add_options(p)
+    p.set_defaults(run=run)
+
+
+def add_options(p, desk=False):
+    """live's options (desk's too: `desk` changes what --db says, as its default is the
+    results database `scoreboard tournament` uses)."""
     p.add_argument("--port", action="append", default=None, metavar="PORT",
                    help="a box's serial port (repeat for more tables); auto: every box "
                         "found (the default)")
@@ -47,26 +54,31 @@ def add_parser(sub):
                    help="with --db: seconds without a stroke, between frames, before a "
                         "finished match is pulled and marked (default 10)")
     # Not add_db_options: sync's --db has a default database; live stores nothing
-    # unless told where, and says so.
+    # unless told where, and says so. The desk's tournaments are in the results
+    # database: it has tournament's default.
     p.add_argument("--db", default=None, metavar="URL",
-                   help="store each finished match as `scoreboard sync` does: a file, "
-                        "sqlite:///FILE or postgresql://... (there also a live row per "
-                        "table); without --db or --db-file nothing is stored ($%s is not "
-                        "read)" % ENV)
+                   help="the results database, its tournaments, and each finished match "
+                        "stored there as `scoreboard sync` does: a file, sqlite:///FILE or "
+                        "postgresql://... (default: $%s, else results.sqlite in the user's "
+                        "data directory)" % ENV if desk else
+                   "store each finished match as `scoreboard sync` does: a file, "
+                   "sqlite:///FILE or postgresql://... (there also a live row per "
+                   "table); without --db or --db-file nothing is stored ($%s is not "
+                   "read)" % ENV)
     p.add_argument("--db-file", default=None, metavar="FILE",
                    help="read the --db URL from FILE (out of sight of `ps`)")
     p.add_argument("--lang", default="en",
                    help="the pages' language: en, pl or bg, the box's words (default: en)")
-    p.set_defaults(run=run)
 
 
 class _Log:
-    def __init__(self):
+    def __init__(self, prog="live"):
         self.lock = threading.Lock()
+        self.prog = prog
 
     def __call__(self, text):
         with self.lock:
-            say("live: " + text, sys.stderr)
+            say("%s: %s" % (self.prog, text), sys.stderr)
 
 
 def check_bind(addr):
@@ -83,40 +95,46 @@ def check_bind(addr):
     return addr
 
 
-def run(args):
-    log = _Log()
+def run(args, prog="live", desk=None):
+    """live, or with `desk` (a callable(url, log): the desk.Desk over the database) the
+    desk: the same server with the desk's routes, the database its tournaments'."""
+    log = _Log(prog)
     if args.lang not in LANGS:
-        fail("live", "--lang %s: the pages speak %s" % (args.lang, one_of(LANGS)))
+        fail(prog, "--lang %s: the pages speak %s" % (args.lang, one_of(LANGS)))
         return 2
     if not 0 <= args.http_port <= 65535:
-        fail("live", "--http-port %d: a TCP port is 0 to 65535" % args.http_port)
+        fail(prog, "--http-port %d: a TCP port is 0 to 65535" % args.http_port)
         return 2
     if args.idle < 0:
-        fail("live", "--idle: seconds, 0 or more")
+        fail(prog, "--idle: seconds, 0 or more")
         return 2
     try:
         bind = check_bind(args.bind)
     except ValueError as e:
-        fail("live", e)
+        fail(prog, e)
         return 2
     ports = args.port or ["auto"]
     auto = "auto" in ports
     fixed = [p for p in ports if p != "auto"]
-    results = None
-    if args.db is not None or args.db_file is not None:
+    results = made = None
+    if desk is not None or args.db is not None or args.db_file is not None:
         from host_tools.live.results import Results
 
         try:
-            results = Results(url_from(args.db, args.db_file), log)
+            url = url_from(args.db, args.db_file)
+            results = Results(url, log)
         except DbError as e:
-            fail("live", e)
+            fail(prog, e)
             return 2
+        if desk is not None:
+            made = desk(url, log)
     if not loopback(bind):
         log("listening on %s: the pages are open to the network there; the desk's view "
-            "(/api/desk) needs the token below" % bind)
+            "(/api/desk)%s needs the token below" % (
+                bind, " and every action of the desk" if desk is not None else ""))
     try:
         return asyncio.run(serve(fixed, auto, bind, args.http_port, results, args.idle, log,
-                                 hosts=args.allow_host, lang=args.lang))
+                                 hosts=args.allow_host, lang=args.lang, desk=made))
     finally:
         if results is not None:
             results.close()

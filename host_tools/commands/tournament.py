@@ -25,17 +25,15 @@ from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError
 from host_tools.messages import fail, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
-from host_tools.results.draw import QUEUE, SetupError, check_header, queue_one
+from host_tools.results.draw import QUEUE, SetupError, queue_one
 from host_tools.tournament import TournamentError, players, store, view
+from host_tools.tournament import conditions as stage_conditions
 from host_tools.tournament import boxresults  # noqa: F401  (results from the boxes: the hook)
 from host_tools.tournament.header import header_lines
 from host_tools.tournament.advance import describe, name_of
 from host_tools.tournament.model import FORMATS, STAGE_KEYS
 
 PROG = "tournament"
-STAGES = {"single": ("winners", "final"), "double": ("winners", "losers", "final"),
-          "groups": ("group", "winners", "final")}
-POOL_DEFAULT, SNOOKER_DEFAULT = "race-to 5", "best-of 5"
 
 
 def _number(text):
@@ -140,45 +138,11 @@ def add_parser(sub):
 
 def _conditions(args):
     """{stage key: {"match": words}} for the format's stages, checked as a header."""
-    game = args.game or ("snooker" if args.best_of else "eightball")
-    if args.race:
-        base = "race-to %d" % args.race
-    elif args.best_of:
-        base = "best-of %d" % args.best_of
-    else:
-        base = SNOOKER_DEFAULT if game.split()[0] == "snooker" else POOL_DEFAULT
-    out = {}
-    for stage in STAGES[args.format]:
-        race = getattr(args, "%s_race" % stage)
-        best = getattr(args, "%s_best_of" % stage)
-        words = "race-to %d" % race if race else "best-of %d" % best if best else base
-        extra = {}
-        if args.clock:
-            extra["clock"] = " ".join(args.clock.split())
-        if args.breaks:
-            extra["breaks"] = args.breaks
-        rules = {k: getattr(args, k) for k in ("late", "misses") if getattr(args, k)}
-        if rules:
-            extra["rules"] = rules
-        try:
-            check_header(["sbn 1", "game " + game, "match " + words] + (
-                ["breaks " + extra["breaks"]] if "breaks" in extra else []) + [
-                'side A "a"', 'side B "b"'] + (
-                ["clock " + extra["clock"]] if "clock" in extra else []) + (
-                ["rules " + " ".join("%s=%d" % kv for kv in sorted(rules.items()))]
-                if rules else []), "the %s stage" % stage)
-        except SetupError as e:
-            raise TournamentError(str(e).replace(" line 2:", " game %s:" % game).replace(
-                " line 3:", " match %s:" % words)) from None
-        if words.startswith("frames") or words.startswith("points"):
-            raise TournamentError("the %s stage: a knockout needs a winner: race-to or "
-                                  "best-of" % stage)
-        out[stage] = dict(extra, match=words)
-    given = [s for s in STAGE_KEYS if s not in STAGES[args.format] and (
-        getattr(args, "%s_race" % s) or getattr(args, "%s_best_of" % s))]
-    if given:
-        raise TournamentError("--format %s has no %s stage" % (args.format, given[0]))
-    return game, out
+    stages = {s: (getattr(args, "%s_race" % s), getattr(args, "%s_best_of" % s))
+              for s in STAGE_KEYS}
+    rules = {k: getattr(args, k) for k in ("late", "misses") if getattr(args, k)}
+    return stage_conditions.conditions(args.format, args.game, args.race, args.best_of, stages,
+                                       args.clock, args.breaks, rules)
 
 
 _REFUSED = object()  # what _in_db gives when it has said why in one line
@@ -202,13 +166,8 @@ def _in_db(args, change, create=False):
 
 
 def run_create(args):
-    if args.format == "groups" and not (args.groups and args.advance):
-        fail(PROG, "--format groups needs --groups G and --advance K")
-        return 1
-    if args.format != "groups" and (args.groups or args.advance):
-        fail(PROG, "--groups and --advance are for --format groups")
-        return 1
     try:
+        stage_conditions.check_groups(args.format, args.groups, args.advance)
         store.check_name(args.name)
         game, conditions = _conditions(args)
         entries = players.read(args.players)

@@ -14,9 +14,12 @@ firmware's own core, and serves pages and data on loopback (beyond it when asked
     server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/desk
     guard.py    who may ask what: the Host header, the desk's token beyond loopback
     words.py    the pages' words in the language of `--lang`, from the box's tables
+    desk.py     with `scoreboard desk`: the tournaments' pages and actions (over
+                host_tools/tournament), a `tournament` event for every change
 
-May import the firmware, `host_tools.device`, `host_tools.results`, `host_tools.mp` and
-the top-level modules; never the commands or the developer's bench.
+May import the firmware, `host_tools.device`, `host_tools.results`, `host_tools.mp`,
+`host_tools.tournament` (the desk's library) and the top-level modules; never the
+commands or the developer's bench.
     follow.py   serve(): the links, the hub and the web server, for `scoreboard live`
                 (host_tools/commands/live.py: the command line)
 """

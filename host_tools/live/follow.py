@@ -21,10 +21,11 @@ RESCAN = 2.0  # seconds between two looks for new boxes (auto)
 
 
 async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, stop=None,
-                hosts=(), lang="en"):
+                hosts=(), lang="en", desk=None):
     """Serve until `stop` (an asyncio.Event) is set, SIGTERM or Ctrl-C; `ready(url,
     links)` is called once listening. Beyond loopback the desk's token is printed once,
-    in the desk's URL, beside the server's."""
+    in the desk's URL, beside the server's. `desk`: a desk.Desk (`scoreboard desk`),
+    its pages served too and its address printed."""
     from aiohttp import web
 
     from host_tools.live.link import Link, stop_links
@@ -86,7 +87,7 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
         log("table %d: %s" % (table.number, port))
 
     token = None if loopback(bind) else new_token()
-    app = make_app(hub, bind, hosts, token, lang)
+    app = make_app(hub, bind, hosts, token, lang, desk)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
     await runner.setup()
     site = web.TCPSite(runner, bind, http_port)
@@ -100,8 +101,11 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
     host = "[%s]" % bind if ":" in bind else bind
     url = "http://%s:%d/" % (host, port)
     say("live: %s" % url)
+    here = socket.gethostname() if bind in ("0.0.0.0", "::") else host
+    if desk is not None:  # the desk's pages: with the token beyond loopback
+        say("desk: http://%s:%d/desk%s" % (here if token else host, port,
+                                           "?token=" + token if token else ""))
     if token is not None:  # printed here once, and nowhere else
-        here = socket.gethostname() if bind in ("0.0.0.0", "::") else host
         say("live: desk: http://%s:%d/api/desk?token=%s" % (here, port, token))
     sys.stdout.flush()
     for p in fixed:

@@ -13,6 +13,9 @@
                             (the other pages do not show them) and the streams' counters
                             (stream.py); beyond loopback it needs the token live printed
                             at its start (guard.py)
+    /desk ...               with `scoreboard desk`: the tournaments' pages and actions
+                            (desk.py lists them); a `tournament` event on the stream
+                            for every change of one
     /api/stream             Server-Sent Events: `line` per journal line taken (data: the
                             table, its line numbers and lines, the table after them),
                             `table` for any other change (signal, catch-up), `tables`
@@ -77,12 +80,14 @@ def plain(status, text, headers=None):
         "X-Content-Type-Options": "nosniff", **(headers or {})})
 
 
-def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en"):
+def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en", desk=None):
     """The aiohttp application over the Hub's tables, listening on `bind`: guard.py's
     Guard with the other names it answers to (`hosts`) and the desk's `token` (None:
-    the desk's view needs none); the pages speak `lang` (en, pl, bg)."""
+    the desk's view needs none); the pages speak `lang` (en, pl, bg). `desk`: a
+    desk.Desk, whose routes (the tournaments' pages and actions) it serves too."""
     guard = Guard(bind, hosts, token)
     words_js = script(lang)
+    tournaments = desk  # (the name `desk` is /api/desk's handler below)
 
     @web.middleware
     async def guarded(request, handler):
@@ -141,8 +146,10 @@ def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en"):
         return web.Response(content_type="text/html", text=(
             "<!doctype html><meta charset=utf-8><title>scoreboard live</title>"
             "<h1>scoreboard live</h1><ul><li><a href=/tables>every table (TV)</a></li>"
-            "%s<li><a href=/api/tables>/api/tables</a></li>"
-            "<li><a href=/api/stream>/api/stream</a></li></ul>" % items))
+            "%s%s<li><a href=/api/tables>/api/tables</a></li>"
+            "<li><a href=/api/stream>/api/stream</a></li></ul>" % (
+                "<li><a href=/desk>the tournament desk</a></li>" if tournaments else "",
+                items)))
 
     app.router.add_get("/", index)
     app.router.add_get("/tables", page("tables.html"))
@@ -153,6 +160,8 @@ def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en"):
     app.router.add_get("/api/desk", desk)
     app.router.add_get("/api/stream", stream.handler(hub))
     app.router.add_static("/static/", STATIC)
+    if tournaments is not None:
+        tournaments.add_routes(app, guard, hub, page)
 
     async def close_streams(app):
         hub.close()

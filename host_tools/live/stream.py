@@ -90,6 +90,15 @@ class Hub:
         data = {"kind": kind, "table": n, "server_ms": _ms(), "state": public(snap)}
         if lines is not None:
             data["lines"] = [{"n": k, "line": text} for k, text in lines]
+        self._send(n, kind, data)
+
+    def notice(self, kind, data):
+        """An event that is no table's (the desk's `tournament`, data: the tournament
+        as /api/tournament/NAME gives it): for the streams that follow every table."""
+        self.last_id += 1
+        self._send(None, kind, dict(data, kind=kind, server_ms=_ms()))
+
+    def _send(self, n, kind, data):
         text = "id: %d\nevent: %s\ndata: %s\n\n" % (self.last_id, kind, json.dumps(data))
         self.events.append((self.last_id, n, text))
         self.chars += len(text)

@@ -42,6 +42,8 @@ const Live = {
   lastId: null,    // the last event's id (a new stream goes on from it)
   tries: 0,        // new streams after one ended for good (the tests read it)
   lostTimer: null,
+  on: {},          // more events a page follows: kind -> fn(data) (the desk's
+                   // `tournament`); `tables`: after a snapshot of every table is taken
 
   start(render, only, empty) {
     Live.render = render;
@@ -78,7 +80,15 @@ const Live = {
       for (const n in Live.tables) {
         if (!here.has(Number(n))) take(Live.absent(Number(n)));
       }
+      if (Live.on.tables) Live.on.tables(data);
     });
+    for (const kind in Live.on) {
+      if (kind === "tables") continue;
+      es.addEventListener(kind, (e) => {
+        seen(e);
+        Live.on[kind](JSON.parse(e.data));
+      });
+    }
     for (const kind of ["line", "table"]) {
       es.addEventListener(kind, (e) => {
         const data = JSON.parse(e.data);

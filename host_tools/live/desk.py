@@ -1,0 +1,375 @@
+"""The desk's side of the server (`scoreboard desk`: `live` with these routes too): the
+tournaments of the results database (host_tools/tournament, the library `scoreboard
+tournament` is), their pages and their JSON.
+
+    /desk                       the desk: the tournaments, and the form that creates and
+                                draws one (static/desk.html)
+    /desk/NAME                  the desk of tournament NAME: the table board (free
+                                tables, the queue of ready matches, assign and call, a
+                                result by hand), the bracket as it fills
+    /desk/NAME/tv               the TV page: the bracket and the table board
+    /desk/NAME/print            the print view: A4 bracket sheets, a match sheet per match
+                                (`?match=ID`: that match's alone)
+    /api/tournaments            JSON: {"names": [...], "tables": [...]}
+    /api/tournament/NAME        JSON: `scoreboard tournament show --json` (view.as_dict)
+                                and what the pages draw besides (`extra`, by match: where
+                                each side comes from, how it ended, its stage's length;
+                                the groups' tables; the draw's seed; the tables)
+    POST /api/tournament        create and draw: {"name", "format", "players": the CSV's
+                                text, "race" | "best_of", "game", "seed", "groups",
+                                "advance", "stages": {stage: {"race" | "best_of": N}},
+                                the conditions: "clock" words, "breaks", "late",
+                                "misses"}
+    POST /api/tournament/NAME/assign   {"match", "table"}: the header queued first on
+                                       the table's box when one is heard there
+    POST /api/tournament/NAME/call     {"match"}
+    POST /api/tournament/NAME/result   {"match", "winner", "score": [a, b] or null,
+                                        "how", "correct"}
+
+An action answers the tournament after it, or 400 with {"error": one line} (the
+library's TournamentError, as `scoreboard tournament` prints it). Beyond loopback every
+action needs the token the server printed at its start (guard.py, as `Authorization:
+Bearer` or `?token=`); the pages and their JSON stay open. An action is a JSON POST of
+this server's own pages: another content type, or an Origin header of another site, is
+refused (a page elsewhere cannot post a form to the desk on loopback).
+
+Every change of a tournament, the desk's own or not (`scoreboard tournament result` in
+another process, a result a box's sync stored), is a `tournament` event on the stream
+(stream.py's Hub.notice): the desk looks at the tournaments' change counters every
+POLL seconds. The database is used from one thread of its own, one connection.
+"""
+
+import asyncio
+import contextlib
+import secrets
+from concurrent.futures import ThreadPoolExecutor
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from host_tools.results.db import DbError, open_db
+from host_tools.tournament import TournamentError, advance, conditions, players, store, view
+from host_tools.tournament.header import header_lines
+from host_tools.tournament.model import FORMATS, HOWS, STAGE_KEYS
+
+POLL = 0.2  # seconds between two looks at the tournaments' change counters
+MAX_BODY = 256 * 1024  # an action's JSON (the players' CSV of 256 players fits)
+PAGES = {"": "desk.html", "tv": "desk-tv.html", "print": "desk-print.html"}
+
+
+# -- assign: the header onto the table's box first ------------------------------------
+def queue_on_box(port, lines, where):
+    """Queue a match's header on the box on `port` as `setup` does (through its owner,
+    this server's link: device/owner.py); the file's name on the box."""
+    from host_tools.device.connect import open_box
+    from host_tools.results.draw import QUEUE, queue_one
+
+    name = lines[1].split()[1]
+    with open_box(port, warn=lambda text: None) as board:
+        queue_one(board, name, lines, where, out=lambda text: None)
+    return "%s/%s.sbn" % (QUEUE, name)
+
+
+def assign(db, name, match_id, table, via, port=None):
+    """store.assign, the header queued first on the table's box when it has one
+    (`port`), as `tournament assign --port` does: the Tournament after it and the file
+    queued (or None)."""
+    from host_tools.device.sync_board import BoardError
+    from host_tools.results.draw import SetupError
+
+    queued = None
+    if port is not None:
+        t = store.load(db, name)
+        store.check_assign(db, t, match_id, table)
+        t.tables[match_id] = table
+        lines = header_lines(t, match_id)
+        try:
+            queued = queue_on_box(port, lines, "%s %s" % (name, match_id))
+        except (SetupError, BoardError, OSError) as e:
+            raise TournamentError("table %d's box: %s" % (
+                table, (str(e).splitlines() or [type(e).__name__])[0])) from None
+    try:
+        return store.assign(db, name, match_id, table, via), queued
+    except TournamentError as e:
+        if queued:
+            raise TournamentError("%s; its header stays queued on the box" % e) from None
+        raise
+
+
+# -- what the pages read --------------------------------------------------------------
+def as_page(t, changes=None):
+    """view.as_dict(t) and, under `extra`, what the pages draw besides it."""
+    data = view.as_dict(t)
+    extra = {}
+    for s in t.specs:
+        r = t.results.get(s.id)
+        extra[s.id] = {"from": [s.a_from, s.b_from], "how": r.how if r else None,
+                       "format": advance.match_format(t, s)}
+    groups = {}
+    for s in t.specs:
+        if s.stage.startswith("group "):
+            groups.setdefault(s.stage[6:], []).append(s)
+    data.update({
+        "game": t.game, "draw_seed": t.draw_seed, "changes": changes, "extra": extra,
+        "players": [{"id": p.id, "name": p.name, "seed": p.seed, "club": p.club}
+                    for p in t.players],
+        "groups": {g: [list(row) for row in advance.table(t, specs)]
+                   for g, specs in groups.items()}})
+    return data
+
+
+def _number(value, what, low=1, high=10 ** 6):
+    if value in (None, ""):
+        return None
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise TournamentError("%s: a whole number from %d" % (what, low))
+    return value
+
+
+def new_tournament(body):
+    """The Tournament the create form asks for (drawn, not stored), as `tournament
+    create` makes it from its options."""
+    name = str(body.get("name") or "").strip()
+    store.check_name(name)
+    fmt = body.get("format")
+    if fmt not in FORMATS:
+        raise TournamentError("the format is %s" % ", ".join(FORMATS))
+    race, best = _number(body.get("race"), "race"), _number(body.get("best_of"), "best of")
+    if race and best:
+        raise TournamentError("give a race or a best-of, not both")
+    stages = {}
+    for key, value in (body.get("stages") or {}).items():
+        if key not in STAGE_KEYS or not isinstance(value, dict):
+            raise TournamentError("no stage %s (the stages: %s)" % (key, ", ".join(STAGE_KEYS)))
+        stages[key] = (_number(value.get("race"), key + " race"),
+                       _number(value.get("best_of"), key + " best of"))
+    groups = _number(body.get("groups"), "groups")
+    advance_k = _number(body.get("advance"), "advance")
+    conditions.check_groups(fmt, groups, advance_k)
+    game = str(body.get("game") or "").strip() or None
+    clock = str(body.get("clock") or "").strip() or None
+    breaks = str(body.get("breaks") or "").strip() or None
+    if breaks not in (None, "alternate", "winner", "loser"):
+        raise TournamentError("breaks %s: alternate, winner or loser" % breaks)
+    rules = {k: _number(body.get(k), k) for k in ("late", "misses")}
+    game, conds = conditions.conditions(fmt, game, race, best, stages, clock, breaks,
+                                        {k: v for k, v in rules.items() if v})
+    entries = players.entries(str(body.get("players") or ""), "players")
+    seed = _number(body.get("seed"), "the draw's seed", 0, 2 ** 31 - 1)
+    seed = seed if seed is not None else secrets.randbelow(10 ** 9)
+    return store.make(name, fmt, entries, game, conds, seed, groups, advance_k)
+
+
+class Desk:
+    """The desk's routes over the database `url` (None: the default file), with the
+    club's tables 1..`tables` on its board (and any a box is found on)."""
+
+    def __init__(self, url=None, tables=8, log=None):
+        self.url = url
+        self.tables = tables
+        self.log = log or (lambda text: None)
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="desk-db")
+        self.db = None      # the pool's thread's connection
+        self.seen = {}      # tournament -> its change counter last published
+        self.hub = None
+        self.said = None    # the last database trouble logged (once)
+
+    # -- in the pool's thread ---------------------------------------------------------
+    def _db(self):
+        if self.db is None:
+            self.db = open_db(self.url)
+        return self.db
+
+    def _changes(self, name):
+        rows = self._db().rows("SELECT changes FROM tournaments WHERE name = ?", (name,))
+        return rows[0][0] if rows else None
+
+    def _state(self, name):
+        # The counter before the tournament: a change committed between the two is
+        # published again at the next look (the counter then differs), never lost.
+        changes = self._changes(name)
+        t = store.load(self._db(), name)
+        self.seen[name] = changes
+        return as_page(t, changes)
+
+    def _names(self):
+        return store.names(self._db())
+
+    def _look(self):
+        """The tournaments changed since last published: their states."""
+        out = []
+        for name, changes in self._db().rows("SELECT name, changes FROM tournaments"):
+            if self.seen.get(name) != changes:
+                out.append(self._state(name))
+        return out
+
+    def _act(self, name, verb, body, via, port=None):
+        db = self._db()
+        if verb == "create":
+            t = new_tournament(body)
+            store.create(db, t, via)
+            return self._state(t.name)
+        match = str(body.get("match") or "")
+        if verb == "assign":
+            table = _number(body.get("table"), "the table", 1, 999)
+            if table is None:
+                raise TournamentError("%s: which table?" % match)
+            assign(db, name, match, table, via, port)
+        elif verb == "call":
+            store.call(db, name, match, via)
+        else:
+            how = body.get("how") or "played"
+            if how not in HOWS:
+                raise TournamentError("unknown kind of result %s" % how)
+            score = body.get("score")
+            if score is not None:
+                if not (isinstance(score, list) and len(score) == 2):
+                    raise TournamentError("a score is two numbers")
+                score = tuple(_number(x, "a score", 0, 9999) for x in score)
+                if None in score:
+                    raise TournamentError("give both scores")
+            store.result(db, name, match, body.get("winner"), score, how,
+                         bool(body.get("correct")), via)
+        return self._state(name)
+
+    def _close(self):
+        if self.db is not None:
+            with contextlib.suppress(Exception):
+                self.db.close()
+            self.db = None
+
+    def _reset(self):
+        """A connection that failed is opened again for the next request."""
+        self._close()
+
+    # -- on the loop ------------------------------------------------------------------
+    async def _run(self, fn, *args):
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.pool, fn, *args)
+        except DbError:
+            await loop.run_in_executor(self.pool, self._reset)
+            raise
+
+    def publish(self, state):
+        if self.hub is not None:
+            self.hub.notice("tournament", {"name": state["name"], "tournament": dict(
+                state, tables=self.board_tables())})
+
+    async def watch(self):
+        while True:
+            try:
+                for state in await self._run(self._look):
+                    self.publish(state)
+                self.said = None
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # the database away: told once, looked at again
+                text = "desk: the database: %s" % (str(e).strip().splitlines() or ["?"])[0]
+                if text != self.said:
+                    self.said = text
+                    self.log(text)
+            await asyncio.sleep(POLL)
+
+    def box_port(self, table):
+        """The port of the box on `table` when it is heard (its header is queued there
+        on assign), else None (the match is only recorded)."""
+        snap = self.hub.tables.get(table) if self.hub and isinstance(table, int) else None
+        return snap["port"] if snap and snap.get("signal") and snap.get("port") else None
+
+    def board_tables(self):
+        return sorted(set(range(1, self.tables + 1)) | set(self.hub.tables if self.hub else ()))
+
+    def add_routes(self, app, guard, hub, page):
+        """The desk's routes on `app` (server.py's make_app), `page(file)` a static
+        page's handler."""
+        self.hub = hub
+        task = {}
+
+        def refuse(status, text, headers=None):
+            return web.json_response({"error": text}, status=status, headers=headers)
+
+        async def tournament_page(request):
+            which = request.match_info.get("page", "")
+            if which not in PAGES:
+                raise web.HTTPNotFound(text="no such page")
+            return await page(PAGES[which])(request)
+
+        async def names(request):
+            try:
+                got = await self._run(self._names)
+            except DbError as e:
+                return refuse(503, str(e))
+            return web.json_response({"names": got, "tables": self.board_tables()})
+
+        async def one(request):
+            try:
+                got = await self._run(self._state, request.match_info["name"])
+            except TournamentError as e:
+                return refuse(404, str(e))
+            except DbError as e:
+                return refuse(503, str(e))
+            return web.json_response(dict(got, tables=self.board_tables()))
+
+        def foreign(request):
+            """Why a POST is not one of the desk's pages' own, or None."""
+            if not guard.desk_ok(request):
+                return 401, ("this needs the desk's token, printed by scoreboard desk at "
+                             "its start: open the desk by the address it printed")
+            if request.content_type != "application/json":
+                return 415, "an action is a JSON POST"
+            origin = request.headers.get("Origin")
+            if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+                return 403, "an action comes from the desk's own pages"
+            return None
+
+        async def act(request):
+            why = foreign(request)
+            if why is not None:
+                return refuse(*why, {"WWW-Authenticate": "Bearer"} if why[0] == 401 else None)
+            if request.content_length is not None and request.content_length > MAX_BODY:
+                return refuse(413, "too large: at most %d KB" % (MAX_BODY // 1024))
+            try:
+                body = await request.json()
+            except ValueError:
+                return refuse(400, "the action's body is not JSON")
+            if not isinstance(body, dict):
+                return refuse(400, "the action's body is a JSON object")
+            verb = request.match_info.get("verb", "create")
+            name = request.match_info.get("name")
+            via = "desk %s" % (request.remote or "?")
+            try:
+                state = await self._run(self._act, name, verb, body, via,
+                                        self.box_port(body.get("table"))
+                                        if verb == "assign" else None)
+            except TournamentError as e:
+                return refuse(400, str(e).splitlines()[0] if str(e) else "refused")
+            except DbError as e:
+                return refuse(503, str(e))
+            self.publish(state)
+            return web.json_response(dict(state, tables=self.board_tables()))
+
+        app.router.add_get("/desk", tournament_page)
+        app.router.add_get("/desk/", tournament_page)
+        app.router.add_get("/desk/{name}", tournament_page)
+        app.router.add_get("/desk/{name}/{page}", tournament_page)
+        app.router.add_get("/api/tournaments", names)
+        app.router.add_get("/api/tournament/{name}", one)
+        app.router.add_post("/api/tournament", act)
+        app.router.add_post("/api/tournament/{name}/{verb:assign|call|result}", act)
+
+        async def start(app):
+            task["watch"] = asyncio.get_running_loop().create_task(self.watch())
+
+        async def stop(app):
+            if "watch" in task:
+                task["watch"].cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task["watch"]
+            await asyncio.get_running_loop().run_in_executor(self.pool, self._close)
+            self.pool.shutdown(wait=False)
+
+        app.on_startup.append(start)
+        app.on_cleanup.append(stop)
