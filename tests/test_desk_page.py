@@ -656,3 +656,25 @@ def test_scoreboard_desk_refuses_bad_options_in_one_line(args, why):
                           timeout=60, env=dict(os.environ, PYTHONPATH=str(mpy.REPO)),
                           check=False)
     assert (proc.returncode, proc.stdout, proc.stderr.strip()) == (2, "", why)
+
+
+def test_the_desk_words_are_in_every_language_and_not_on_the_box():
+    """host_tools/live/desk_words.py: every language has every English key, with the
+    same `%` conversions; the box's own tables hold none of them."""
+    import re
+
+    from host_tools.live import desk_words
+    from scoreboard.lang import en
+
+    def table(code):
+        texts = getattr(desk_words, code.upper())
+        return dict(zip(texts[0::2], texts[1::2]))
+
+    english = table("en")
+    assert english and all(k.startswith("v.d_") for k in english)
+    for code in ("pl", "bg"):
+        other = table(code)
+        assert sorted(other) == sorted(english), code
+        for k, text in english.items():
+            assert re.findall(r"%[sd]", other[k]) == re.findall(r"%[sd]", text), (code, k)
+    assert not [k for k in en.TEXTS[0::2] if k.startswith("v.d_")]

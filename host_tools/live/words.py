@@ -13,6 +13,7 @@ import importlib
 import json
 
 import host_tools  # noqa: F401  (the firmware on the path)
+from host_tools.live import desk_words
 from scoreboard.lang import LANGS
 
 PREFIXES = ("v.", "w.")
@@ -20,9 +21,10 @@ PREFIXES = ("v.", "w.")
 
 def table(code):
     """Key -> text of the box's table `code` (the module's tuple, key and text by
-    turns)."""
+    turns), with the desk's own words in that language (desk_words.py)."""
     texts = importlib.import_module("scoreboard.lang." + code).TEXTS
-    return dict(zip(texts[0::2], texts[1::2]))
+    desk = getattr(desk_words, code.upper())
+    return dict(zip(texts[0::2] + desk[0::2], texts[1::2] + desk[1::2]))
 
 
 def words(code):
