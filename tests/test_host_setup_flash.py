@@ -129,8 +129,10 @@ def test_the_mpy_route_says_whether_the_app_started_and_names_the_uf2_route():
         "flash: the app ran out of memory as it started on this board: its modules as .mpy "
         "files take the heap that the UF2 keeps in flash; " + uf2)
     assert heap_warning("MPY: soft reboot\n") == (
-        "flash: the app started; its modules as .mpy files cost it heap that the UF2 keeps "
-        "in flash (the app plays in about %d KB); %s" % (APP_HEAP_KB, uf2))
+        "flash: the app started (heard for 4 s); its modules as .mpy files cost it heap "
+        "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (APP_HEAP_KB, uf2))
+    assert heap_warning("MemoryError: memory allocation failed").startswith(
+        "flash: the app ran out of memory as it started")
     rc, out, err = scoreboard("flash", "--help")
     assert rc == 0, err
     text = " ".join(out.split())

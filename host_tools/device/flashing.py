@@ -173,8 +173,9 @@ def heap_warning(said):
     started (`said`, Board.start_and_hear's): whether it ran out of memory there, and the
     club's route either way."""
     uf2 = "for a club's box use `scoreboard flash --uf2` (the modules frozen, in flash)"
-    if OUT_OF_MEMORY in said:
+    if OUT_OF_MEMORY in said or "MemoryError" in said:
         return ("flash: the app ran out of memory as it started on this board: its modules "
                 "as .mpy files take the heap that the UF2 keeps in flash; " + uf2)
-    return ("flash: the app started; its modules as .mpy files cost it heap that the UF2 "
-            "keeps in flash (the app plays in about %d KB); %s" % (APP_HEAP_KB, uf2))
+    return ("flash: the app started (heard for %g s); its modules as .mpy files cost it heap "
+            "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (
+                HEAR_S, APP_HEAP_KB, uf2))

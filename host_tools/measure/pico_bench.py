@@ -180,10 +180,12 @@ def rows(frames=35):
         for route in ("frozen", "mpy"):
             got = heaps.get(route, "not run")
             if isinstance(got, str):
-                if route == "mpy" and "heap" in heaps.get("mpy-flash", ""):
-                    # the route that does not fit: what flash itself measured and said
-                    name = "the .mpy route on the emulated Pico: scoreboard flash's last line"
-                    out.append((name, heaps["mpy-flash"]))
+                if route == "mpy" and heaps.get("mpy-flash"):
+                    # the route that does not fit: what flash itself heard, then what the
+                    # match by keys came to
+                    name = ("the .mpy route on the emulated Pico: scoreboard flash's last "
+                            "line; the match")
+                    out.append((name, "%s; %s" % (heaps["mpy-flash"], got)))
                     continue
                 out.append(("heap in use, %s route" % route, "FAILED: " + got))
                 continue
