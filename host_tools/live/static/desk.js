@@ -92,6 +92,17 @@ const Desk = {
     return t.matches.find((m) => m.id === id);
   },
 
+  // table number -> the match that holds it (assigned, called or playing)
+  busyTables(t) {
+    const out = {};
+    for (const m of t.matches) {
+      if (m.table !== null && ["assigned", "called", "playing"].includes(m.status)) {
+        out[m.table] = m;
+      }
+    }
+    return out;
+  },
+
   player(t, id) {
     return t.players.find((p) => p.id === id);
   },
