@@ -134,15 +134,39 @@ def test_snapshots_stay_few_in_a_long_frame():
 
 
 # -- point 12: Segment.append ------------------------------------------------------------------
-def test_segment_buffer_grows_geometrically():
+def test_segment_grows_by_chunks_and_keeps_them_for_the_next_segment():
+    """No allocation bigger than a chunk (a doubling buffer needed its whole size in one
+    piece), every event decoded back across the chunks' edges, `undo` back over them, and
+    a segment as long as the last one allocates no chunk."""
+    from scoreboard.core import segment
+
     seg = Segment("snooker")
-    sizes = set()
     for i in range(3000):
         seg.append((1000 * i, "foul", (4, "red", "miss")))
-        sizes.add(len(seg.buf))
-    assert len(sizes) <= 12  # doubling: 64 bytes to 128 KB in 11 steps
-    assert list(seg)[-1] == (2999000, "foul", (4, "red", "miss"))
+    assert {len(c) for c in seg.chunks} == {segment._CHUNK}
+    assert len(seg.chunks) > 100
+    assert list(seg) == [(1000 * i, "foul", (4, "red", "miss")) for i in range(3000)]
     assert len(seg) == 3000
+    # from a position in the middle (as a snapshot keeps it), on
+    pos = next(end for n, (e, end) in enumerate(seg.entries(0, 0)) if n == 1499)
+    assert [e for e, _ in seg.entries(1500, pos)] == [
+        (1000 * i, "foul", (4, "red", "miss")) for i in range(1500, 3000)]
+    for _ in range(2000):  # undo back over the chunks' edges
+        seg.pop()
+    assert list(seg) == [(1000 * i, "foul", (4, "red", "miss")) for i in range(1000)]
+    seg.append((1, "pot", ("red",)))
+    assert list(seg)[-1] == (1, "pot", ("red",)) and len(seg) == 1001
+    chunks = list(seg.chunks)
+    seg.clear()
+    for i in range(3000):
+        seg.append((1000 * i, "end", ()))
+    assert len(seg) == 3000 and all(a is b for a, b in zip(chunks, seg.chunks))
+    # an event longer than a chunk (none of the notation's is) gets a chunk of its size
+    word = "shot=" + "4" * 300
+    seg.append((5, "clock", ("on", word)))
+    last = seg.chunks[seg.k]
+    assert len(last) > segment._CHUNK and bytes(last[:seg.ends[seg.k]]) == (
+        "@5 clock on %s\n" % word).encode()
 
 
 def test_segment_keeps_its_words_in_constant_tuples():
@@ -184,6 +208,7 @@ def test_segment_append_allocates_nothing_under_heap_lock_once_sized():
     assert rc == 0, out
     words = out.split()
     assert words[0] == "locked" and words[1] == words[2], out  # all appended, locked
-    # Bytes per event, growth included: a doubling buffer allocates under 4 times the text
+    # Bytes per event, growth included: chunks allocate a little over the text (a doubling
+    # buffer took under 4 times it, and
     # a fresh buffer and bytes object per event made it about 105 on this frame).
     assert float(words[4]) < 4 * float(words[6]) < 80, out

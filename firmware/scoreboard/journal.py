@@ -98,6 +98,10 @@ class Journal:
         self.match = None  # the Match the app applies events to
         self.store = None
         self._f = None
+        # The checkpoint's handle, open as long as the journal's: a littlefs file takes
+        # a 1 KB cache in one piece, which a heap broken up by play may not have at a
+        # frame's end (on the Pico that open was the first to run out of memory).
+        self._k = None
         self.pos = 0  # bytes, lines and CRC-32 of the journal so far
         self.lines = 0
         self.crc = 0
@@ -111,6 +115,9 @@ class Journal:
         if self._f is not None:
             self._f.close()
             self._f = None
+        if self._k is not None:
+            self._k.close()
+            self._k = None
 
     def _path(self, stem):
         return self.files.match_path(stem + ".sbn")
@@ -186,6 +193,8 @@ class Journal:
         self.crc = crc
         self.stuck = None
         self._f = open(self._path(stem), "ab")
+        self._k = open(self.store.path, "a+b")  # appends; FrameLog reads through it
+        self.store.handle = self._k
 
     def append(self, line):
         """Journal one event line (no stamp added, no line end): checksum, newline, one
@@ -259,13 +268,18 @@ class Journal:
         if self._gap:  # after a failed write: whatever it left ends on a line of its own
             data = b"\n" + data
         try:
-            with open(store.path, "ab") as f:
-                f.write(data)
-                f.flush()
+            self._k.write(data)
+            self._k.flush()
         except OSError as e:
             if self.files.errno_of(e) != _ENOSPC:
                 raise
             self._gap = True
+            # a fresh handle: littlefs never syncs an errored file again
+            try:
+                self._k.close()
+            except OSError:
+                pass
+            self._k = store.handle = open(store.path, "a+b")
             return
         self._gap = False
         self.files.sync()
@@ -277,6 +291,7 @@ class Journal:
         has not. Returns it (also `self.match`)."""
         r = reload_match(self.files, self.stem, self.store.path, self.pos)
         self.store = r.store
+        r.store.handle = self._k
         self.match = r.match
         self.frame_end = r.frame_end()
         return self.match

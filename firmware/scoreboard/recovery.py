@@ -27,7 +27,7 @@ the match goes on in a continuation `ID.N.sbn` (N = 2, 3...): the good lines byt
 byte, `# continued from ID.sbn: line K why`, then the new events (its own `ID.N.ckpt`;
 `current` names it); the damaged file stays as it is for the host. `reload(files, stem,
 ckpt_path, size)` rebuilds the match of a journal's first `size` bytes writing nothing
-(the flash may be full): the journal's `reload()` after a refused line.
+(the flash may be full): `Journal.reload()` after a refused line.
 """
 
 import binascii
@@ -60,14 +60,16 @@ def _checkpoint(words, kend):
             words[6], kend)
 
 
-def _ckpt_lines(path, limit=-1):
-    """(kind, text, end offset) of each good line of a .ckpt file, up to `limit` bytes."""
+def _ckpt_lines(path, limit=-1, handle=None):
+    """(kind, text, end offset) of each good line of a .ckpt file, up to `limit` bytes,
+    read through `handle`, the journal's (another open takes a 1 KB cache on littlefs)."""
     try:
-        f = open(path, "rb")
+        f = handle or open(path, "rb")
     except OSError:
         return
+    f.seek(0)
     pos = 0
-    with f:
+    try:
         while limit < 0 or pos < limit:
             b = f.readline()
             if not b:
@@ -80,15 +82,18 @@ def _ckpt_lines(path, limit=-1):
             except (ValueError, UnicodeError):
                 continue
             yield text[:1], text[2:], pos
+    finally:
+        if handle is None:
+            f.close()
 
 
-def groups(path, limit=-1):
+def groups(path, limit=-1, handle=None):
     """(checkpoint, [the record texts it commits]) for each usable `c` line of a .ckpt
     file, in order: orphan `r` lines and a `c` that disagrees with them are skipped."""
     pending = []
     nrec = 0
     offset = -1
-    for kind, text, end in _ckpt_lines(path, limit):
+    for kind, text, end in _ckpt_lines(path, limit, handle):
         if kind == "r":
             pending.append(text)
         elif kind == "c":
@@ -133,10 +138,12 @@ class FrameLog:
     """The frame store of a match in its .ckpt file (add(record), iteration, len()):
     `filed` records are committed on flash (up to byte `kend`); records added after them
     wait in `pending` (one frame's worth) until `committed`. A full replay adds the filed
-    records again: those adds are only counted."""
+    records again: those adds are only counted. Iteration reads through `handle`, the
+    journal's open handle of the file, when it is set."""
 
     def __init__(self, path, filed=0, kend=0, count=0):
         self.path = path
+        self.handle = None
         self.filed = filed
         self.kend = kend
         self.count = count
@@ -154,7 +161,7 @@ class FrameLog:
 
     def __iter__(self):
         n = 0
-        for _, texts in groups(self.path, self.kend):
+        for _, texts in groups(self.path, self.kend, self.handle):
             for t in texts:
                 if n < self.count:
                     yield decode(t)

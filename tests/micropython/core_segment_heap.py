@@ -1,9 +1,9 @@
 """Segment.append under MicroPython: with the buffer sized once, every event of a long
 frame is appended with the heap locked; then the bytes allocated per event while the
-buffer grows from its first size (gc.mem_alloc with the collector off).
+segment grows by chunks from its first one (gc.mem_alloc with the collector off).
 
 Prints `locked N M growing B text T`: N of M events appended under heap_lock, B bytes
-allocated per event while growing, T bytes of text per event (doubling: B < 4 T).
+allocated per event while growing, T bytes of text per event (by chunks: B < 4 T).
 """
 
 import gc
@@ -59,4 +59,4 @@ for e in EVENTS:
 after = gc.mem_alloc()
 gc.enable()
 print("locked", done, len(EVENTS), "growing", (after - before) / len(EVENTS), "text",
-      seg.used / len(EVENTS))
+      seg.nbytes() / len(EVENTS))

@@ -12,8 +12,9 @@ def deep(value):
         return ("ref", getattr(value, "__qualname__", getattr(value, "__name__", "?")))
     if isinstance(value, (bytearray, memoryview)):
         return bytes(value)
-    if type(value).__name__ == "Segment":  # its buffer's spare room is not state
-        return ("Segment", value.family, value.count, bytes(value.buf[:value.used]))
+    if type(value).__name__ == "Segment":  # its chunks' spare room is not state
+        return ("Segment", value.family, value.count, b"".join(
+            bytes(c[:e]) for c, e in zip(value.chunks[:value.k + 1], value.ends)))
     if isinstance(value, (list, tuple)):
         return (type(value).__name__, tuple(deep(v) for v in value))
     if isinstance(value, dict):

@@ -58,8 +58,9 @@ class Match:
 
     # -- the segment ---------------------------------------------------------------------
     def fresh_segment(self):
-        """A segment with no event yet, from the totals and the timekeeper's base."""
-        self.events = Segment(self.family)
+        """A segment with no event yet, from the totals and the timekeeper's base (the
+        segment's chunks kept: a frame as long as an earlier one allocates none)."""
+        self.events.clear()
         self._snaps.clear()
         self._clear_segment()
 

@@ -1,19 +1,29 @@
 """The events of the current segment (since the last `frame` line), packed as notation
-text in one buffer: about 15 bytes an event instead of a tuple of fresh strings, so a
-long frame (a straight pool game is one frame) costs little RAM. Events are decoded
-again only when `undo` folds part of the segment again.
+text: about 15 bytes an event instead of a tuple of fresh strings, so a long frame (a
+straight pool game is one frame) costs little RAM. Events are decoded again only when
+`undo` folds part of the segment again.
 
-`append` writes the event's text straight into the buffer, which grows geometrically
-(doubling), so an event allocates nothing but, now and then, a bigger buffer: the words
-of the notation are kept encoded once (`_TEXT`, constant tuples that stay in flash when
-frozen), and numbers are written digit by digit.
+`append` writes the event's text straight into the current chunk, a bytearray of
+`_CHUNK` bytes; an event that does not fit starts the next chunk (a longer event gets a
+chunk of its own size). The chunks are kept for the match's next segments (`clear`), so
+once the longest frame so far has been held, an event allocates nothing at all; and no
+allocation is ever bigger than a chunk. A buffer that doubled would need one block of
+its whole size, free in one piece, in the middle of play: on the Pico, whose heap is
+broken up by then, a 1 KB doubling is what ran out of memory first (docs/design.md).
+The words of the notation are kept encoded once (`_TEXT`, constant tuples that stay in
+flash when frozen), and numbers are written digit by digit.
+
+A position in the segment (`used`, the offsets `entries` takes and yields) is
+`chunk << 16 | byte`: opaque to the snapshots that keep it.
 """
 
 from micropython import const
 
 from .notation import parse_event
 
-_FIRST = const(64)  # bytes of a new segment's buffer
+_CHUNK = const(256)  # bytes of a chunk
+_SHIFT = const(16)  # a position: chunk << _SHIFT | byte in it
+_LOW = const(0xFFFF)
 _NL = const(10)
 _SPACE = const(32)
 _AT = const(64)
@@ -49,34 +59,57 @@ def _text(word):
 
 
 class Segment:
-    def __init__(self, fam, size=_FIRST):
+    def __init__(self, fam, size=_CHUNK):
         self.family = fam
-        self.buf = bytearray(size)  # `size`: bytes to start with (it grows as needed)
-        self.used = 0  # bytes of the buffer in use
+        # `size`: bytes of room to start with, in chunks (it grows as needed)
+        self.chunks = [bytearray(_CHUNK) for _ in range((size + _CHUNK - 1) // _CHUNK)]
+        self.ends = [0] * len(self.chunks)  # bytes in use of each chunk up to `k`
+        self.k = 0  # the chunk being written
         self.count = 0
 
-    def _room(self, need):
-        buf = self.buf
-        if self.used + need <= len(buf):
-            return buf
-        size = len(buf) * 2
-        while size < self.used + need:
-            size *= 2
-        grown = bytearray(size)
-        grown[0:self.used] = memoryview(buf)[0:self.used]
-        self.buf = grown
-        return grown
+    def clear(self):
+        """No event, the chunks kept for the next segment."""
+        self.k = 0
+        self.ends[0] = 0
+        self.count = 0
+
+    @property
+    def used(self):
+        """The position after the last event."""
+        return self.k << _SHIFT | self.ends[self.k]
+
+    def nbytes(self):
+        """Bytes of text held."""
+        return sum(self.ends[:self.k + 1])
+
+    def _next(self, need):
+        """The next chunk, empty, with room for `need` bytes (kept, or made)."""
+        k = self.k + 1
+        chunks = self.chunks
+        if k == len(chunks):
+            chunks.append(None)
+            self.ends.append(0)
+        if chunks[k] is None or len(chunks[k]) < need:
+            chunks[k] = bytearray(need if need > _CHUNK else _CHUNK)
+        self.k = k
+        self.ends[k] = 0
+        return chunks[k]
 
     def append(self, event):
         ms, word, args = event
         wb = _text(word)
-        i = self.used
-        buf = self.buf
-        # Room for the stamp, the word and each argument (a number, or a word of at
-        # most _ARG bytes; a longer one makes its own room below).
-        need = len(wb) + _INT_MAX + 2 + (_ARG + 1) * len(args)
+        # Room for the stamp, the word and each argument (a number, or a word) with
+        # their spaces and the line end.
+        need = len(wb) + _INT_MAX + 2
+        for a in args:
+            need += 1 + (_INT_MAX if isinstance(a, int) else len(_text(a)))
+        k = self.k
+        i = self.ends[k]
+        buf = self.chunks[k]
         if i + need > len(buf):
-            buf = self._room(need)
+            buf = self._next(need)
+            k = self.k
+            i = 0
         if ms is not None:
             buf[i] = _AT
             i = _write_int(buf, i + 1, ms)
@@ -93,19 +126,20 @@ class Segment:
                 continue
             ab = _text(a)
             n = len(ab)
-            if n > _ARG:
-                self.used = i
-                buf = self._room(n + (_ARG + 1) * len(args) + 1)
             buf[i:i + n] = ab
             i += n
         buf[i] = _NL
-        self.used = i + 1
+        self.ends[k] = i + 1
         self.count += 1
 
     def pop(self):
         """Drop the last event."""
-        self.used = self.buf.rfind(b"\n", 0, self.used - 1) + 1
+        k = self.k
+        end = self.chunks[k].rfind(b"\n", 0, self.ends[k] - 1) + 1
+        self.ends[k] = end
         self.count -= 1
+        if end == 0 and k:
+            self.k = k - 1
 
     def __len__(self):
         return self.count
@@ -114,16 +148,22 @@ class Segment:
         for e, _ in self.entries(0, 0):
             yield e
 
-    def entries(self, start, offset):
-        """(event, byte offset after it) from event number `start` on, the first of them
-        at byte `offset`."""
-        buf = self.buf
-        view = memoryview(buf)
-        used = self.used
+    def entries(self, start, pos):
+        """(event, position after it) from event number `start` on, the first of them
+        at position `pos`."""
+        k = pos >> _SHIFT
+        at = pos & _LOW
+        chunks = self.chunks
+        ends = self.ends
         for _ in range(self.count - start):
-            end = buf.find(b"\n", offset, used)
-            yield parse_event(self.family, str(view[offset:end], "utf-8")), end + 1
-            offset = end + 1
+            if at >= ends[k]:
+                k += 1
+                at = 0
+            buf = chunks[k]
+            end = buf.find(b"\n", at, ends[k])
+            yield parse_event(self.family, str(memoryview(buf)[at:end], "utf-8")), (
+                k << _SHIFT | end + 1)
+            at = end + 1
 
 
 def _write_int(buf, i, v):
