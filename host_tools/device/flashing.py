@@ -24,7 +24,7 @@ BUILD_FILES = ("manifest.py",)
 # The heap the frozen app plays a best-of-3 by keys in on an emulated Pico, beside its
 # modules (tests/test_app_heap.py PICO_FREE_KB holds the app to it; `make bench`'s rows
 # of the emulated Pico measure it): what the .mpy route must leave a board to be played on.
-APP_HEAP_KB = 72
+APP_HEAP_KB = 64
 # How long flash listens to the app's start after a .mpy flash: an app that runs out of
 # memory says so on its console within its first second (on the emulated Pico too).
 HEAR_S = 4.0

@@ -36,10 +36,12 @@ from host_tools.pico.emulator import UF2, Pico, PicoError
 # Where the search starts (KB free after the ballast), by best-of-N: the last figures
 # measured (the best-of-35's not yet: a guess), so that `make bench` takes two runs when
 # nothing has changed. With the PIO keypad and 80/150 ms presses a best-of-3 plays with
-# 66, 68 and 72 KB free (a 72 KB heap with the port's boot objects), and runs out of
-# memory with 64 and 58 KB free: a 1,148-byte allocation fails with 13-19 KB free in
-# pieces (the heap is fragmented, not full).
-GUESS_KB = {3: 66, 35: 70}
+# 60 KB free (a 64.3 KB heap with the port's boot objects) and runs out of memory with
+# 58 KB free (a 184-byte allocation, 6.7 KB free in smaller pieces). Before the
+# segment's chunks and the checkpoint's open handle it needed 66 to 72 KB free: a
+# 1,024-byte doubling of the segment or a littlefs file's 1,148-byte cache failed with
+# 10-19 KB free in pieces (the heap broken up, not full).
+GUESS_KB = {3: 60, 35: 62}
 # How long each key is held and then released: `scoreboard device`'s presses (80 ms,
 # then 150 ms). Before the PIO keypad the CPU's scan stopped for each flash erase, the
 # collector and a band's paint, and such presses were lost at any heap size (one to
