@@ -220,3 +220,119 @@ def test_a_ctrl_a_read_by_the_channel_stops_the_app_for_the_raw_repl(tmp_path):
     d.send(b"\r\x01")
     with pytest.raises(KeyboardInterrupt):
         d.r.wait(10)
+
+
+# -- issue 27 item 1: the desk's call (`called ID`) -------------------------------------
+CALLED = ["sbn 1", "id Cup-W1-01", "game snooker reds=6", "match best-of 3", 'side A "Ann"',
+          'side B "Cy"', "rules late=1"]
+
+
+def _lines(d, stem=None):
+    """The journal's lines after its header: stamps kept, checksums stripped."""
+    path = d.flash / "matches" / ((stem or d.r.app.journal.stem) + ".sbn")
+    lines = [ln.rsplit(" *", 1)[0] for ln in path.read_text().splitlines()]
+    return [ln for ln in lines if ln.startswith("@")]
+
+
+def _called_box(tmp_path, name):
+    folder = tmp_path / name
+    folder.mkdir()
+    device.queue(folder, "Cup-W1-01", CALLED)
+    return Desk(folder, queued=False)
+
+
+def test_the_desks_call_starts_the_queued_match_as_the_referees_called_does(tmp_path):
+    """`called ID` of a queued match on the start screen: the match starts with its
+    `called` line, the journal, the screen and the e-ink picture as after the referee's
+    `menu`, `ok` (called) from the start screen; the late start (`rules late=1`) runs
+    from that moment: due after one minute of the box's time, not before."""
+    desk = _called_box(tmp_path, "desk")
+    ref = _called_box(tmp_path, "referee")
+    assert desk.ask("called", "Cup-W1-02")[:2] == ("err", "no match Cup-W1-02 on the box"
+                                                   .split())
+    assert desk.r.app.state() == "start"
+    kind, words, _ = desk.ask("called", "Cup-W1-01")
+    assert (kind, words) == ("ok", ["started", desk.r.app.journal.stem, "late", "1"])
+    for k in ("menu", "ok"):  # the referee's called, on the other box
+        ref.r.press(k, 80)
+    for d in (desk, ref):
+        d.r.wait(3000)  # the e-ink's refresh, whatever its policy's wait
+    assert _lines(desk) == _lines(ref) == ["@0 called"]
+    assert desk.r.app.journal.id == "Cup-W1-01" and desk.r.app.state() == "match"
+    assert not (desk.flash / "queue" / "Cup-W1-01.sbn").exists()
+    a, b = desk.r.app.screen, ref.r.app.screen
+    assert (a.kind, a.entry, a.hint) == (b.kind, b.entry, b.hint) == (
+        "score", "ok:A breaks off end:swap menu:more", b.hint)
+    assert desk.r.board.eink_buf == ref.r.board.eink_buf
+    # Called once: again is refused, and the journal keeps its one line.
+    assert desk.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 was called already".split())
+    late = desk.r.app.match.time.late
+    assert late.active and late.limit_ms == 60000
+    now = desk.r.app.match_ms(desk.r.board.now)
+    assert not late.due(now) and late.remaining_ms(now) == 60000 - now
+    desk.r.wait(60000 - now)
+    assert late.due(desk.r.app.match_ms(desk.r.board.now))
+    # The referee forfeits the side not at the table: late, the replay says, counted
+    # from the desk's call.
+    for k in ("menu", "menu", "menu", "ok", "menu", "ok", "ok", "ok"):
+        desk.r.press(k, 80)
+    lines = _lines(desk)
+    assert lines[0] == "@0 called" and lines[-1].endswith(" forfeit B late"), lines
+    assert len(lines) == 2 and int(lines[1].split()[0][1:]) >= 60000
+    from scoreboard.core.replay import replay
+
+    path = desk.flash / "matches" / (desk.r.app.journal.stem + ".sbn")
+    m = replay(path.read_text().splitlines(), journal=True)
+    assert m.timing().late_start_due is True and m.finished()
+
+
+def test_the_desks_call_of_the_match_in_progress_and_the_keys_meanwhile(tmp_path):
+    """The match the referee started before its first frame (a shot clock chosen from
+    the start screen's menu) takes the desk's `called` in the pass it arrives in; the
+    referee's presses in the same passes all go in after it, in order."""
+    d = _called_box(tmp_path, "box")
+    device.queue(d.flash, "Cup-W1-02", [ln.replace("W1-01", "W1-02") for ln in CALLED])
+    d.r.app.menu.refresh()
+    for k in ("menu", "menu", "ok", "ok"):  # the words before the first frame: a clock
+        d.r.press(k, 80)
+    assert _lines(d)[0].startswith("@0 clock on ") and d.r.app.journal.id == "Cup-W1-01"
+    assert d.ask("called", "Cup-W1-02")[:2] == (
+        "err", "match Cup-W1-01 is in progress on the box".split())
+    d.seq += 1
+    d.send(request_line(d.seq, "called", ["Cup-W1-01"]))
+    for k in ("end", "ok", "red", "black", "red"):  # B to break, the frame, pots
+        d.r.press(k, 30)
+    kind, words, _ = d.wait(d.seq)
+    assert (kind, words) == ("ok", ["called", d.r.app.journal.stem, "late", "1"])
+    lines = [ln.split(" ", 1)[1] for ln in _lines(d)]
+    assert lines[1:] == ["called", "frame B", "pot red", "pot black", "pot red"], lines
+    assert d.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 is past its first frame".split())
+    assert [ln.split(" ", 1)[1] for ln in _lines(d)].count("called") == 1
+
+
+def test_the_desks_call_is_refused_with_its_reason(tmp_path):
+    d = _called_box(tmp_path, "box")
+    assert d.ask("called")[:2] == ("err", ["called", "ID"])
+    assert d.ask("called", "../x")[0] == "err"
+    d.r.press("menu", 80)  # the referee in the words of the queued match: left alone
+    assert d.ask("called", "Cup-W1-01")[:2] == ("err", (
+        "the referee has the box's menus open: call again once it shows its start screen"
+    ).split())
+    assert d.r.app.menu.pre is not None and not list(d.flash.glob("matches/*.sbn"))
+    d.r.press("undo", 80)
+    d.r.press("menu", 80)
+    for k in ("menu", "menu", "ok", "ok", "ok", "ok"):  # forfeit A late: it is over
+        d.r.press(k, 80)
+    assert d.r.app.state() == "over"
+    assert d.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 is over on the box".split())
+    device.queue(d.flash, "Cup-W1-02", [ln.replace("W1-01", "W1-02") for ln in CALLED])
+    assert d.ask("called", "Cup-W1-02")[:2] == ("err", (
+        "match Cup-W1-01 has ended on the box and waits for the referee's ok").split())
+    d.r.press("ok", 80)  # the start screen again
+    assert d.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 was played on the box already".split())
+    assert [ln.split(" ", 1)[1] for ln in _lines(d, "Cup-W1-01")] == ["forfeit A late"]
+    assert d.ask("called", "Cup-W1-02")[1][0] == "started"
