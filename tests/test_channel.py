@@ -2,7 +2,10 @@
 on CPython with the app stepped on its own clock: every verb answers in framed, checked
 lines; bad requests are refused with a reason and change nothing; a long read goes out
 one piece a pass while the keys are taken in the same passes; nothing outside matches/
-and queue/ is reached. The MicroPython side (the same module on the unix port, through
+and queue/ is reached. The desk's call (`called`, issue 27 item 1): the queued match
+started as the referee's `called` starts it, the late start running from it, the match
+in progress called with the referee's presses in the same passes, the refusals. The
+MicroPython side (the same module on the unix port, through
 the virtual device) is in test_channel_desk.py; its idle pass allocating nothing is in
 test_app_alloc.py."""
 
