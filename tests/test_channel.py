@@ -4,10 +4,10 @@ lines; bad requests are refused with a reason and change nothing; a long read go
 one piece a pass while the keys are taken in the same passes; nothing outside matches/
 and queue/ is reached. The desk's call (`called`, issue 27 item 1): the queued match
 started as the referee's `called` starts it, the late start running from it, the match
-in progress called with the referee's presses in the same passes, the refusals. The
-MicroPython side (the same module on the unix port, through
-the virtual device) is in test_channel_desk.py; its idle pass allocating nothing is in
-test_app_alloc.py."""
+in progress called with the referee's presses in the same passes, the refusals, the
+host's call never done twice. The MicroPython side (the same module on the unix port,
+through the virtual device) is in test_channel_desk.py; its idle pass allocating
+nothing is in test_app_alloc.py."""
 
 import base64
 import hashlib
@@ -339,3 +339,44 @@ def test_the_desks_call_is_refused_with_its_reason(tmp_path):
         "err", "match Cup-W1-01 was played on the box already".split())
     assert [ln.split(" ", 1)[1] for ln in _lines(d, "Cup-W1-01")] == ["forfeit A late"]
     assert d.ask("called", "Cup-W1-02")[1][0] == "started"
+
+
+class _Pipe:
+    """The host's pipe (device/channel.py's SerialPipe's two calls) to the stepped app:
+    `drop` answer lines ending the answer to a `called` are lost on the way, as on a
+    noisy cable."""
+
+    def __init__(self, d, drop=0):
+        self.d = d
+        self.drop = drop
+        self.ready = []
+
+    def send(self, data):
+        self.d.send(data)
+
+    def line(self, timeout):
+        for _ in range(int(timeout * 100)):
+            if self.ready:
+                return self.ready.pop(0)
+            self.d.r.wait(10)
+            for raw in self.d.lines():
+                if self.drop and b" ok started " in raw:
+                    self.drop -= 1
+                    continue
+                self.ready.append(raw)
+        return None
+
+
+def test_the_hosts_call_is_not_done_twice_when_its_answer_is_lost(tmp_path):
+    """ChannelBox.called asks once; an answer lost on the way is asked for again, and
+    the box's `called already` then says the first went in: one `called` line."""
+    from host_tools.device.channel import Channel as HostChannel, ChannelBox, Refused
+
+    d = _called_box(tmp_path, "box")
+    box = ChannelBox(HostChannel(_Pipe(d, drop=1)), "PORT", hello={})
+    assert box.called("Cup-W1-01") == "has Cup-W1-01 called"
+    assert [ln.split(" ", 1)[1] for ln in _lines(d)] == ["called"]
+    d.r.press("ok", 80)
+    with pytest.raises(Refused) as e:
+        box.called("Cup-W1-01")
+    assert str(e.value) == "the box refused: match Cup-W1-01 is past its first frame"
