@@ -2,9 +2,12 @@
 on CPython with the app stepped on its own clock: every verb answers in framed, checked
 lines; bad requests are refused with a reason and change nothing; a long read goes out
 one piece a pass while the keys are taken in the same passes; nothing outside matches/
-and queue/ is reached. The MicroPython side (the same module on the unix port, through
-the virtual device) is in test_channel_desk.py; its idle pass allocating nothing is in
-test_app_alloc.py."""
+and queue/ is reached. The desk's call (`called`, issue 27 item 1): the queued match
+started as the referee's `called` starts it, the late start running from it, the match
+in progress called with the referee's presses in the same passes, the refusals, the
+host's call never done twice. The MicroPython side (the same module on the unix port,
+through the virtual device) is in test_channel_desk.py; its idle pass allocating
+nothing is in test_app_alloc.py."""
 
 import base64
 import hashlib
@@ -220,3 +223,160 @@ def test_a_ctrl_a_read_by_the_channel_stops_the_app_for_the_raw_repl(tmp_path):
     d.send(b"\r\x01")
     with pytest.raises(KeyboardInterrupt):
         d.r.wait(10)
+
+
+# -- issue 27 item 1: the desk's call (`called ID`) -------------------------------------
+CALLED = ["sbn 1", "id Cup-W1-01", "game snooker reds=6", "match best-of 3", 'side A "Ann"',
+          'side B "Cy"', "rules late=1"]
+
+
+def _lines(d, stem=None):
+    """The journal's lines after its header: stamps kept, checksums stripped."""
+    path = d.flash / "matches" / ((stem or d.r.app.journal.stem) + ".sbn")
+    lines = [ln.rsplit(" *", 1)[0] for ln in path.read_text().splitlines()]
+    return [ln for ln in lines if ln.startswith("@")]
+
+
+def _called_box(tmp_path, name):
+    folder = tmp_path / name
+    folder.mkdir()
+    device.queue(folder, "Cup-W1-01", CALLED)
+    return Desk(folder, queued=False)
+
+
+def test_the_desks_call_starts_the_queued_match_as_the_referees_called_does(tmp_path):
+    """`called ID` of a queued match on the start screen: the match starts with its
+    `called` line, the journal, the screen and the e-ink picture as after the referee's
+    `menu`, `ok` (called) from the start screen; the late start (`rules late=1`) runs
+    from that moment: due after one minute of the box's time, not before."""
+    desk = _called_box(tmp_path, "desk")
+    ref = _called_box(tmp_path, "referee")
+    assert desk.ask("called", "Cup-W1-02")[:2] == ("err", "no match Cup-W1-02 on the box"
+                                                   .split())
+    assert desk.r.app.state() == "start"
+    kind, words, _ = desk.ask("called", "Cup-W1-01")
+    assert (kind, words) == ("ok", ["started", desk.r.app.journal.stem, "late", "1"])
+    for k in ("menu", "ok"):  # the referee's called, on the other box
+        ref.r.press(k, 80)
+    for d in (desk, ref):
+        d.r.wait(3000)  # the e-ink's refresh, whatever its policy's wait
+    assert _lines(desk) == _lines(ref) == ["@0 called"]
+    assert desk.r.app.journal.id == "Cup-W1-01" and desk.r.app.state() == "match"
+    assert not (desk.flash / "queue" / "Cup-W1-01.sbn").exists()
+    a, b = desk.r.app.screen, ref.r.app.screen
+    assert (a.kind, a.entry, a.hint) == (b.kind, b.entry, b.hint) == (
+        "score", "ok:A breaks off end:swap menu:more", b.hint)
+    assert desk.r.board.eink_buf == ref.r.board.eink_buf
+    # Called once: again is refused, and the journal keeps its one line.
+    assert desk.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 was called already".split())
+    late = desk.r.app.match.time.late
+    assert late.active and late.limit_ms == 60000
+    now = desk.r.app.match_ms(desk.r.board.now)
+    assert not late.due(now) and late.remaining_ms(now) == 60000 - now
+    desk.r.wait(60000 - now)
+    assert late.due(desk.r.app.match_ms(desk.r.board.now))
+    # The referee forfeits the side not at the table: late, the replay says, counted
+    # from the desk's call.
+    for k in ("menu", "menu", "menu", "ok", "menu", "ok", "ok", "ok"):
+        desk.r.press(k, 80)
+    lines = _lines(desk)
+    assert lines[0] == "@0 called" and lines[-1].endswith(" forfeit B late"), lines
+    assert len(lines) == 2 and int(lines[1].split()[0][1:]) >= 60000
+    from scoreboard.core.replay import replay
+
+    path = desk.flash / "matches" / (desk.r.app.journal.stem + ".sbn")
+    m = replay(path.read_text().splitlines(), journal=True)
+    assert m.timing().late_start_due is True and m.finished()
+
+
+def test_the_desks_call_of_the_match_in_progress_and_the_keys_meanwhile(tmp_path):
+    """The match the referee started before its first frame (a shot clock chosen from
+    the start screen's menu) takes the desk's `called` in the pass it arrives in; the
+    referee's presses in the same passes all go in after it, in order."""
+    d = _called_box(tmp_path, "box")
+    device.queue(d.flash, "Cup-W1-02", [ln.replace("W1-01", "W1-02") for ln in CALLED])
+    d.r.app.menu.refresh()
+    for k in ("menu", "menu", "ok", "ok"):  # the words before the first frame: a clock
+        d.r.press(k, 80)
+    assert _lines(d)[0].startswith("@0 clock on ") and d.r.app.journal.id == "Cup-W1-01"
+    assert d.ask("called", "Cup-W1-02")[:2] == (
+        "err", "match Cup-W1-01 is in progress on the box".split())
+    d.seq += 1
+    d.send(request_line(d.seq, "called", ["Cup-W1-01"]))
+    for k in ("end", "ok", "red", "black", "red"):  # B to break, the frame, pots
+        d.r.press(k, 30)
+    kind, words, _ = d.wait(d.seq)
+    assert (kind, words) == ("ok", ["called", d.r.app.journal.stem, "late", "1"])
+    lines = [ln.split(" ", 1)[1] for ln in _lines(d)]
+    assert lines[1:] == ["called", "frame B", "pot red", "pot black", "pot red"], lines
+    assert d.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 is past its first frame".split())
+    assert [ln.split(" ", 1)[1] for ln in _lines(d)].count("called") == 1
+
+
+def test_the_desks_call_is_refused_with_its_reason(tmp_path):
+    d = _called_box(tmp_path, "box")
+    assert d.ask("called")[:2] == ("err", ["called", "ID"])
+    assert d.ask("called", "../x")[0] == "err"
+    d.r.press("menu", 80)  # the referee in the words of the queued match: left alone
+    assert d.ask("called", "Cup-W1-01")[:2] == ("err", (
+        "the referee has the box's menus open: call again once it shows its start screen"
+    ).split())
+    assert d.r.app.menu.pre is not None and not list(d.flash.glob("matches/*.sbn"))
+    d.r.press("undo", 80)
+    d.r.press("menu", 80)
+    for k in ("menu", "menu", "ok", "ok", "ok", "ok"):  # forfeit A late: it is over
+        d.r.press(k, 80)
+    assert d.r.app.state() == "over"
+    assert d.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 is over on the box".split())
+    device.queue(d.flash, "Cup-W1-02", [ln.replace("W1-01", "W1-02") for ln in CALLED])
+    assert d.ask("called", "Cup-W1-02")[:2] == ("err", (
+        "match Cup-W1-01 has ended on the box and waits for the referee's ok").split())
+    d.r.press("ok", 80)  # the start screen again
+    assert d.ask("called", "Cup-W1-01")[:2] == (
+        "err", "match Cup-W1-01 was played on the box already".split())
+    assert [ln.split(" ", 1)[1] for ln in _lines(d, "Cup-W1-01")] == ["forfeit A late"]
+    assert d.ask("called", "Cup-W1-02")[1][0] == "started"
+
+
+class _Pipe:
+    """The host's pipe (device/channel.py's SerialPipe's two calls) to the stepped app:
+    `drop` answer lines ending the answer to a `called` are lost on the way, as on a
+    noisy cable."""
+
+    def __init__(self, d, drop=0):
+        self.d = d
+        self.drop = drop
+        self.ready = []
+
+    def send(self, data):
+        self.d.send(data)
+
+    def line(self, timeout):
+        for _ in range(int(timeout * 100)):
+            if self.ready:
+                return self.ready.pop(0)
+            self.d.r.wait(10)
+            for raw in self.d.lines():
+                if self.drop and b" ok started " in raw:
+                    self.drop -= 1
+                    continue
+                self.ready.append(raw)
+        return None
+
+
+def test_the_hosts_call_is_not_done_twice_when_its_answer_is_lost(tmp_path):
+    """ChannelBox.called asks once; an answer lost on the way is asked for again, and
+    the box's `called already` then says the first went in: one `called` line."""
+    from host_tools.device.channel import Channel as HostChannel, ChannelBox, Refused
+
+    d = _called_box(tmp_path, "box")
+    box = ChannelBox(HostChannel(_Pipe(d, drop=1)), "PORT", hello={})
+    assert box.called("Cup-W1-01") == "has Cup-W1-01 called"
+    assert [ln.split(" ", 1)[1] for ln in _lines(d)] == ["called"]
+    d.r.press("ok", 80)
+    with pytest.raises(Refused) as e:
+        box.called("Cup-W1-01")
+    assert str(e.value) == "the box refused: match Cup-W1-01 is past its first frame"

@@ -4,7 +4,8 @@ syncs it again and again, directly and through `scoreboard live`, which follows 
 catches up again and again: every press is journaled, the table holds the journal line
 for line, and the results hold the match. One owner per port: while live follows the
 box, sync and setup go through live, with the same output and exit codes, and two
-commands on one box are queued. A box whose firmware has no channel is named."""
+commands on one box are queued. A box whose firmware has no channel is named. The
+desk's call (`called`, issue 27 item 1) on the real firmware while the referee plays."""
 
 import threading
 import time
@@ -390,3 +391,64 @@ def test_tables_are_numbered_by_the_draw(tmp_path):
             assert "is table 7 of the draw" in err
         for b in boxes:
             b.stop()
+
+
+CUP = """sbn 1
+id Cup-W1-01
+game snooker reds=6
+match best-of 1
+side A "Ann"
+side B "Cy"
+rules late=1
+"""
+# Ann clears the six reds, each with the black, then the colours: a press every 0.4 s.
+CLEARANCE = ["red", "black"] * 6 + ["yellow", "green", "brown", "blue", "pink", "black"]
+
+
+def test_the_desks_call_on_the_real_firmware_while_the_referee_plays(tmp_path):
+    """Issue 27 item 1 on MicroPython (the unix port, firmware/ from source): `called`
+    starts the queued match with its `called` line, answered by what the box did; the
+    same call again, another match, a match past its first frame are refused with their
+    reasons, asked again and again while the referee plays on: every press journaled,
+    `called` once."""
+    from host_tools.device.sync_board import BoardError
+
+    queue = tmp_path / "box" / "flash" / "queue"
+    queue.mkdir(parents=True)
+    (queue / "Cup-W1-01.sbn").write_text(CUP)
+    # the referee waits for the call, then breaks off and clears (`ok`: A breaks off)
+    box = KeyBox(tmp_path / "box", "@6000\nok\n@250\n" + "".join(
+        "%s\n@250\n" % p for p in CLEARANCE), match=MATCH)
+    try:
+        with open_box(box.port) as b:
+            assert isinstance(b, ChannelBox) and b.hello["state"] == "start"
+            with pytest.raises(BoardError) as e:
+                b.called("Cup-W1-02")
+            assert str(e.value) == "the box refused: no match Cup-W1-02 on the box"
+            assert b.called("Cup-W1-01") == (
+                "started Cup-W1-01 with the call (late start 1 min)")
+            assert (b.ask_hello()["state"], b.current()) == ("match", "Cup-W1-01")
+            for mid, why in (("Cup-W1-01", "match Cup-W1-01 was called already"),
+                             ("match", "match Cup-W1-01 is in progress on the box")):
+                with pytest.raises(BoardError) as e:
+                    b.called(mid)
+                assert str(e.value) == "the box refused: " + why
+        assert [ln.rsplit(" *", 1)[0] for ln in box.journal() if ln.startswith("@")] == [
+            "@0 called"]
+        box.begun()
+        refusals = 0
+        while len(played(box)) < len(CLEARANCE) - 4:  # asked again while the pots go in
+            with open_box(box.port) as b:
+                with pytest.raises(BoardError) as e:
+                    b.called("Cup-W1-01")
+                assert str(e.value) == (
+                    "the box refused: match Cup-W1-01 is past its first frame")
+            refusals += 1
+        assert refusals >= 3
+        wait_for(lambda: len(played(box)) == len(CLEARANCE), 60, "presses lost: %s" % (
+            played(box),))
+        events = [ln.rsplit(" *", 1)[0].split(" ", 1)[1] for ln in box.journal()
+                  if ln.startswith("@")]
+        assert events == ["called", "frame A"] + ["pot " + p for p in CLEARANCE], events
+    finally:
+        box.stop()

@@ -24,6 +24,7 @@ from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
+from host_tools.device.connect import call_box
 from host_tools.live.words import words
 from support import mpy
 from host_tools.results.db import open_db
@@ -286,6 +287,20 @@ def test_assign_queues_the_header_on_the_tables_box(tmp_path, browser):
             t = status_is(d, "W1-02", "assigned")
             assert match_of(t, "W1-02")["table"] == 2
             assert sorted(p.name for p in (flash / "queue").iterdir()) == ["Cup-W1-01.sbn"]
+            # W1-01 called on its box already (as the referee's `called` would have it),
+            # by another command through the desk, which owns the port: the page's Call
+            # is recorded, and the box's refusal is its line
+            assert call_box(dev.port, "Cup-W1-01") == (
+                "the box on %s started Cup-W1-01 with the call (late start 15 min)" % dev.port)
+            click(d, "call", "W1-01")
+            status_is(d, "W1-01", "called")
+            assert message(d) == [EN["v.d_called_no_box"].replace("%s", "W1-01", 1).replace(
+                "%s", "table 1's box: the box refused: match Cup-W1-01 was called already"),
+                "bad"]
+            # W1-02's table has no box: the call is recorded only
+            click(d, "call", "W1-02")
+            status_is(d, "W1-02", "called")
+            assert message(d) == [EN["v.d_called"] % "W1-02", "ok"]
         finally:
             desk.stop()
 
@@ -298,7 +313,8 @@ BOX_KEYS = ["ok", "red", "black", "red", "black"] + ["red", "black"] * 4 + [
 def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
         tmp_path, browser):
     """The whole way for one match: assigned from the desk's page onto the table's box,
-    called, played there by a key script (`scoreboard device --pty --keys`, in real
+    called from the page onto the box too (its match started there with `called`),
+    played there by a key script (`scoreboard device --pty --keys`, in real
     time), stored by the desk as `live --db` stores it, and in the bracket of the TV
     page by itself."""
     db = tmp_path / "results.sqlite"
@@ -329,9 +345,18 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
                 what="table 1's box heard")
         click(d, "assign", "W1-01")
         status_is(d, "W1-01", "assigned")
+        assert (tmp_path / "box" / "queue" / "Cup-W1-01.sbn").exists()
+        # The call reaches the box the desk follows: the queued match starts there with
+        # its `called` line (the late start counts from it), before the referee's first
+        # press, which then breaks off
         click(d, "call", "W1-01")
         status_is(d, "W1-01", "called")
-        assert (tmp_path / "box" / "queue" / "Cup-W1-01.sbn").exists()
+        assert message(d) == [EN["v.d_called_box"].replace("%s", "W1-01").replace("%d", "1"),
+                              "ok"]
+        journal = tmp_path / "box" / "matches" / "Cup-W1-01.sbn"
+        assert not (tmp_path / "box" / "queue" / "Cup-W1-01.sbn").exists()
+        assert [ln.rsplit(" *", 1)[0] for ln in journal.read_text().splitlines()
+                if ln.startswith("@")] == ["@0 called"]
         d.get(desk.url + "desk/Cup/tv")
         got = wait_js(d, "const g = document.querySelector('g.match[data-match=\"W1-01\"]');"
                          "return g && g.dataset.status === 'done' && g.dataset.score",
@@ -339,6 +364,9 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
         assert got == "1-0"
         t = state(d)
         assert match_of(t, "W1-01")["winner"] == 1 and match_of(t, "F1")["a"] == 1
+        events = [ln.rsplit(" *", 1)[0].split(" ", 1)[1]
+                  for ln in journal.read_text().splitlines() if ln.startswith("@")]
+        assert events[:2] == ["called", "frame A"], events
         # From the box's last ball (its journal's last write) to the TV page's repaint:
         # the figure (one match; the box idle --idle 1 s first, then live's pull).
         journal = max((tmp_path / "box" / "matches").glob("*.sbn"),

@@ -1,7 +1,9 @@
 """Issue 27 step 2, the box side of `scoreboard tournament`: `assign --port` queues the
 match on a table's box (the virtual device: the real firmware on MicroPython behind a
 pty) with a header that carries the match's own id and the stage's playing conditions;
-`call` records the announcement; the referee plays the match there by a key script
+`call --port` records the announcement and sends it to the box, which starts the queued
+match with its `called` line (an older box without it: recorded, its reason said, exit
+status 3); the referee plays the match there by a key script
 (`scoreboard device --keys`); `scoreboard sync` stores it and the bracket fills itself,
 in the same transaction as the match's row (on SQLite and on PostgreSQL). Then, on the
 library, the box's other ends of a match (forfeits, retirements, disqualifications,
@@ -10,6 +12,7 @@ update that fails taking the match row back with it.
 """
 
 import json
+import shutil
 from datetime import UTC, datetime
 
 import pytest
@@ -21,7 +24,7 @@ from host_tools.tournament import boxresults, store  # noqa: F401  (the hook reg
 from host_tools.tournament.header import header_lines
 from scoreboard.core.words import with_checksum
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
-from support.vdev import VirtualDevice, scoreboard
+from support.vdev import REPO, VirtualDevice, scoreboard
 
 PLAYERS = "name,seed\nAnn,1\nBob,2\nCy,\nDana,\n"
 # Snooker with six reds, best of one frame: Ann clears in one break of 75 (six reds each
@@ -101,17 +104,45 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     assert ok("tournament", "assign", "Cup", "W1-02", "--table", "6", "--db", db_url).strip(
         ) == "Cup: W1-02 (Bob v Dana) on table 6"
 
+    # The call reaches the table's box (--port): the queued match starts there with its
+    # `called` line, as the referee's `called` starts it, the late start (the stage's
+    # rules late=10) counting from the announcement (seed 004 1.7).
     before = datetime.now(UTC).replace(microsecond=0)
-    out = ok("tournament", "call", "Cup", "W1-01", "--db", db_url)
+    with VirtualDevice(flash) as dev:
+        out = ok("tournament", "call", "Cup", "W1-01", "--port", dev.port, "--db", db_url)
     db = open_db(db_url)
     at = store.called_at(db, "Cup", "W1-01")
     db.close()
-    assert out.strip() == "Cup: W1-01 (Ann v Cy) called to table 5 at %s" % at
+    assert out.strip() == ("Cup: W1-01 (Ann v Cy) called to table 5 at %s; the box on %s "
+                           "started Cup-W1-01 with the call (late start 10 min)" % (at, dev.port))
     when = datetime.strptime(at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
     assert before <= when <= datetime.now(UTC)
     assert shown(db_url)["W1-01"]["status"] == "called"
+    assert not (flash / "queue" / "Cup-W1-01.sbn").exists()
+    lines = (flash / "matches" / "Cup-W1-01.sbn").read_text(encoding="utf-8").splitlines()
+    assert [ln.rsplit(" *", 1)[0] for ln in lines if ln.startswith("@")] == ["@0 called"]
     assert refused("tournament", "call", "Cup", "W1-01", "--db", db_url) == (
         "tournament: W1-01 was called already, at %s" % at)
+    # A box that does not take the call (here an older one, whose firmware has no
+    # `called`): the call is recorded all the same, the box's reason one line on stderr,
+    # exit status 3.
+    old = tmp_path / "old-firmware"
+    shutil.copytree(REPO / "firmware", old)
+    channel = old / "scoreboard" / "channel.py"
+    text = channel.read_text(encoding="utf-8")
+    assert ', "called": Channel.called}' in text
+    channel.write_text(text.replace(', "called": Channel.called}', "}"), encoding="utf-8")
+    (tmp_path / "old-box").mkdir()
+    with VirtualDevice(tmp_path / "old-box", firmware=old) as dev:
+        rc, out, err = scoreboard("tournament", "call", "Cup", "W1-02", "--port", dev.port,
+                                  "--db", db_url)
+    assert rc == 3 and out.startswith("Cup: W1-02 (Bob v Dana) called to table 6 at "), (
+        rc, out, err)
+    assert err.splitlines() == [
+        "tournament: the call is recorded; table 6's box did not take it: the box's firmware "
+        "has no call from the desk (its late start counts from the referee's `called`): "
+        "`scoreboard flash --port %s` updates it" % dev.port]
+    assert shown(db_url)["W1-02"]["status"] == "called"
 
     # The referee plays it on the box; a sync mid-match marks it playing...
     play(flash, tmp_path, FIRST, "first.txt")
@@ -137,13 +168,14 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
                  for _, _, what, via, detail in store.audit(db, "Cup")]
         assert trail == [("create", "cli", None), ("assign", "cli", "W1-01"),
                          ("assign", "cli", "W1-02"), ("call", "cli", "W1-01"),
+                         ("call", "cli", "W1-02"),
                          ("playing", "box", "W1-01"), ("box result", "box", "W1-01")]
     finally:
         db.close()
     rc, out, err = sync(flash, db_url)  # nothing new: the bracket is not touched again
     assert rc == 0 and out.strip().splitlines()[-1] == "sync: pulled 0, skipped 1, refused 0"
     db = open_db(db_url)
-    assert len(store.audit(db, "Cup")) == 6
+    assert len(store.audit(db, "Cup")) == 7
     db.close()
 
 

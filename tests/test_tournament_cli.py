@@ -2,7 +2,8 @@
 real `scoreboard` entry point, on SQLite and on a PostgreSQL server (the db_url
 fixture): the JSON's shape, an 8-player double elimination played out by `result`, a
 walkover, corrections made and refused, the audit row of every change, and bad input
-refused in one line on stderr with exit status 1.
+refused in one line on stderr with exit status 1; a call whose box is not reached is
+recorded, with exit status 3.
 """
 
 import json
@@ -334,3 +335,30 @@ def test_a_box_header_id_finds_its_tournament_match(tmp_path, db_url):
         assert [r[2] for r in store.audit(db, "Cup26")] == ["create"]
     finally:
         db.close()
+
+
+def test_a_call_whose_box_is_not_reached_is_recorded_and_says_why(tmp_path, db_url):
+    """`call --port` with no box there: the call is recorded (the announcement was made),
+    the recorded line on stdout, why the box did not take it one line on stderr, exit
+    status 3. A call the tournament refuses never goes to the box: exit status 1."""
+    ok("tournament", "create", "Cup", "--format", "single", "--players",
+       players_csv(tmp_path, NAMES[:4]), "--race", "3", "--seed", "3", "--db", db_url)
+    port = tmp_path / "ttyACM9"
+    assert refused("tournament", "call", "Cup", "W1-01", "--port", port, "--db", db_url) == (
+        "tournament: W1-01 has no table yet: assign it first")
+    ok("tournament", "assign", "Cup", "W1-01", "--table", "2", "--db", db_url)
+    rc, out, err = scoreboard("tournament", "call", "Cup", "W1-01", "--port", port,
+                              "--db", db_url)
+    db = open_db(db_url)
+    try:
+        at = store.called_at(db, "Cup", "W1-01")
+    finally:
+        db.close()
+    assert rc == 3 and at is not None, (rc, out, err)
+    assert len(out.splitlines()) == 1 and out.startswith("Cup: W1-01 (") and out.endswith(
+        ") called to table 2 at %s\n" % at), out
+    assert len(err.splitlines()) == 1 and err.startswith(
+        "tournament: the call is recorded; table 2's box did not take it: ") and str(
+        port) in err, err
+    assert next(m for m in shown(db_url)["matches"] if m["id"] == "W1-01")["status"] == (
+        "called")

@@ -229,8 +229,13 @@ class App:
             save_settings(self.journal.files, self.settings)
             self.screen.notice = lang.t("a.language") % lang.name(code)
             return
-        if r.header is None:
-            return
+        if r.header is not None:
+            self._begin(r, now)
+
+    def _begin(self, r, now):
+        """Start the match of a start-screen Result (its header, who breaks, the queued
+        file) and enter its first line: `frame A`, or the word chosen before it. The
+        referee's keys come here, and the desk's call (desk_called)."""
         try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
             self.journal.start(r.header, r.queued)
         except JournalError as e:
@@ -240,6 +245,22 @@ class App:
         self.grammar.first_breaker = 0 if r.breaker == "A" else 1  # if `line` is no frame
         self._enter(r.line, now)
         self._dirty(now, full=True)
+
+    def desk_called(self, start, now):
+        """The desk's call (the channel's `called`): the queued match started with its
+        `called` line (`start`: StartMenu.start_named's Result), else `called` entered in
+        the match in progress, by the path the referee's word before the first frame
+        takes. The panels follow as after a key. The reason it did not go in (a flash
+        that did not take it), or None."""
+        self.screen.message = None
+        if start is not None:
+            self._begin(start, now)
+        else:
+            self._enter("called", now)
+        self._update_screen()
+        self._dirty(now)
+        self._led_dirty = True
+        return self.screen.message
 
     def state(self):
         """What the box is showing, for the desk (the channel's `hello`): start, setup

@@ -34,6 +34,14 @@ ends the one being answered (a host that gave up and asks afresh).
     prune BYTES              pulled matches deleted (scoreboard.space) until BYTES are
                              free; ok FREE
     settings                 `- KEY VALUE` for each setting, then ok
+    called ID                the desk's call (seed 004 1.7: the late start counts from
+                             it): queue/ID.sbn started with its `called` line, as the
+                             referee's `called` from the start screen starts it (`ok
+                             started STEM late M`), or `called` entered in match ID in
+                             progress before its first frame (`ok called STEM late M`);
+                             M: its late start's minutes. Refused: another match on the
+                             box, the referee in its menus, ID past its first frame or
+                             called already or over, no match ID
 
 PATH is `matches/NAME`, `queue/NAME` or one of the box's own top-level files: nothing
 else on the flash is reached.
@@ -92,6 +100,7 @@ class Channel:
         self.one = bytearray(1)
         self.job = None  # the answer being sent: a generator of lines
         self.seq = "0"
+        self.now = 0  # the pass's time, for an answer that enters a line (`called`)
         self.budget_ms = BUDGET_MS
         self.requests = 0  # requests taken
         self.answered = 0  # answer lines sent
@@ -142,6 +151,7 @@ class Channel:
             else:
                 self.over = True
         if self.job is not None:
+            self.now = now
             # pieces while the pass has time: the keys, the clock and the panels first
             t0 = ticks_ms()
             self._step()
@@ -364,12 +374,50 @@ class Channel:
             yield "- %s %s" % (key, values[key])
         yield "ok"
 
+    def called(self, args):
+        """The desk's call of match ID: its `called` line goes in as the referee's does
+        (app.desk_called), in this pass, between the pass's keys and the next's."""
+        app = self.app
+        mid = _name(_one(args, "called ID"))
+        m = app.match
+        start = None
+        if m is not None:
+            here = app.journal.id
+            if m.finished():
+                raise Refused("match %s is over on the box" % mid if here == mid else
+                              "match %s has ended on the box and waits for the referee's "
+                              "ok" % here)
+            if here != mid:
+                raise Refused("match %s is in progress on the box" % here)
+            if m.number:
+                raise Refused("match %s is past its first frame" % mid)
+            if m.time.late.active:
+                raise Refused("match %s was called already" % mid)
+        elif app.state() != "start":
+            raise Refused("the referee has the box's menus open: call again once it "
+                          "shows its start screen")
+        else:
+            if not _exists(_queue_file(app, mid, ".sbn")):
+                from scoreboard.space import last_stem
+
+                played = last_stem(app.journal.files, mid) is not None
+                raise Refused(("match %s was played on the box already" if played
+                               else "no match %s on the box") % mid)
+            start = app.menu.start_named(mid, "called")
+            if start.refusal is not None:
+                raise Refused(start.refusal)
+        why = app.desk_called(start, self.now)
+        if why is not None:
+            raise Refused(why)
+        yield "ok %s %s late %d" % ("called" if start is None else "started",
+                                    app.journal.stem, app.match.time.late.limit_ms // 60000)
+
 
 _PENDING = object()  # a job's step that did work but has nothing to send yet
 
 _VERBS = {"hello": Channel.hello, "ls": Channel.ls, "sha": Channel.sha, "read": Channel.read,
           "put": Channel.put, "queue": Channel.queue, "mark": Channel.mark,
-          "prune": Channel.prune, "settings": Channel.settings}
+          "prune": Channel.prune, "settings": Channel.settings, "called": Channel.called}
 
 
 def _one(args, usage):
@@ -408,6 +456,14 @@ def _size(path):
         return os.stat(path)[6]
     except OSError:
         return 0
+
+
+def _exists(path):
+    try:
+        os.stat(path)
+        return True
+    except OSError:
+        return False
 
 
 def _flash_free(app):

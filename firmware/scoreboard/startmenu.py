@@ -271,6 +271,15 @@ class StartMenu:
             return refuse(t("st.unreadable") % e)
         return _start(lines, SIDES[self.breaker], entry[0], first)
 
+    def start_named(self, name, first):
+        """The queued match `name` started with the line `first`, as `menu` and a word
+        start the one under the cursor (the desk's call: channel.py's `called`); the
+        cursor goes to it first."""
+        self._place(name, False)
+        if self.name != name:
+            return refuse(t("st.queue_changed"))
+        return self._start(first)
+
     def _set_up(self):
         self.setup = [0, 0, 0]
         self.setting_up = True

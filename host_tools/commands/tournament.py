@@ -8,20 +8,23 @@ database (docs/tournament.md).
     result NAME MATCH WINNER A_SCORE B_SCORE [--walkover | --retired | --abandoned]
            [--correct]
     assign NAME MATCH --table N [--port PORT]
-    call NAME MATCH
+    call NAME MATCH [--port PORT]
 
 The arguments and the messages; the draw, the bracket and the database are
 host_tools/tournament's (with boxresults, the hook that puts the matches the boxes play
 into the bracket as `sync` and `live --db` store them); `assign --port` queues the
-match's header (tournament/header.py) on the box as `setup` does. Bad input (an unknown
-tournament or match, a result given twice, a wrong winner, a bad CSV row, a match not
-ready, a busy table, a box not reached) is one line on stderr and exit status 1.
+match's header (tournament/header.py) on the box as `setup` does, `call --port` sends
+the call to the box (its `called`: the box's late start counts from it). Bad input (an
+unknown tournament or match, a result given twice, a wrong winner, a bad CSV row, a
+match not ready, a busy table, a box not reached) is one line on stderr and exit status
+1, nothing recorded; a call recorded that the box did not take is its line on stdout,
+the box's reason on stderr and exit status 3.
 """
 
 import argparse
 import secrets
 
-from host_tools.device.connect import open_box
+from host_tools.device.connect import call_box, open_box
 from host_tools.device.sync_board import BoardError
 from host_tools.messages import fail, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
@@ -34,6 +37,7 @@ from host_tools.tournament.advance import describe, name_of
 from host_tools.tournament.model import FORMATS, STAGE_KEYS
 
 PROG = "tournament"
+CALL_NOT_ON_BOX = 3  # `call --port`: recorded, but the box did not take it
 
 
 def _number(text):
@@ -132,6 +136,9 @@ def add_parser(sub):
     k = verbs.add_parser("call", help="announce a match at its table (the late start counts)")
     k.add_argument("name", help="the tournament")
     k.add_argument("match", help="the match's id")
+    k.add_argument("--port", default=None,
+                   help="the table's box: the call reaches it too (its late start counts "
+                        "from now); without it the call is only recorded")
     add_db_options(k)
     k.set_defaults(run=run_call)
 
@@ -269,6 +276,19 @@ def run_call(args):
     if got is _REFUSED:
         return 1
     t, at = got
-    say("%s: %s called to table %s at %s" % (t.name, describe(t, args.match),
-                                            t.tables.get(args.match, "?"), at))
+    said = "%s: %s called to table %s at %s" % (t.name, describe(t, args.match),
+                                               t.tables.get(args.match, "?"), at)
+    if args.port is None:
+        say(said)
+        return 0
+    # The call is recorded (the announcement was made) before the box hears it: a box
+    # not reached or refusing changes nothing in the database, and says why.
+    try:
+        box = call_box(args.port, store.box_match(t.name, args.match))
+    except (BoardError, OSError) as e:
+        say(said)
+        fail(PROG, "the call is recorded; table %s's box did not take it: %s" % (
+            t.tables.get(args.match, "?"), (str(e).splitlines() or [type(e).__name__])[0]))
+        return CALL_NOT_ON_BOX
+    say("%s; %s" % (said, box))
     return 0

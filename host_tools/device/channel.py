@@ -3,7 +3,8 @@ desk asks a box that goes on playing, where the raw REPL (sync_board.Board) stop
 
     Channel(pipe).ask(verb, *args)      one request: (the `ok` words, the `-` pieces)
     ChannelBox(channel, port)           what sync, setup and live's catch-up do with a box,
-                                        the same methods as sync_board.Board's
+                                        the same methods as sync_board.Board's; and
+                                        `called(ID)`, the desk's call (tournament call)
 
 A pipe carries the lines both ways: `SerialPipe` over the box's serial port (lines that
 are not answers, such as the echo's `SB> ` frames, go to its `other`), or the one that a
@@ -263,6 +264,35 @@ class ChannelBox:
                 data[i:i + PIECE], newline=False).decode())
         self._on("write", "queue/%s.sbn" % name, "queue", name,
                  hashlib.sha256(data).hexdigest())
+
+    def called(self, mid):
+        """The desk's call of match `mid` (`called`: the box's late start counts from
+        it): what the box did, in words. BoardError of one line when it refuses, or
+        when its firmware has no `called` (an older box: `err unknown request`)."""
+        try:
+            try:
+                words, _ = self.channel.ask("called", mid, tries=1)
+            except Refused:
+                raise
+            except BoardError:
+                # The answer got lost: asked again, the box's `called already` says the
+                # first request went in (a call is not done twice).
+                try:
+                    words, _ = self.channel.ask("called", mid)
+                except Refused as e:
+                    if not str(e).endswith(" was called already"):
+                        raise
+                    return "has %s called" % escaped(mid)
+        except Refused as e:
+            if str(e).startswith("the box refused: unknown request"):
+                raise BoardError("the box's firmware has no call from the desk (its late "
+                                 "start counts from the referee's `called`): `scoreboard "
+                                 "flash --port %s` updates it" % self.port) from None
+            raise
+        late = " (late start %s min)" % words[3] if len(words) > 3 else ""
+        if words[:1] == ["started"]:
+            return "started %s with the call%s" % (escaped(mid), late)
+        return "has %s called%s" % (escaped(mid), late)
 
     def close(self):
         close = getattr(self.channel.pipe, "close", None)

@@ -13,6 +13,8 @@
    running) is opened on its raw REPL (sync_board.Board, which stops and then restarts
    its app); firmware without the channel is named in one line with the way to update it.
 
+`call_box(port, ID)`: the desk's call (`called`) on the box, the channel only.
+
 Every failure is a BoardError of one line: a missing port lists the boxes found, a port
 the user may not open names the group to join.
 """
@@ -58,6 +60,16 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
         warn("the box on %s has firmware without the request channel: its app stops "
              "while the desk reads it; `scoreboard flash --port %s` updates it" % (port, port))
     return board
+
+
+def call_box(port, mid, warn=None):
+    """The desk's call of match `mid` on the box on `port` (`scoreboard tournament call
+    --port`, the desk page's Call), by the usual route (the port's owner, else the port),
+    on the request channel only: the raw REPL would stop the app the call is for. What
+    the box did, in words (`the box on PORT started ID with the call (late start M
+    min)`); BoardError of one line when it is not reached or refuses."""
+    with open_box(port, warn=warn or (lambda text: None), channel_only=True) as box:
+        return "the box on %s %s" % (box.port, box.called(mid))
 
 
 # Whether the board's firmware has the request channel (a frozen or copied module).

@@ -22,7 +22,9 @@ tournament` is), their pages and their JSON.
                                 "misses"}
     POST /api/tournament/NAME/assign   {"match", "table"}: the header queued first on
                                        the table's box when one is heard there
-    POST /api/tournament/NAME/call     {"match"}
+    POST /api/tournament/NAME/call     {"match"}: the call sent to the table's box too
+                                       when one is heard there (`box` in the answer:
+                                       {"ok", "said"}: what it did, or why not)
     POST /api/tournament/NAME/result   {"match", "winner", "score": [a, b] or null,
                                         "how", "correct"}
 
@@ -94,6 +96,27 @@ def assign(db, name, match_id, table, via, port=None):
         if queued:
             raise TournamentError("%s; its header stays queued on the box" % e) from None
         raise
+
+
+# -- call: the table's box hears it too -----------------------------------------------
+def call(db, name, match_id, via, port_of):
+    """store.call, then the call sent to the box of the match's table when one is heard
+    there (`port_of(table)`: its port, or None), as `tournament call --port` does: the
+    Tournament after it, and {"ok", "said"} of the box (None without one). The call is
+    recorded whatever the box says: the announcement was made."""
+    from host_tools.device.connect import call_box
+    from host_tools.device.sync_board import BoardError
+
+    t = store.call(db, name, match_id, via)
+    table = t.tables.get(match_id)
+    port = port_of(table)
+    if port is None:
+        return t, None
+    try:
+        return t, {"ok": True, "said": call_box(port, store.box_match(name, match_id))}
+    except (BoardError, OSError) as e:
+        return t, {"ok": False, "said": "table %s's box: %s" % (
+            table, (str(e).splitlines() or [type(e).__name__])[0])}
 
 
 # -- what the pages read --------------------------------------------------------------
@@ -206,6 +229,8 @@ class Desk:
         return out
 
     def _act(self, name, verb, body, via, port=None):
+        """One action in the pool's thread. `port`: assign's, the port of the table's
+        box (or None); call's, the function that finds it for a table (box_port)."""
         db = self._db()
         if verb == "create":
             t = new_tournament(body)
@@ -218,7 +243,8 @@ class Desk:
                 raise TournamentError("%s: which table?" % match)
             assign(db, name, match, table, via, port)
         elif verb == "call":
-            store.call(db, name, match, via)
+            _, box = call(db, name, match, via, port)
+            return dict(self._state(name), box=box)
         else:
             how = body.get("how") or "played"
             if how not in HOWS:
@@ -341,15 +367,19 @@ class Desk:
             name = request.match_info.get("name")
             via = "desk %s" % (request.remote or "?")
             try:
+                # assign: the port of the table asked for; call: how to find the
+                # port of the match's table (the pool's thread looks it up)
                 state = await self._run(self._act, name, verb, body, via,
                                         self.box_port(body.get("table"))
-                                        if verb == "assign" else None)
+                                        if verb == "assign" else self.box_port
+                                        if verb == "call" else None)
             except TournamentError as e:
                 return refuse(400, str(e).splitlines()[0] if str(e) else "refused")
             except DbError as e:
                 return refuse(503, str(e))
+            box = state.pop("box", None)  # the caller's alone, not every page's
             self.publish(state)
-            return web.json_response(dict(state, tables=self.board_tables()))
+            return web.json_response(dict(state, tables=self.board_tables(), box=box))
 
         app.router.add_get("/desk", tournament_page)
         app.router.add_get("/desk/", tournament_page)
