@@ -236,3 +236,33 @@ def test_the_refusals_are_in_the_language_in_use(code, three, push):
             assert lang.refusal(text, "pool") == said
     finally:
         lang.use("en")
+
+
+# -- the box: the app on the host board, from the queued header to the panel --------------
+def test_the_box_shows_the_conditions_and_refuses_warn_and_push_on_the_panel(tmp_path):
+    from host_tools.mp.device import Runner
+    from scoreboard.sounds import PATTERNS
+    from support import device
+
+    device.queue(tmp_path, "club", ["sbn 1", "game nineball", "match race-to 3", *NAMES_AB,
+                                    "rules late=10 pushout=0 threefoul=0"])
+    r = Runner(str(tmp_path))
+    r.wait(100)
+    assert r.app.screen.kind == "start"
+    assert r.app.screen.queue[0][1].split("\n")[1] == (
+        "late 10 min, no three-foul rule, no push out")
+    for key in ("ok", "end", "push"):  # A breaks; B would push out
+        r.press(key, 80)
+    assert r.app.screen.message == "the push out is off in this match"
+    assert [t[1] for t in r.board.played() if t[1]][-1] == PATTERNS["refuse"][0]
+    for key in ("foul", "end", "foul", "end", "warn"):  # B on two fouls: no warning
+        r.press(key, 80)
+    assert r.app.screen.message == "the three-foul rule is off in this match"
+    r.press("foul", 80)  # the third: ball in hand for A, the rack goes on
+    events = device.events(device.journal_files(tmp_path)[-1])
+    assert events == ["frame A", "end", "foul", "end", "foul", "end", "foul"]
+    assert r.app.screen.kind == "score" and r.app.match.view().striker == 0
+    assert list(r.app.match.view().fouls) == [0, 3]
+
+
+NAMES_AB = ('side A "Ann"', 'side B "Bob"')
