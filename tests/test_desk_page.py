@@ -142,6 +142,7 @@ def create_from_the_form(d, url):
     d.find_element(By.ID, "c-seed").send_keys("7")
     d.find_element(By.ID, "c-clock").send_keys("shot=45  warn=10")
     d.find_element(By.ID, "c-late").send_keys("10")
+    Select(d.find_element(By.ID, "c-threefoul")).select_by_value("on")  # a club's eight-ball
     d.find_element(By.ID, "c-go").click()
     wait_js(d, "return location.pathname === '/desk/Cup' && Desk.t", what="the new desk")
 
@@ -158,14 +159,15 @@ def test_a_double_elimination_from_the_desk_page_to_its_champion(tmp_path, brows
             "W1-01", "W1-02", "W1-03", "W1-04"]
         assert t["extra"]["F1"]["format"] == "race-to 4"
         assert t["extra"]["W1-01"]["format"] == "race-to 3"
-        # the playing conditions, as `tournament create --clock --late` gives them
+        # the playing conditions, as `tournament create --clock --late --three-foul on`
+        # gives them
         d_ = open_db(str(db_url))
         try:
             conds = store.load(d_, "Cup").conditions
         finally:
             d_.close()
         assert conds["winners"] == {"match": "race-to 3", "clock": "shot=45 warn=10",
-                                    "rules": {"late": 10}}
+                                    "rules": {"late": 10, "threefoul": 1}}
         assert conds["final"]["match"] == "race-to 4"
         assert show_json(db_url)["matches"] == [
             {k: m[k] for k in ("id", "stage", "round", "a", "b", "winner", "score", "status",

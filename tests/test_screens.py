@@ -349,6 +349,43 @@ def test_start_menu_and_error_screens():
     assert S.find_text(error, 400, 0, 0, 400, 30, "ERROR", L, col=0)
 
 
+def test_the_start_screen_shows_a_queued_matchs_playing_conditions():
+    """Issue 27 item 3: under the match under the cursor, the conditions its header sets
+    that differ from the official rules (late start 15 min, three fouls and push out in
+    nine-ball, alternate breaks), in the match's language, in its row (inverted)."""
+    shown = _draw(dict(cat.eink_screens())["start-conditions"])
+    assert S.find_text(shown, 400, 0, 60, 400, 30, "Ann v Bob", L, col=0)
+    assert S.find_text(shown, 400, 0, 84, 400, 22, "nine-ball, RACE TO 7, NO CLOCK", B, col=0)
+    said = "late 10 min, no three-foul rule, no push out, winner breaks"
+    assert S.find_text(shown, 400, 0, 104, 400, 28, said, S_, col=0)
+    # the rows under it move down: the next match's names below the conditions
+    assert S.find_text(shown, 400, 0, 130, 400, 34, "O'Sullivan v Trump", L)
+    polish = cat.CLUB.replace("sbn 1\n", "sbn 1\nlang pl\n").replace(
+        "breaks winner", "breaks loser").replace("late=10 threefoul=0 pushout=0", "late=20")
+    from scoreboard import lang
+
+    try:
+        pl = _draw(cat.start([("club-9", "Ann v Bob  9-ball", polish)] + cat.QUEUE))
+    finally:
+        lang.use("en")  # the start menu left the match's language in use
+    assert S.find_text(pl, 400, 0, 104, 400, 28, "spóźnienie 20 min, rozbija przegrany", B,
+                       col=0)
+    # a match played by the official rules has no such line: the rows as before
+    plain = _draw(cat.start([("club-9", "Ann v Bob  9-ball", cat.CLUB.replace(
+        "breaks winner\n", "").replace("rules late=10 threefoul=0 pushout=0\n", ""))]
+        + cat.QUEUE))
+    assert S.find_text(plain, 400, 0, 100, 400, 40, "O'Sullivan v Trump", L)
+    # the OLED: under the cursor's summary when its four rows hold them, else not at all
+    late = cat.CLUB.replace("breaks winner\n", "").replace("threefoul=0 pushout=0", "")
+    buf, fb = S.canvas(128, 64)
+    eink.draw(fb, cat.start([("club-9", "Ann v Bob  9-ball", late)]))
+    assert S.find_text(buf, 128, 0, 12, 128, 52, "late 10 min", S_, col=0)
+    buf, fb = S.canvas(128, 64)
+    eink.draw(fb, dict(cat.eink_screens())["start-conditions"])
+    assert S.find_text(buf, 128, 0, 12, 128, 52, "late 10 min", S_, col=0) is None
+    assert S.find_text(buf, 128, 0, 12, 128, 52, "RACE TO 7, NO CLOCK", S_, col=0)
+
+
 def test_names_outside_ascii_are_drawn_as_written():
     """Issue 18: a name keeps its letters (tests/test_i18n_glyphs.py draws them); a name
     too long for its field is cut at a character, an ellipsis last."""

@@ -503,3 +503,47 @@ def test_the_end_screens_with_every_reason_and_the_highest_breaks(render, monkey
         _assert_fits(drawn, "award %s" % why)
     drawn = render(cat.start([]), *size)
     _assert_fits(drawn, "the empty start screen")
+
+
+# The playing conditions at their widest (issue 27 item 3): every rules key that differs
+# from the official rules in each game, the late start and the misses at 99, and who
+# breaks where the game allows a policy.
+CONDITIONS = (
+    ("snooker reds=10", "best-of 199", None, "late=99 misses=99"),
+    ("nineball", "race-to 99", "loser", "late=99 threefoul=0 pushout=0"),
+    ("tenball", "race-to 99", "winner", "late=99 threefoul=0 pushout=0"),
+    ("eightball", "race-to 99", "winner", "late=99 threefoul=1"),
+    ("straight", "points 150", "loser", "late=99 threefoul=0"),
+)
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+@pytest.mark.parametrize("size", [(400, 300), (128, 64)])
+@pytest.mark.parametrize("conditions", CONDITIONS, ids=[c[0].split()[0] for c in CONDITIONS])
+def test_the_start_screen_with_a_matchs_conditions_at_their_widest(render, code, size,
+                                                                   conditions):
+    """The conditions under the match under the cursor fit its row on the e-ink panel,
+    every word of them shown; the OLED shows them only where its rows hold them whole
+    (else the row as before): no cut on either, with names of a usual length; with the
+    longest, only the names are cut."""
+    from scoreboard.startmenu import conditions as words
+
+    g, m, breaks, rules = conditions
+    for a, b in ((NAMES[2], NAMES[3]), (NAME_A, NAME_B)):
+        policy = "breaks %s\n" % breaks if breaks else ""
+        text = ("sbn 1\nlang %s\ngame %s\nmatch %s\n%sside A \"%s\"\nside B \"%s\"\n"
+                "rules %s\nclock shot=45 warn=10\n") % (code, g, m, policy, a, b, rules)
+        # on the e-ink panel with the rows below it (the OLED cuts the other rows: each
+        # is read whole under the cursor)
+        start = cat.start([("club-final-table-99", "%s v %s" % (a, b), text)]
+                          + (cat.QUEUE if size[0] == 400 else []))
+        drawn = render(start, *size)
+        lang.use(code)
+        said = words(cat._Queue([("x", "", text)]).header_of("x"))
+        assert said and said.count(", ") == len(rules.split()) - (0 if breaks else 1), said
+        if a == NAME_A and size[0] < 400:  # the OLED's one row: cut past the names
+            continue
+        _assert_fits(drawn, "%s %s %s" % (code, size, g))
+        shown = " ".join(t[0] for t in drawn.texts).split()
+        if size[0] == 400:
+            assert all(w in shown for w in said.split()), (said, shown)

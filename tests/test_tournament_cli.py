@@ -293,6 +293,80 @@ def test_snooker_best_of(tmp_path, fmt):
     ok("tournament", "result", "Cup", m["id"], m["a"], "3", "2", "--db", url)
 
 
+def test_the_clubs_rules_reach_each_matchs_header(tmp_path):
+    """Issue 27 item 3: `--three-foul` and `--push-out` (next to `--late` and `--misses`)
+    become the header's `rules threefoul=` and `pushout=` in every stage's matches,
+    checked as the box checks a header; the box's core plays the match by them."""
+    from host_tools.tournament.header import header_lines
+    from scoreboard.core.match import Match
+    from scoreboard.files import parse_header
+
+    url = str(tmp_path / "r.sqlite")
+    ok("tournament", "create", "Cup", "--format", "single", "--players",
+       players_csv(tmp_path, NAMES[:4]), "--game", "nineball", "--race", "3", "--final-race",
+       "5", "--three-foul", "off", "--push-out", "off", "--late", "10", "--db", url)
+    db = open_db(url)
+    try:
+        t = store.load(db, "Cup")
+    finally:
+        db.close()
+    for stage in ("winners", "final"):
+        assert t.conditions[stage]["rules"] == {"late": 10, "pushout": 0, "threefoul": 0}
+    head = header_lines(t, "W1-01")
+    assert head[-1] == "rules late=10 pushout=0 threefoul=0", head
+    match = Match(parse_header([line + "\n" for line in head]))
+    match.apply((None, "frame", ("A",)))
+    assert (match.frame.three_fouls, match.frame.push_out) == (False, False)
+
+    # A club's eight-ball with the three-foul rule; the default of each game unsaid.
+    ok("tournament", "create", "Eight", "--format", "single", "--players",
+       players_csv(tmp_path, NAMES[:4]), "--three-foul", "on", "--db", url)
+    ok("tournament", "create", "Nine", "--format", "single", "--players",
+       players_csv(tmp_path, NAMES[:4]), "--game", "nineball", "--db", url)
+    db = open_db(url)
+    try:
+        assert store.load(db, "Eight").conditions["winners"]["rules"] == {"threefoul": 1}
+        assert "rules" not in store.load(db, "Nine").conditions["winners"]
+    finally:
+        db.close()
+
+    # Refused as the box refuses such a header, the rules line named by its words.
+    for args, why in (
+            (("--push-out", "off"), ("the winners stage: rules pushout=0: 'pushout' is a "
+                                     "nine-ball and ten-ball setting")),
+            (("--game", "eightball", "--three-foul", "off", "--push-out", "on"),
+             ("the winners stage: rules pushout=1 threefoul=0: 'pushout' is a nine-ball and "
+              "ten-ball setting")),
+            (("--best-of", "3", "--three-foul", "off"),
+             "the winners stage: rules threefoul=0: 'threefoul' is a pool setting")):
+        assert refused("tournament", "create", "Bad", "--format", "single", "--players",
+                       players_csv(tmp_path, NAMES[:4]), *args, "--db", url) == (
+            "tournament: " + why)
+    rc, _, err = scoreboard("tournament", "create", "Bad", "--format", "single", "--players",
+                           players_csv(tmp_path, NAMES[:4]), "--three-foul", "no")
+    assert rc == 2 and "--three-foul: invalid choice: 'no'" in err
+
+
+def test_the_desks_create_form_takes_the_clubs_rules():
+    """The desk's form (POST /api/tournament) gives the same as `tournament create`."""
+    from host_tools.live.desk import new_tournament
+    from host_tools.tournament import TournamentError
+
+    body = {"name": "Cup", "format": "single", "players": "name\nAnn\nBob\nCy\nDana\n",
+            "game": "tenball", "race": 3, "threefoul": "off", "pushout": "off", "late": "",
+            "misses": None}
+    t = new_tournament(body)
+    assert t.conditions["winners"]["rules"] == {"pushout": 0, "threefoul": 0}
+    t = new_tournament(dict(body, threefoul="", pushout="on"))
+    assert t.conditions["winners"]["rules"] == {"pushout": 1}
+    t = new_tournament(dict(body, threefoul=None, pushout=None))
+    assert "rules" not in t.conditions["winners"]
+    with pytest.raises(TournamentError, match=r"^threefoul maybe: on or off$"):
+        new_tournament(dict(body, threefoul="maybe"))
+    with pytest.raises(TournamentError, match=r"'pushout' is a nine-ball and ten-ball setting"):
+        new_tournament(dict(body, game="eightball"))
+
+
 def test_two_desks_entering_one_result_at_once_take_turns(tmp_path, db_url):
     ok("tournament", "create", "Cup", "--format", "single", "--players",
        players_csv(tmp_path, NAMES[:4]), "--race", "3", "--db", db_url)

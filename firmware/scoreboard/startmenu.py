@@ -393,7 +393,8 @@ def clock_choice(name):
 
 def _summary(header):
     """One line of the start screen's list in the language in use: names, game, format,
-    clock (files.summary's, in words)."""
+    clock (files.summary's, in words); then, after a line break, the conditions that
+    differ from the official rules (`conditions`), when there are any."""
     names = t("st.versus") % (" & ".join(header.sides[0]), " & ".join(header.sides[1]))
     game = header.game
     for i in range(len(GAMES)):
@@ -405,9 +406,36 @@ def _summary(header):
     for kv in header.clock:
         if kv.startswith("shot="):
             clock = t("m.clock_set") % int(kv[5:])
-    return "%s, %s, %s, %s" % (names, game,
+    line = "%s, %s, %s, %s" % (names, game,
                                format_words(header.kind, header.target, header.by_points),
                                clock)
+    rules = conditions(header)
+    return line + "\n" + rules if rules else line
+
+
+def conditions(header):
+    """The match's playing conditions that differ from the official rules, in the
+    language in use, or "": the late start's minutes (not 15), snooker's misses (not 3),
+    the three-foul rule (off where it is played, on in eight-ball), the push out (off),
+    who breaks (not alternate). The start screen shows them under the match under the
+    cursor (issue 27 item 3: the referee sees what the club plays before the break)."""
+    out = []
+    late = header.rule("late", 15)
+    if late != 15:
+        out.append(t("st.r.late") % late)
+    if header.game == "snooker":
+        misses = header.rule("misses", 3)
+        if misses != 3:
+            out.append(t("st.r.misses") % misses)
+    else:
+        three = header.three_fouls()
+        if three != (header.game != "eightball"):
+            out.append(t("st.r.threefoul_on" if three else "st.r.threefoul_off"))
+        if (header.game == "nineball" or header.game == "tenball") and not header.push_out():
+            out.append(t("st.r.pushout_off"))
+    if header.breaks != "alternate":
+        out.append(t("st.r.breaks_" + header.breaks))
+    return ", ".join(out)
 
 
 def _clock_words(profile_name):

@@ -89,6 +89,12 @@ def add_parser(sub):
                    help="the late start (seed 004 1.7): minutes after the call (rules late=M)")
     c.add_argument("--misses", type=_number, default=None, metavar="N",
                    help="snooker: misses in a row before the frame may be awarded")
+    c.add_argument("--three-foul", default=None, choices=("on", "off"),
+                   help="pool and straight pool: the three-foul rule (rules threefoul=1|0; "
+                        "default: on in nine-, ten-ball and straight pool, off in eight-ball)")
+    c.add_argument("--push-out", default=None, choices=("on", "off"),
+                   help="nine- and ten-ball: the push out after the break (rules pushout=1|0; "
+                        "default: on)")
     for stage in STAGE_KEYS:
         one = c.add_mutually_exclusive_group()
         one.add_argument("--%s-race" % stage, type=_number, metavar="N",
@@ -148,6 +154,9 @@ def _conditions(args):
     stages = {s: (getattr(args, "%s_race" % s), getattr(args, "%s_best_of" % s))
               for s in STAGE_KEYS}
     rules = {k: getattr(args, k) for k in ("late", "misses") if getattr(args, k)}
+    for key, value in (("threefoul", args.three_foul), ("pushout", args.push_out)):
+        if value is not None:
+            rules[key] = stage_conditions.switch(value, key)
     return stage_conditions.conditions(args.format, args.game, args.race, args.best_of, stages,
                                        args.clock, args.breaks, rules)
 

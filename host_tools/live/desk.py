@@ -19,7 +19,8 @@ tournament` is), their pages and their JSON.
                                 text, "race" | "best_of", "game", "seed", "groups",
                                 "advance", "stages": {stage: {"race" | "best_of": N}},
                                 the conditions: "clock" words, "breaks", "late",
-                                "misses"}
+                                "misses", "threefoul" and "pushout" ("on", "off", or
+                                ""/null: the game's own rule)}
     POST /api/tournament/NAME/assign   {"match", "table"}: the header queued first on
                                        the table's box when one is heard there
     POST /api/tournament/NAME/call     {"match"}: the call sent to the table's box too
@@ -177,8 +178,10 @@ def new_tournament(body):
     if breaks not in (None, "alternate", "winner", "loser"):
         raise TournamentError("breaks %s: alternate, winner or loser" % breaks)
     rules = {k: _number(body.get(k), k) for k in ("late", "misses")}
+    for k in ("threefoul", "pushout"):
+        rules[k] = conditions.switch(body.get(k), k)
     game, conds = conditions.conditions(fmt, game, race, best, stages, clock, breaks,
-                                        {k: v for k, v in rules.items() if v})
+                                        {k: v for k, v in rules.items() if v is not None})
     entries = players.entries(str(body.get("players") or ""), "players")
     seed = _number(body.get("seed"), "the draw's seed", 0, 2 ** 31 - 1)
     seed = seed if seed is not None else secrets.randbelow(10 ** 9)

@@ -25,7 +25,8 @@ def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, brea
     """(game, {stage key: {"match": words, ...}}): `race` or `best_of` for every stage,
     `stages` {stage key: (race, best_of)} a stage's own; the playing conditions every
     stage's header carries besides (`clock` words, the `breaks` policy, `rules`
-    {late, misses}); TournamentError with the reason."""
+    {late, misses, threefoul, pushout}: the header's `rules` keys, threefoul and pushout 0
+    or 1); TournamentError with the reason."""
     stages = stages or {}
     extra = {}
     if clock:
@@ -45,16 +46,22 @@ def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, brea
     for stage in STAGES[fmt]:
         s_race, s_best = stages.get(stage, (None, None))
         words = "race-to %d" % s_race if s_race else "best-of %d" % s_best if s_best else base
+        lines = ["sbn 1", "game " + game, "match " + words] + (
+            ["breaks " + extra["breaks"]] if "breaks" in extra else []) + [
+            'side A "a"', 'side B "b"'] + (
+            ["clock " + extra["clock"]] if "clock" in extra else []) + (
+            ["rules " + " ".join("%s=%d" % kv for kv in sorted(extra["rules"].items()))]
+            if "rules" in extra else [])
         try:
-            check_header(["sbn 1", "game " + game, "match " + words] + (
-                ["breaks " + extra["breaks"]] if "breaks" in extra else []) + [
-                'side A "a"', 'side B "b"'] + (
-                ["clock " + extra["clock"]] if "clock" in extra else []) + (
-                ["rules " + " ".join("%s=%d" % kv for kv in sorted(extra["rules"].items()))]
-                if "rules" in extra else []), "the %s stage" % stage)
-        except SetupError as e:
-            raise TournamentError(str(e).replace(" line 2:", " game %s:" % game).replace(
-                " line 3:", " match %s:" % words)) from None
+            check_header(lines, "the %s stage" % stage)
+        except SetupError as e:  # the header line named by its words, not its number
+            why = str(e)
+            for n in range(2, len(lines) + 1):
+                tag = " line %d:" % n
+                said = lines[n - 1].split()[0] + " "  # a reason that names the line's word
+                why = why.replace(tag, "" if why.find(tag + " " + said) >= 0
+                                  else " %s:" % lines[n - 1])
+            raise TournamentError(why) from None
         if words.startswith("frames") or words.startswith("points"):
             raise TournamentError("the %s stage: a knockout needs a winner: race-to or "
                                   "best-of" % stage)
@@ -63,6 +70,20 @@ def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, brea
     if given:
         raise TournamentError("--format %s has no %s stage" % (fmt, given[0]))
     return game, out
+
+
+SWITCHES = {"on": 1, "off": 0}
+
+
+def switch(value, what):
+    """A rule switched `on` (1) or `off` (0), as the header's `rules threefoul=` and
+    `pushout=` take it; None for none given (the game's own rule); TournamentError for
+    anything else."""
+    if value is None or value == "":
+        return None
+    if value not in SWITCHES:
+        raise TournamentError("%s %s: on or off" % (what, value))
+    return SWITCHES[value]
 
 
 def check_groups(fmt, groups, advance):

@@ -3,10 +3,11 @@ assign --port`, the desk page): the notation's header words (docs/notation.md) f
 match's own id (`id NAME-MATCH`: store.box_match, what a stored match is found by), its
 two players as the sides, the game and the stage's playing conditions (seed 004 1.6:
 `match`, and where the stage's conditions give them the shot clock `clock`, the break
-policy `breaks`, the `rules` keys the box knows: `late` minutes, snooker's `misses`, and
-the event's language `lang`), and its `table`. Checked as `scoreboard setup` checks a
-header (host_tools/results/draw.py: the core's reader, the glyphs, the size the box
-reads) and written as the core writes it.
+policy `breaks`, the `rules` keys the box knows: `late` minutes, snooker's `misses`,
+pool's `threefoul` and nine- and ten-ball's `pushout`, and the event's language
+`lang`), and its `table`. Checked as `scoreboard setup` checks a header
+(host_tools/results/draw.py: the core's reader, the glyphs, the size the box reads) and
+written as the core writes it.
 """
 
 from datetime import datetime

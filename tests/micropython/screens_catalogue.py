@@ -247,27 +247,30 @@ def keyed(kind, text, keys="", **fields):
 class _Queue:
     """A queue/ folder in RAM for the start menu (scoreboard.files.Queue's reads):
     QUEUE's names and summaries, each a match of HEAD's header with the summary's names
-    (the start menu writes each line from its header, in the match's language)."""
+    (the start menu writes each line from its header, in the match's language), or of
+    the header text an entry gives third."""
 
     def __init__(self, queue):
         self.queue = queue
 
     def names(self):
-        for name, _ in self.queue:
-            yield name
+        for entry in self.queue:
+            yield entry[0]
 
     def header_of(self, name):
-        for n, summary in self.queue:
-            if n == name:
-                a, b = summary.split("  ")[0].split(" v ")
+        for entry in self.queue:
+            if entry[0] == name:
+                if len(entry) > 2:
+                    return parse_header(lines(entry[2]))
+                a, b = entry[1].split("  ")[0].split(" v ")
                 return parse_header(lines(HEAD.replace("Ronnie O'Sullivan", a)
                                           .replace("Judd Trump", b)))
         return parse_header(lines(HEAD))
 
     def entry(self, name):
-        for n, summary in self.queue:
-            if n == name:
-                return summary, self.header_of(name)
+        for entry in self.queue:
+            if entry[0] == name:
+                return entry[1], self.header_of(name)
         return "no such file", None
 
     def read(self, name):
@@ -292,6 +295,17 @@ def start(queue, keys="", **fields):
 QUEUE = [("final-table1", "O'Sullivan v Trump  best of 7"),
          ("semi-2", "Higgins v Robertson  best of 5, clock 45s"),
          ("pool-9", "M\u00fcller v S\u00e1nchez  10-ball race to 7")]
+# A club's nine-ball match (issue 27 item 3): the start screen shows the conditions that
+# differ from the official rules under the match under the cursor (the first by name).
+CLUB = """sbn 1
+game nineball
+match race-to 7
+breaks winner
+side A "Ann"
+side B "Bob"
+rules late=10 threefoul=0 pushout=0
+"""
+CLUB_QUEUE = [("club-9", "Ann v Bob  9-ball", CLUB)] + QUEUE
 MENU = ["respot", "claim", "concede", "award", "penalty", "restart", "clock on",
         "suspend", "forfeit", "abandon", "called", "sound"]
 ERROR = ("MemoryError: memory allocation failed, allocating 2048 bytes\n"
@@ -315,6 +329,7 @@ def eink_screens():
         ("score-straight", _screen("score", play(STRAIGHT))),
         ("start", start(QUEUE, title="PICO-3F2A")),
         ("start-empty", start([], title="PICO-3F2A")),
+        ("start-conditions", start(CLUB_QUEUE, title="PICO-3F2A")),
         ("setup", start([], "menu end ok menu")),
         ("menu", keyed("menu", OPENING, "menu menu")),
         ("frame-end", keyed("frame_end", FRAME_OVER)),
@@ -348,6 +363,7 @@ def eink_screens():
 
 
 COMPACT = ("score-snooker", "score-snookers", "score-nineball", "score-straight", "start",
+           "start-conditions",
            "setup", "menu", "frame-end", "match-end", "error", "score-before-play",
            "menu-concede-asked", "score-after-miss", "frame-end-nineball")
 

@@ -19,10 +19,16 @@ words stay English whatever the language).
 `scoreboard setup`'s table column), so that whatever numbers the tables (the live side)
 need not guess it from the id. At most once, header only; None when not given (older
 headers stay valid).
+
+The `rules` keys `threefoul=0|1` and `pushout=0|1` are additions too (issue 27 item 3,
+the options clubs vary): the three-foul rule (nine-ball, ten-ball and straight pool by
+default, eight-ball only when a club switches it on) and the push out after the break
+(nine- and ten-ball; refused in eight-ball and straight pool). Each key is checked
+against the game in `check()`, as `misses` is a snooker setting.
 """
 
 from .vocab import SIDES
-from .words import (GAMES, RULES_KEYS, check_id, choice, clock_settings, count,
+from .words import (GAMES, RULES_KEYS, RULES_SWITCHES, check_id, choice, clock_settings, count,
                     family, key_values, number, quote, shown, side)
 
 HEADER_WORDS = ("sbn", "id", "box", "date", "lang", "table", "game", "match", "breaks",
@@ -61,6 +67,20 @@ class Header:
                 return int(kv[len(key) + 1:])
         return default
 
+    def three_fouls(self):
+        """Whether three fouls in a row lose the rack (cost 15 in straight pool):
+        `rules threefoul=0|1`, by default on in nine-ball, ten-ball and straight pool,
+        off in eight-ball (the WPA's rules); never in snooker."""
+        if self.game is None or self.game == "snooker":
+            return False
+        return self.rule("threefoul", 0 if self.game == "eightball" else 1) == 1
+
+    def push_out(self):
+        """Whether the shot after the break may be a push out: `rules pushout=0|1`, by
+        default on in nine- and ten-ball; never in the other games."""
+        return (self.game == "nineball" or self.game == "tenball") and \
+            self.rule("pushout", 1) == 1
+
     def parse(self, tokens, quoted):
         """Take one header line; ValueError says what is wrong with it."""
         word = tokens[0]
@@ -89,7 +109,7 @@ class Header:
             self._side(args, quoted)
         elif word == "rules":
             count(args, 1, 8, word)
-            self.rules = key_values(args, RULES_KEYS, "rules")
+            self.rules = key_values(args, RULES_KEYS, "rules", RULES_SWITCHES)
         elif word == "clock":
             count(args, 1, 8, word)
             clock_settings(args)
@@ -182,8 +202,14 @@ class Header:
         for s in range(2):
             if not self.sides[s]:
                 raise ValueError("missing 'side %s' line" % SIDES[s])
-        if self.game != "snooker" and self.rules and "misses=" in " ".join(self.rules):
-            raise ValueError("'misses' is a snooker setting")
+        for kv in self.rules:  # each key in the games it is a setting of
+            key = kv[:kv.find("=")]
+            if key == "misses" and self.game != "snooker":
+                raise ValueError("'misses' is a snooker setting")
+            if key == "threefoul" and self.game == "snooker":
+                raise ValueError("'threefoul' is a pool setting")
+            if key == "pushout" and self.game != "nineball" and self.game != "tenball":
+                raise ValueError("'pushout' is a nine-ball and ten-ball setting")
 
     def lines(self):
         out = ["sbn %d" % (self.version or 1)]

@@ -85,10 +85,11 @@ class Match:
         if self.family == "pool":
             from .rules.pool import PoolFrame
 
-            return PoolFrame(number, breaker, self.players, h.game)
+            return PoolFrame(number, breaker, self.players, h.game, h.three_fouls(),
+                             h.push_out())
         from .rules.straight import StraightFrame
 
-        return StraightFrame(number, breaker, self.players, h.target)
+        return StraightFrame(number, breaker, self.players, h.target, h.three_fouls())
 
     def _rewind(self):
         """After `undo` dropped the last event: the state of the events that remain,

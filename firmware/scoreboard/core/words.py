@@ -14,10 +14,14 @@ from .vocab import AWARD_WHY, COLOURS, FORFEIT_WHY, GAMES, SIDES, family
 
 # What other modules take from here.
 __all__ = ("AWARD_WHY", "CLOCK_KEYS", "COLOURS", "FORFEIT_WHY", "GAMES", "RULES_KEYS",
+           "RULES_SWITCHES",
            "choice", "clock_settings", "count", "crc", "family", "key_values",
            "number", "quote", "side", "strip_checksum", "tokenize", "with_checksum")
 
-RULES_KEYS = ("misses", "late")
+# Add keys, never change one (docs/notation.md): `threefoul` and `pushout` (issue 27) are
+# switches, 0 or 1; the others count, 1 to 99.
+RULES_KEYS = ("misses", "late", "threefoul", "pushout")
+RULES_SWITCHES = ("threefoul", "pushout")
 _MAX_DIGITS = const(9)  # every number of the notation fits in 9 digits
 
 
@@ -248,9 +252,10 @@ def count(args, low, high, word):
         raise ValueError("too many words after '%s'" % word)
 
 
-def key_values(args, keys, what):
+def key_values(args, keys, what, switches=()):
     """`key=value` words with numbers, checked against the known keys (the header's
-    `rules`); returns them as given."""
+    `rules`): 1 to 99, or for a key of `switches` 0 (off) or 1 (on); returns them as
+    given."""
     out = []
     seen = []
     for word in args:
@@ -262,7 +267,12 @@ def key_values(args, keys, what):
         if key in seen:
             raise ValueError("%s key '%s' given twice" % (what, key))
         seen.append(key)
-        number(word[eq + 1:], 1, 99)
+        if key in switches:
+            if word[eq + 1:] not in ("0", "1"):
+                raise ValueError("%s %s must be 0 (off) or 1 (on), not '%s'"
+                                 % (what, key, shown(word[eq + 1:])))
+        else:
+            number(word[eq + 1:], 1, 99)
         out.append(word)
     return tuple(out)
 

@@ -32,9 +32,10 @@ to `frame B`; with a frame over `ok` gives `frame`, the breaker being the match'
 rarer words, menus.py: `menu` moves down, long `menu` up, `ok` chooses, `undo` goes
 back), `ok` with a shot clock (`go`, or `hit` while a shot is on the clock; long:
 `extend`), the keys that mean the same on every legend that has them (`go`, `hit`,
-`extend`, `side`, `warn`, `concede`), the number entry (the keys stand for
-keymaps.NUMBERS; `ok` ends a list of balls, a number key held long adds its ball and
-ends the list at once, `ok` alone cancels) and the confirmation:
+`extend`, `side`, `warn`, `concede`; `warn` is refused with the rules' reason where the
+match plays no three-foul rule, `rules threefoul=0` or eight-ball's default), the number
+entry (the keys stand for keymaps.NUMBERS; `ok` ends a list of balls, a number key held
+long adds its ball and ends the list at once, `ok` alone cancels) and the confirmation:
 a decision that ends a frame or the match (`concede`, `claim`, `award`, `restart`,
 `forfeit`, `abandon`) is asked once, naming who ("A (Ann) concedes the frame? ok"),
 before its line is given; `undo` says no and goes back to the menu. Who concedes is
@@ -382,6 +383,11 @@ class Grammar:
         if name == "concede":  # who concedes, then the question
             return self.walk(menus.concede_menu(self.match, "MATCH", self.striker_side()))
         if name == "warn":
+            m = self.match
+            if not m.header.three_fouls():  # the rules' reason, before any line is made
+                return self.refuse(t("=eight-ball has no three-foul rule"
+                                     if m.header.game == "eightball"
+                                     else "=the three-foul rule is off in this match"))
             return self.done("warn " + self.striker())
         return self._answer(self.family_keys.key(name, long))
 

@@ -6,7 +6,9 @@ hands the rest to `Keys` (its interface is in grammar.py's docstring).
 (break and run, nine-ball's golden break). `pot` starts a number entry of the balls
 potted (1 to the game's highest ball, the rules' `BALLS`), `foul` is `foul` (`foul time`
 held long or once the clock has run out); `end`, `push` and `pass` are their words.
-After a push out the panel shows whose choice it is, to play or pass (`pending`).
+After a push out the panel shows whose choice it is, to play or pass (`pending`). In a
+match whose header switches the push out off (`rules pushout=0`) `push` is refused with
+the rules' reason.
 """
 
 from scoreboard.core.rules.pool import BALLS
@@ -72,4 +74,6 @@ class Keys:
             return opens(NUMBER, ("pot", True, BALLS[match.header.game]))
         if name == "foul":
             return give("foul time" if play.time_flag(match, long) else "foul")
+        if name == "push" and match.header.game != "eightball" and not match.header.push_out():
+            return refuse(t("=the push out is off in this match"))  # `rules pushout=0`
         return give(name)  # end, push, pass

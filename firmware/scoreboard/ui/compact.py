@@ -42,10 +42,9 @@ def draw(canvas, screen, w, h):
     if kind == "score" and match is not None:
         _score(canvas, screen, match, w, h)
     elif kind == "start":
-        items = [summary for _, summary in screen.queue] or [t("c.no_queue"),
-                                                             t("c.set_up")]
         # A window of the queue: the cursor within it (it holds the rows that fit).
         cursor = screen.menu_cursor - screen.queue_first if screen.queue else -1
+        items = _queue_items(screen.queue, cursor, w) or [t("c.no_queue"), t("c.set_up")]
         _list(canvas, screen.title or t("e.scoreboard"), items, cursor, w, h, 4)
     elif kind == "setup":
         items = ["%s: %s" % (label, value) for label, value in screen.setup]
@@ -66,6 +65,20 @@ def draw(canvas, screen, w, h):
         return
     if kind != "score" and model.banner(screen):  # over the last rows, whole
         _question(canvas, _banner(screen, w), w, h, 4)
+
+
+def _queue_items(queue, cursor, w):
+    """The start screen's rows: each queued match's summary; the cursor's with its
+    playing conditions (after the summary's line break) when its four rows hold them
+    whole, else without them (the 128x64 panel has no room for more)."""
+    items = []
+    for i in range(len(queue)):
+        summary = queue[i][1]
+        line = summary.split("\n")[0]
+        if i == cursor and line != summary and _fits(summary, w, 4):
+            line = summary
+        items.append(line)
+    return items
 
 
 def _fits(text, w, rows):

@@ -26,6 +26,7 @@ _H = const(300)
 _BAR_H = const(30)
 _HINT_Y = const(284)
 _ROW_H = const(26)
+_COND_H = const(26)  # the start screen's conditions: two lines of small print and a gap
 
 
 def draw(canvas, screen):
@@ -125,21 +126,30 @@ def _start(canvas, screen):
     total = len(queue) if screen.queue_total is None else screen.queue_total
     gfx.text_at(canvas, t("e.prepared") % total, 8, 38, _W - 16, LEFT, BODY)
     y = 62
-    fits = (_HINT_Y - 8 - y) // 44
     cursor = screen.menu_cursor
+    # The match under the cursor shows its playing conditions (what its summary has
+    # after a line break) on two more lines of its row; one row fewer fits then. The
+    # rows end above the refusal's box.
+    at = cursor - screen.queue_first
+    extra = _COND_H if 0 <= at < len(queue) and "\n" in queue[at][1] else 0
+    fits = (_HINT_Y - 30 - y - extra) // 44
     first = cursor - fits + 1 if cursor >= fits else 0
     i = first
     while i < total and i < first + fits and 0 <= i - screen.queue_first < len(queue):
         qname, summary = queue[i - screen.queue_first]
+        summary, _, rules = summary.partition("\n")
         on = i == cursor
+        high = extra if on else 0
         if on:
-            canvas.fill_rect(0, y, _W, 42, 1)
+            canvas.fill_rect(0, y, _W, 42 + high, 1)
             gfx.triangle(canvas, 6, y + 12, 17, True, 0)
         # "Ann v Bob, snooker best-of 7, clock 45s": the names large, the rest below.
         names, _, details = summary.partition(", ")
         gfx.best(canvas, names, 26, y + 1, _W - 32, 0 if on else 1)
         gfx.best(canvas, details or qname, 26, y + 25, _W - 32, 0 if on else 1, LEFT, BODY)
-        y += 44
+        if on and rules:  # "late 10 min, no push out": one line, else two in small print
+            gfx.para(canvas, rules, 26, y + 42, _W - 32, 2, 0)
+        y += 44 + high
         i += 1
     _hint(canvas, screen)
 

@@ -3,7 +3,9 @@
 The board records who wins each rack and the fouls; ball numbers (`pot 3 9`) are an
 optional detail that shows the balls left and lets the board end a rack on a legal pot
 of the game ball. Three fouls in a row lose the rack in nine- and ten-ball, only after
-the warning on two; eight-ball has no three-foul rule.
+the warning on two; eight-ball has no three-foul rule. A club may switch the three-foul
+rule off, or on in eight-ball (`rules threefoul=0|1`), and the push out off in nine- and
+ten-ball (`rules pushout=0`): the match passes in what the header says.
 """
 
 from .frame import Frame, other
@@ -18,13 +20,16 @@ class PoolFrame(Frame):
     """One rack of eight-, nine- or ten-ball."""
     STATE = Frame.STATE + ("left", "strokes")
 
-    def __init__(self, number, breaker, players, game):
+    def __init__(self, number, breaker, players, game, three_fouls=None, push_out=True):
         super().__init__(number, breaker, players)
         self.game = game
         self.game_ball = _GAME_BALL[game]
         self.left = (1 << (BALLS[game] + 1)) - 2  # bit n: ball n on the table
         self.strokes = 0  # strokes played in this rack; the first is the break
-        self.three_fouls = game != "eightball"
+        # The three-foul rule and the push out, as the header's `rules` set them (the
+        # defaults: the WPA's, three fouls in nine- and ten-ball only).
+        self.three_fouls = game != "eightball" if three_fouls is None else three_fouls
+        self.push_out = push_out
 
     def fill_view(self, v):
         """The `current` fields of the replay JSON into the View v: no score in pool."""
@@ -53,11 +58,15 @@ class PoolFrame(Frame):
             self.change_striker()
         elif word == "warn":
             if not self.three_fouls:
-                raise ValueError("eight-ball has no three-foul rule")
+                if self.game == "eightball":
+                    raise ValueError("eight-ball has no three-foul rule")
+                raise ValueError("the three-foul rule is off in this match")
             self.warn(args[0])
         elif word == "push":
             if self.game == "eightball":
                 raise ValueError("no push out in eight-ball")
+            if not self.push_out:
+                raise ValueError("the push out is off in this match")
             if self.strokes != 1:
                 raise ValueError("a push out is only the shot after the break")
             self.strokes += 1
@@ -104,7 +113,7 @@ class PoolFrame(Frame):
         s = self.striker
         self.strokes += 1
         if not self.three_fouls:
-            self.fouls[s] += 1  # counted for the display; eight-ball punishes none
+            self.fouls[s] += 1  # counted for the display; no third foul is punished
         elif self.count_foul(s):
             self.finish(other(s), "fouls")
             return

@@ -2,10 +2,11 @@
 
 One point a ball; a foul costs 1, an opening-break foul 2 (not one of three fouls);
 the third foul in a row by a warned side costs 15 more, and that side breaks again
-under opening-break rules with all 15 balls racked. With one object ball left the
-other 14 are racked and the striker continues, so one `score` scores at most 14 of a
-full table, and the referee's `rerack` is refused before one ball is left. Scores may
-go below zero.
+under opening-break rules with all 15 balls racked (unless the header's `rules
+threefoul=0` switches that rule off: then no warning, and a third foul costs 1). With
+one object ball left the other 14 are racked and the striker continues, so one `score`
+scores at most 14 of a full table, and the referee's `rerack` is refused before one
+ball is left. Scores may go below zero.
 """
 
 from micropython import const
@@ -20,9 +21,10 @@ _THIRD_FOUL_EXTRA = const(15)
 class StraightFrame(Frame):
     STATE = Frame.STATE + ("balls", "opening", "pots", "lost")
 
-    def __init__(self, number, breaker, players, target):
+    def __init__(self, number, breaker, players, target, three_fouls=True):
         super().__init__(number, breaker, players)
         self.target = target
+        self.three_fouls = three_fouls  # the header's `rules threefoul`
         self.balls = _RACK  # object balls on the table
         self.opening = True  # the next stroke is an opening break
         self.pots = [0, 0]
@@ -33,7 +35,7 @@ class StraightFrame(Frame):
         return v.fill(self.striker, self.score, self.brk, self.fouls, self.prompts())
 
     def prompts(self):
-        return ["warn-fouls"] if self.warn_prompt() else []
+        return ["warn-fouls"] if self.three_fouls and self.warn_prompt() else []
 
     def apply(self, word, args):
         self.check_open()
@@ -59,6 +61,8 @@ class StraightFrame(Frame):
                 raise ValueError("%d balls on the table: the balls are racked when one is "
                                  "left" % self.balls)
         elif word == "warn":
+            if not self.three_fouls:
+                raise ValueError("the three-foul rule is off in this match")
             self.warn(args[0])
         elif word == "penalty":
             self.check_penalised(args[0])
@@ -101,7 +105,9 @@ class StraightFrame(Frame):
             self._lose(s, _BREAK_FOUL)
         else:
             self._lose(s, 1)
-            if self.count_foul(s):
+            if not self.three_fouls:
+                self.fouls[s] += 1  # counted for the display; no third foul is punished
+            elif self.count_foul(s):
                 self._lose(s, _THIRD_FOUL_EXTRA)
                 self.reset_fouls(s)
                 self.close_visit()
