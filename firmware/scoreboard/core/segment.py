@@ -86,11 +86,12 @@ class Segment:
         """The next chunk, empty, with room for `need` bytes (kept, or made)."""
         k = self.k + 1
         chunks = self.chunks
+        size = need if need > _CHUNK else _CHUNK
         if k == len(chunks):
-            chunks.append(None)
+            chunks.append(bytearray(size))
             self.ends.append(0)
-        if chunks[k] is None or len(chunks[k]) < need:
-            chunks[k] = bytearray(need if need > _CHUNK else _CHUNK)
+        elif len(chunks[k]) < need:
+            chunks[k] = bytearray(size)
         self.k = k
         self.ends[k] = 0
         return chunks[k]
