@@ -150,20 +150,27 @@ class Journal:
         header = self._stamped(header, body, mid)
         files.write_small("counter", "%d" % number)
         data = "".join(with_checksum(t) + "\n" for t in body).encode()
-        with open(self._path(mid), "wb") as f:
-            f.write(data)
-            f.flush()
         seq = (with_checksum("s %d" % number) + "\n").encode()
         kpath = files.match_path(mid + ".ckpt")
-        with open(kpath, "wb") as f:
-            f.write(seq)
-            f.flush()
-        files.write_small("current", mid)
+        files.remove(kpath)  # a stale one of that id: the new match's starts afresh
+        self.store = FrameLog(kpath, 0, len(seq), 0)
+        # The two files are written through the handles the match keeps: each open
+        # takes a 1 KB cache in one piece on littlefs, and a handle closed but still
+        # named by a local is not freed when the next open needs the room.
+        self._open(mid, mid, len(data), len(body), binascii.crc32(data) & 0xFFFFFFFF)
+        try:
+            self._f.write(data)
+            self._f.flush()
+            self._k.write(seq)
+            self._k.flush()
+            files.write_small("current", mid)
+        except OSError:
+            self._close()
+            self.stem = self.id = self.store = None
+            raise
         if name is not None:
             self.queue.remove(name)
-        self.store = FrameLog(kpath, 0, len(seq), 0)
         self.match = Match(header, self.store)
-        self._open(mid, mid, len(data), len(body), binascii.crc32(data) & 0xFFFFFFFF)
         if self.echo is not None:
             self.echo.lines(mid, 1, data)
         self.frame_end = 0

@@ -358,6 +358,7 @@ def main():
     # the UF2 on the emulated RP2040 (host_tools/measure/pico_bench.py): its matches by keys are
     # a best-of-3, a best-of-35 with --long (two of them side by side: the longest part)
     rows += pico_bench.rows(35 if long else 3)
+    rows.append(pico_heap.parts_row())  # its live heap by part, beside the 32-bit build's
     # its smallest heap, best-of-3 and best-of-35, beside the 32-bit's: each size tried is
     # a run of minutes (host_tools/measure/pico_heap.py), so only with --long
     if long:

@@ -221,6 +221,98 @@ def smallest(frames=3, guess=GUESS_KB[3] * 1024, step=2048, log=None, uf2=UF2,
         return None, runs
 
 
+# boot.py for `parts`: the app started as the frozen main.py starts it, a collection and
+# gc.mem_alloc() after each step (`P NAME BYTES`), the app kept in the REPL's globals so
+# that what it holds after the keys is counted with it alive (`P played`, after Ctrl-C).
+PARTS_PY = """import gc, sys
+def _p(name):
+    gc.collect()
+    print('P', name, gc.mem_alloc())
+_p('boot')
+import asyncio
+_p('asyncio')
+import main
+from scoreboard.ui import draw
+draw.preload()
+_p('faces')
+from scoreboard.app import App
+_p('app modules')
+_m = __import__('boards.' + main.board_name(), None, None, ('build',))
+_p('board modules')
+_b = _m.build()
+_p('build()')
+_a = App(_b)
+_p('App()')
+try:
+    asyncio.run(_a.run())
+except KeyboardInterrupt:
+    pass
+_p('played')
+"""
+PARTS = ("boot", "asyncio", "faces", "app modules", "board modules", "build()", "App()")
+
+
+def parts(uf2=UF2):
+    """The Pico's live heap by part, in bytes: what is in use once boot.py runs (the
+    port's own objects), then what each step of the app's start adds (asyncio, the
+    faces, the app's modules, the board's modules, build(), App()), then the start
+    screen, the match started (`ok`) and a frame played by keys, each counted with the
+    app alive. {part: bytes} in that order."""
+    from host_tools.measure.app_bench import frame_keys
+    from host_tools.measure.pico_bench import queue_match
+
+    out = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Path(tmp) / "base.img"
+        with Pico(base, uf2=uf2) as pico:
+            pico.boot()
+            pico.idle()
+            queue_match(pico, 1)
+        for stage, keys in (("start screen", []), ("match started", ["ok"]),
+                            ("a frame played", ["ok"] + frame_keys())):
+            image = Path(tmp) / "parts.img"
+            shutil.copyfile(base, image)
+            with Pico(image, uf2=uf2) as pico:
+                pico.boot()
+                pico.idle()
+                pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % PARTS_PY)
+                start = len(pico.console)  # bytes: sliced before decoding
+                pico.restart()  # boot.py runs the app, printing its steps
+                for k in keys:
+                    pico.press(pico.legend.key(k), HOLD_MS, GAP_MS)
+                pico.idle()
+                mark = len(pico.console)
+                pico.write(b"\x03")
+                pico.expect("P played", mark)
+                pico.run(200)
+                steps = {}
+                for line in pico.console[start:].decode("utf-8", "replace").replace(
+                        "\r", "").split("\n"):
+                    w = line.rsplit(" ", 1)
+                    if line.startswith("P ") and len(w) == 2 and w[1].isdigit():
+                        steps[w[0][2:]] = int(w[1])
+            if not out:
+                last = 0
+                for name in PARTS:
+                    out[name] = steps[name] - last
+                    last = steps[name]
+            out[stage] = steps["played"] - steps["App()"] - sum(
+                out[k] for k in ("start screen", "match started") if k in out)
+    return out
+
+
+def parts_row(uf2=UF2):
+    """`make bench`'s row: the Pico's live heap by part, beside the 32-bit build's."""
+    try:
+        got = parts(uf2)
+    except (PicoError, KeyError) as e:
+        return ("live heap on the emulated Pico by part", "FAILED: %s" % e)
+    return ("live heap on the emulated Pico by part (frozen UF2; each counted with the app "
+            "alive): %s; total" % " / ".join(got),
+            "%s B; %.1f KB" % (" / ".join("%d" % v for v in got.values()),
+                               sum(got.values()) / 1024))
+
+
 def rows(long=False):
     """`make bench`'s rows: the smallest heap on the emulated Pico (a ballast in
     boot.py, the app started by the frozen main.py, a best-of-3 by keys, and with `long`

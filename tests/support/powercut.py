@@ -66,8 +66,8 @@ class Recorder:
         os.rename(a, b)
 
     def remove(self, path):
+        os.remove(path)  # logged once done: removing a file that is not there changes nothing
         self.log(("remove", path, b""))
-        os.remove(path)
 
     def mkdir(self, path, *args):
         self.log(("mkdir", path, b""))
