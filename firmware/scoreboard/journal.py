@@ -152,7 +152,8 @@ class Journal:
         data = "".join(with_checksum(t) + "\n" for t in body).encode()
         seq = (with_checksum("s %d" % number) + "\n").encode()
         kpath = files.match_path(mid + ".ckpt")
-        files.remove(kpath)  # a stale one of that id: the new match's starts afresh
+        if files.exists(kpath):  # a stale one of that id: the new match's starts afresh
+            files.remove(kpath)
         self.store = FrameLog(kpath, 0, len(seq), 0)
         # The two files are written through the handles the match keeps: each open
         # takes a 1 KB cache in one piece on littlefs, and a handle closed but still
