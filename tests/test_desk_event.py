@@ -11,10 +11,12 @@ queued header gave that player. At the end `tournament show --json` has every wi
 and score the keys made, the TV page's bracket shows each, the champion is the expected
 player, no match was played twice and no table held two active matches at once.
 
-The figure: from each match's last ball (the press of its last rack, by the key feed's
-wall clock) to the TV page's repaint that shows its result (the page's `Desk.log`, the
-first paint of the change that stored it), median and worst over the event's matches,
-written to test-output/desk/desk_event_box_to_tv.json (one entry per database).
+The figure: from each match's last ball (its last rack's line written to the box's
+flash: the journal's last write, its file's mtime) to the TV page's repaint that shows
+its result (the page's `Desk.log`, the first paint of the change that stored it), median
+and worst over the event's matches, written to test-output/desk/desk_event_box_to_tv.json
+(one entry per database; `from_press_*` counts from the key going down instead, by the
+key feed's log: the press's hold more).
 """
 
 import json
@@ -44,6 +46,11 @@ TABLES = (1, 2, 3, 4)
 RACE = 2  # eight-ball, race to 2 in every stage: a match is 4 to 6 presses
 ACTIVE = ("assigned", "called", "playing")
 IDLE_S = 1  # the desk pulls a finished match once its box has been idle this long
+# A referee's press, held 200 ms and 200 ms apart: the virtual box's interpreter, starved
+# on a loaded machine, must still see a key down in two passes 20 ms apart (the
+# debounce) and up between two presses of one key; still far below a long press's 700.
+HOLD_MS = 200
+GAP_MS = 200
 
 
 @pytest.fixture
@@ -166,7 +173,7 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
     d = browser
     try:
         for n in TABLES:
-            boxes[n] = TableBox(tmp_path / ("table%d" % n))
+            boxes[n] = TableBox(tmp_path / ("table%d" % n), HOLD_MS, GAP_MS)
         desk = DeskServer(tmp_path, db_url, "--idle", str(IDLE_S), "--tables", str(len(TABLES)),
                           ports=[boxes[n].port for n in TABLES])
         d.get(desk.url + "desk/Cup")
@@ -300,8 +307,8 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
         paints = d.execute_script("return Desk.log")
         d.save_screenshot(str(tmp_path / "tv.png"))
 
-        # The figure: each match's last ball (its last press) to the TV page's first paint
-        # of the change that stored it.
+        # The figure: each match's last ball (the journal's last write, and its last
+        # press) to the TV page's first paint of the change that stored it.
         figures = {}
         for n in TABLES:
             presses = boxes[n].presses()
@@ -312,7 +319,7 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
                 paint = next((e["t"] for e in paints if e["changes"] >= results[mid]), None)
                 assert paint is not None, "the TV page never painted %s" % mid
                 journal = boxes[n].flash / "matches" / ("Cup-%s.sbn" % mid)
-                figures[mid] = (paint - last_ball, paint - 1000 * journal.stat().st_mtime)
+                figures[mid] = (paint - 1000 * journal.stat().st_mtime, paint - last_ball)
         write_figure(db_url, figures, ready_at - began, done_at - ready_at)
     finally:
         if desk is not None:
@@ -329,18 +336,18 @@ def busy_tables(t):
 
 def write_figure(db_url, figures, setup_s, event_s):
     kind = "postgresql" if str(db_url).startswith("postgresql") else "sqlite"
-    press = [ms for ms, _ in figures.values()]
-    write = [ms for _, ms in figures.values()]
+    written = [ms for ms, _ in figures.values()]
+    press = [ms for _, ms in figures.values()]
     OUTPUT.mkdir(parents=True, exist_ok=True)
     try:
         out = json.loads(FIGURE.read_text())
     except (FileNotFoundError, ValueError):
         out = {}
     out[kind] = {
-        "db": kind, "n": len(press), "boxes": len(TABLES), "idle_s": IDLE_S,
-        "median_ms": round(statistics.median(press)), "worst_ms": round(max(press)),
-        "from_journal_write_median_ms": round(statistics.median(write)),
-        "from_journal_write_worst_ms": round(max(write)),
+        "db": kind, "n": len(written), "boxes": len(TABLES), "idle_s": IDLE_S,
+        "median_ms": round(statistics.median(written)), "worst_ms": round(max(written)),
+        "from_press_median_ms": round(statistics.median(press)),
+        "from_press_worst_ms": round(max(press)), "hold_ms": HOLD_MS,
         "setup_s": round(setup_s, 1), "event_s": round(event_s, 1),
         "matches": {mid: round(ms) for mid, (ms, _) in sorted(figures.items())}}
     FIGURE.write_text(json.dumps(out, indent=1, sort_keys=True) + "\n")

@@ -3,11 +3,13 @@
 written to its standard input a few lines at a time, each press logged with its wall
 time (`--keys-log`).
 
-`TableBox(folder)`: the box, its flash in `folder/flash`; `port` for the desk's
-`--port`. `press(keys)`: key script lines, played from now in real time (a short press
-takes 230 ms). `queued(match_id)`: the header the desk queued there (the core's Header,
-None while there is none); `journal(match_id)`: its journal's lines as on the flash;
-`presses()`: every press so far as (name, epoch ms, when the key went down).
+`TableBox(folder, hold=MS, gap=MS)`: the box, its flash in `folder/flash`, each short
+press held `hold` ms and the keys then released `gap` ms (the device's `--hold` and
+`--gap`; by default 80 and 150); `port` for the desk's `--port`. `press(keys)`: key
+script lines, played from now in real time. `queued(match_id)`: the header the desk
+queued there (the core's Header, None while there is none); `journal(match_id)`: its
+journal's lines as on the flash; `presses()`: every press so far as (name, epoch ms,
+when the key went down).
 """
 
 import subprocess
@@ -19,15 +21,18 @@ from support.vdev import REPO
 
 
 class TableBox:
-    def __init__(self, folder):
+    def __init__(self, folder, hold=None, gap=None):
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         self.flash = folder / "flash"
         self.log = folder / "presses.txt"
         self.sent = []  # every key line written to the box, in order
+        cmd = [str(SCOREBOARD), "device", "--pty", "--flash", str(self.flash), "--keys", "-",
+               "--keys-log", str(self.log)]
+        cmd += ["--hold", str(hold)] if hold else []
+        cmd += ["--gap", str(gap)] if gap else []
         self.proc = subprocess.Popen(
-            [str(SCOREBOARD), "device", "--pty", "--flash", str(self.flash), "--keys", "-",
-             "--keys-log", str(self.log)], cwd=str(REPO), stdin=subprocess.PIPE,
+            cmd, cwd=str(REPO), stdin=subprocess.PIPE,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
             env=checkout_env())
         self.port = _readline(self.proc, 15, b"port ").split()[1]
