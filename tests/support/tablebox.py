@@ -8,8 +8,8 @@ press held `hold` ms and the keys then released `gap` ms (the device's `--hold` 
 `--gap`; by default 80 and 150); `port` for the desk's `--port`. `press(keys)`: key
 script lines, played from now in real time. `queued(match_id)`: the header the desk
 queued there (the core's Header, None while there is none); `journal(match_id)`: its
-journal's lines as on the flash; `presses()`: every press so far as (name, epoch ms,
-when the key went down).
+journal's lines as on the flash; `presses()`: every press so far as (name, the epoch
+ms at which its key went down).
 """
 
 import subprocess
