@@ -212,3 +212,78 @@ def test_the_pty_feed_presses_with_the_hold_and_gap(tmp_path, monkeypatch):
                         "press red 30 100\npress black 40 100\nlong end\n"]
     finally:
         bridge.close()
+
+
+def test_the_pty_device_takes_its_keys_from_standard_input_as_they_come(tmp_path):
+    """`scoreboard device --pty --keys -`: the script's lines played when they arrive,
+    each press logged (`--keys-log`); a bad line is one line on stderr and the box plays
+    on; the box serves on after its input ends."""
+    from support import device
+    from support.tablebox import TableBox
+    from support.vdev import mpremote
+    from support.waits import wait_for
+
+    queue = tmp_path / "flash" / "queue"
+    queue.mkdir(parents=True)
+    (queue / "m.sbn").write_text(HEADER, encoding="utf-8")
+    box = TableBox(tmp_path)
+    try:
+        def played():
+            files = device.journal_files(box.flash)
+            return device.events(files[-1]) if files else []
+
+        box.press(["ok", "red"])
+        wait_for(lambda: played() == ["frame A", "pot red"], 30, "the red")
+        box.press(["red hold=oops", "black"])
+        wait_for(lambda: played() == ["frame A", "pot red", "pot black"], 30, "the black")
+        assert [name for name, _ in box.presses()] == ["ok", "red", "black"]
+        downs = [ms for _, ms in box.presses()]
+        assert downs[1] - downs[0] >= 200 and downs[2] > downs[1]  # held 80 ms, 150 up
+        box.proc.stdin.close()  # the input ends: the box still serves its port
+        rc, out, err = mpremote(box.port, "exec", "print(1 + 1)", timeout=60)
+        assert rc == 0 and out.strip().endswith("2"), (rc, out, err)
+    finally:
+        box.stop()
+    said = box.proc.stdout.read().decode()
+    assert ("scoreboard device: keys: line 3: 'red hold=oops': hold= wants a positive number "
+            "of milliseconds") in said, said
+
+
+def test_the_bridge_plays_lines_that_come_later_from_then(tmp_path, monkeypatch):
+    """Lines from `keys_in` go after what is still to come; once the script has run out
+    they count from their arrival, not from the last press (on a stand-in clock); a line
+    is taken once it is whole, and the last one at the input's end."""
+    import os
+
+    from host_tools.device import vdev
+
+    clock = [1000.0]
+    monkeypatch.setattr(vdev.time, "monotonic", lambda: clock[0])
+    r, w = os.pipe()
+    bridge = vdev.Bridge(tmp_path, keys_in=r, hold=80, gap=150)
+    try:
+        bridge.keys_out.clear()  # as if the app had taken the bridge's `start`
+
+        def sent(data, later=0.0):
+            if data is not None:
+                os.write(w, data)
+                bridge._from_keys_in()
+            clock[0] += later
+            bridge._due_keys()
+            return bytes(bridge.keys_out).decode().splitlines()
+
+        assert sent(b"red\n") == ["press red 80 150"]
+        assert sent(None, 10.0) == ["press red 80 150"]  # ten idle seconds
+        assert sent(b"@500\nbla") == ["press red 80 150"]  # the @500 counts from now
+        assert sent(b"ck\npink", 0.5) == ["press red 80 150", "press black 80 150"]
+        assert sent(None, 0.23) == ["press red 80 150", "press black 80 150"]
+        os.close(w)  # the end of the input: its last line, then read no more
+        w = -1
+        bridge._from_keys_in()
+        assert bridge.keys_in == -1
+        assert sent(None) == ["press red 80 150", "press black 80 150", "press pink 80 150"]
+    finally:
+        os.close(r)
+        if w >= 0:
+            os.close(w)
+        bridge.close()

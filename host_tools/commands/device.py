@@ -14,7 +14,10 @@ Without `--keys` it is interactive in the terminal: the keys from the keyboard (
 layout is shown), both panels drawn, until Ctrl-C. `--pty` serves the firmware's REPL on
 a pseudo-terminal for `mpremote` (the virtual device); with `--keys` it also plays the
 script there in real time (its `@MS` waits included), a table to watch with `scoreboard
-live` without hardware.
+live` without hardware. `--keys -` takes the script from standard input: with `--pty`
+line by line as it comes, each line played when it arrives (its `@MS` counted from
+then), so a program presses the box's keys when it chooses, and the box serves on when
+the input ends.
 
 The arguments and the messages; the key script, the runner and the pictures are
 host_tools/device/keyscript.py's, the pty host_tools/device/vdev.py's.
@@ -39,7 +42,8 @@ def add_parser(sub):
     p.add_argument("--flash", type=Path, default=None, help="the box's flash folder")
     p.add_argument("--match", type=Path, action="append", default=[],
                    help="queue a prepared match (.sbn header) on the box")
-    p.add_argument("--keys", type=Path, help="a key script to play, then stop")
+    p.add_argument("--keys", type=Path, help="a key script to play, then stop ('-': standard "
+                   "input; with --pty its lines played as they come)")
     p.add_argument("--png", type=Path, help="write the panels as PNG files here")
     p.add_argument("--pty", action="store_true", help="serve the REPL on a pseudo-terminal")
     add_press_options(p)
@@ -61,6 +65,17 @@ def add_press_options(p):
                         "(default %(default)s)")
 
 
+def _stdin(keys):
+    """Whether the key script is standard input (`--keys -`)."""
+    return keys is not None and str(keys) == "-"
+
+
+def _script(path):
+    if not path.is_file():
+        raise DeviceError("no key script %s" % path)
+    return path.read_text(encoding="utf-8")
+
+
 def run(args):
     flash = args.flash or default_flash()
     try:
@@ -69,17 +84,17 @@ def run(args):
         if args.pty:
             from host_tools.device.vdev import serve_pty
 
-            keys = None
-            if args.keys is not None:  # played in real time while the pty is served
-                if not args.keys.is_file():
-                    raise DeviceError("no key script %s" % args.keys)
-                keys = parse_script(args.keys.read_text(encoding="utf-8"))
+            keys = keys_in = None
+            if _stdin(args.keys):  # the script's lines played as they come on stdin
+                keys_in = sys.stdin.fileno()
+            elif args.keys is not None:  # played in real time while the pty is served
+                keys = parse_script(_script(args.keys))
             return serve_pty(flash, micropython=args.micropython, keys=keys,
-                             keys_log=args.keys_log, hold=args.hold, gap=args.gap)
+                             keys_in=keys_in, keys_log=args.keys_log, hold=args.hold,
+                             gap=args.gap)
         if args.keys is not None:
-            if not args.keys.is_file():
-                raise DeviceError("no key script %s" % args.keys)
-            commands = parse_script(args.keys.read_text(encoding="utf-8"))
+            commands = parse_script(sys.stdin.read() if _stdin(args.keys)
+                                    else _script(args.keys))
             device = Device(flash, args.micropython, args.oled)
             try:
                 play_script(device, commands, args.png, args.hold, args.gap)

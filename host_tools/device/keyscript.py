@@ -51,11 +51,12 @@ class Step(tuple):
         return step
 
 
-def parse_script(text):
+def parse_script(text, first=1):
     """The key script's lines as runner commands (Steps): ("wait", ms) and
-    ("press"|"long", name), a press with the hold its line gave."""
+    ("press"|"long", name), a press with the hold its line gave. `first`: the number of
+    the text's first line in the script (a script read as it comes, in pieces)."""
     out = []
-    for n, raw in enumerate(text.splitlines(), 1):
+    for n, raw in enumerate(text.splitlines(), first):
         line = raw.split("#", 1)[0].strip()
         if not line:
             continue

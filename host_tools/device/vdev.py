@@ -293,7 +293,8 @@ def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352, keys_
         str(Path(flash_dir).resolve()), str(Path(firmware).resolve()) if firmware else "",
         bool(run_main), flash_blocks, HARD_RESET)
     head += "KEYS_FD = %d\nKEYS_LOG = %r\nMP_DIR = %r\n" % (
-        keys_fd, str(keys_log) if keys_log else None, str(REPO / "host_tools" / "mp"))
+        keys_fd, str(Path(keys_log).resolve()) if keys_log else None,  # it runs elsewhere
+        str(REPO / "host_tools" / "mp"))
     return head + _BOOT
 
 
@@ -314,7 +315,8 @@ class Bridge:
     """
 
     def __init__(self, flash_dir, firmware=None, micropython=None, heapsize=None,
-                 cut_after=None, log=None, keys=None, keys_log=None, hold=None, gap=None):
+                 cut_after=None, log=None, keys=None, keys_log=None, hold=None, gap=None,
+                 keys_in=None):
         self.flash = Path(flash_dir)
         self.firmware = firmware
         self.micropython = str(micropython or Path(sys.executable).parent / "micropython")
@@ -345,6 +347,14 @@ class Bridge:
         # the pipe (it takes the `start` put there first: the box is up, as a referee
         # waits for it); what comes while the app is not running waits in the pipe and
         # is pressed when it is back.
+        # `keys_in`: a file descriptor (`scoreboard device --pty --keys -`: standard input)
+        # whose lines are more of the script, played as they come (_from_keys_in): the
+        # box's keys pressed when whoever writes there says so.
+        self.keys_in = -1 if keys_in is None else keys_in
+        self.keys_text = b""  # a line from keys_in not whole yet
+        self.keys_lines = 0  # the lines taken from keys_in (for a bad one's message)
+        if keys_in is not None and keys is None:
+            keys = []
         self.keys_r = self.keys_w = -1
         self.keys_out = bytearray()
         self.keys_log = keys_log
@@ -506,6 +516,44 @@ class Bridge:
                 self.keys_at += self.long_ms / 1000
         return min(0.1, max(0.0, self.keys_at - now)) if self.keys else 0.1
 
+    def more_keys(self, text, first=1):
+        """More of the key script (its lines `first`...): played after what is still to
+        come; when the script had run out, counted from now (an `@MS` first waits MS
+        from now, not from the last press). A bad line is one line on stderr and
+        is left out (the box plays on)."""
+        from host_tools.device.keyscript import DeviceError, parse_script
+
+        steps = []
+        for n, line in enumerate(text.splitlines(), first):
+            try:
+                steps += parse_script(line, n)
+            except DeviceError as e:
+                print("scoreboard device: keys: %s" % e, file=sys.stderr, flush=True)
+        if not self.keys and self.keys_at is not None:
+            self.keys_at = max(self.keys_at, time.monotonic())
+        self.keys.extend(steps)
+
+    def _from_keys_in(self):
+        """Take what came on keys_in: its whole lines are more of the script; at its
+        end the last line, and keys_in is read no more (the box serves on)."""
+        try:
+            data = os.read(self.keys_in, _CHUNK)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.keys_in = -1
+            whole, self.keys_text = self.keys_text, b""
+        else:
+            self.keys_text += data
+            cut = self.keys_text.rfind(b"\n") + 1
+            whole, self.keys_text = self.keys_text[:cut], self.keys_text[cut:]
+        if whole:
+            text = whole.decode("utf-8", "replace")
+            self.more_keys(text, self.keys_lines + 1)
+            self.keys_lines += len(text.splitlines())
+
     def serve(self, stop=None):
         """Relay until `stop()` is true (checked every 0.1 s) or the cable is cut."""
         self._start(True)
@@ -519,6 +567,8 @@ class Bridge:
                     readers.append(out)
                 if len(self.to_dev) < _HOLD:
                     readers.append(self.master)
+                if self.keys_in >= 0:
+                    readers.append(self.keys_in)
                 writers = ([self.master] if self.to_host else []) + (
                     [stdin] if self.to_dev else []) + (
                     [self.keys_w] if self.keys_out else [])
@@ -532,6 +582,8 @@ class Bridge:
                     self._write(stdin.fileno(), self.to_dev)
                 if self.keys_w in writable:
                     self._write(self.keys_w, self.keys_out)
+                if self.keys_in >= 0 and self.keys_in in ready:
+                    self._from_keys_in()
                 if out in ready and not self._from_box(out):
                     self._restart()
                     continue
@@ -606,9 +658,10 @@ def serve_pty(flash_dir, firmware=FIRMWARE, on_port=None, stop=None, **kw):
     list given as `counted` gets the number of bytes that came from the host. `keys`:
     key-runner commands played in real time (host_tools/mp/keyfeed.py), each press
     appended to `keys_log` when given; `hold`, `gap`: a short press's ms held and
-    released after (default the runner's, 80 and 150), unless its line says `hold=MS`.
-    While it serves, the port is announced for `scoreboard live --port auto`
-    (host_tools/device/ports.py).
+    released after (default the runner's, 80 and 150), unless its line says `hold=MS`;
+    `keys_in`: a file descriptor whose lines are more of the script, played as they come
+    (`scoreboard device --pty --keys -`: standard input). While it serves, the port is
+    announced for `scoreboard live --port auto` (host_tools/device/ports.py).
     """
     Path(flash_dir).mkdir(parents=True, exist_ok=True)
     counted = kw.pop("counted", None)

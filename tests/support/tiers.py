@@ -51,6 +51,7 @@ NEEDS_BUILD_FILES = {
     "test_core_fuzz.py": "MicroPython",
     "test_core_hostile.py": "MicroPython",
     "test_core_undo.py": "MicroPython",
+    "test_desk_event.py": "Chromium, the virtual device, PostgreSQL",
     "test_desk_page.py": "Chromium, PostgreSQL",
     "test_desk_portable.py": "the virtual device",
     "test_device.py": "MicroPython",
