@@ -5,9 +5,11 @@ every match is assigned and called from the desk's page, played on its table's b
 the referee's keys and stored by the desk's own `live --db` pull, until the champion
 shows on the TV page; on SQLite and on PostgreSQL.
 
-Each box's keys are pressed when the test says so (`--keys -`: support/tablebox.py),
-once its match is queued there: the winner the test chose wins, whichever side the
-queued header gave that player. At the end `tournament show --json` has every winner
+Each box's keys are pressed when the test says so (`--keys -`: support/tablebox.py):
+`ok` closes the box's last match, the desk's call starts the queued one there (its
+`called` line: the late start counts from the desk's announcement), `ok` breaks off,
+and the racks make the winner the test chose win, whichever side the queued header gave
+that player. At the end `tournament show --json` has every winner
 and score the keys made, the TV page's bracket shows each, the champion is the expected
 player, no match was played twice and no table held two active matches at once.
 
@@ -24,13 +26,13 @@ import statistics
 import time
 
 import pytest
-from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.common.by import By
 
 from host_tools.live.words import words
 from host_tools.results.db import open_db
 from host_tools.tournament import players, store
 from support import mpy
+from support.deskdriver import click, match_of, state, status_is, svg_results
+from support.deskdriver import who as name_of
 from support.deskpage import DeskServer, csv_text
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.room import screen
@@ -61,26 +63,6 @@ def browser(tmp_path):
     quit_chrome(driver)
 
 
-def state(d):
-    return d.execute_script("return Desk.t")
-
-
-def match_of(t, mid):
-    return next(m for m in t["matches"] if m["id"] == mid)
-
-
-def name_of(t, pid):
-    return next(p["name"] for p in t["players"] if p["id"] == pid)
-
-
-def status_is(d, mid, *statuses, timeout=30):
-    return wait_js(d, "const m = Desk.t && Desk.match(Desk.t, %s); return m && %s.includes("
-                      "m.status) && Desk.t" % (json.dumps(mid), json.dumps(list(statuses))),
-                   timeout=timeout, what="%s to be %s (the page says %r)" % (
-                       mid, "/".join(statuses), d.execute_script(
-                           "return document.getElementById('msg').textContent")))
-
-
 # The table chosen in the row's picker and its Assign clicked in one turn of the page's
 # script: the board is drawn again at every change (another box's result may come in
 # between a choice made by Selenium and its click, and the picker starts again at the
@@ -104,27 +86,6 @@ def assign(d, mid, table):
     t = status_is(d, mid, "assigned")
     assert match_of(t, mid)["table"] == table, match_of(t, mid)
     return t
-
-
-def call(d, mid):
-    for _ in range(5):
-        try:
-            d.find_element(By.CSS_SELECTOR, 'button[data-act="call"][data-match="%s"]'
-                           % mid).click()
-            break
-        except StaleElementReferenceException:  # drawn again between the find and click
-            continue
-    return status_is(d, mid, "called")
-
-
-def svg_results(d):
-    """{match: (side A's score text, side B's, data-score)} of the bracket's SVG."""
-    return d.execute_script(
-        "const out = {};"
-        "for (const g of document.querySelectorAll('svg.bracket g.match:not(.cell)')) {"
-        "  const s = g.querySelectorAll('.row .score');"
-        "  out[g.dataset.match] = [s[0].textContent, s[1].textContent, g.dataset.score]; }"
-        "return out;")
 
 
 def chosen(m, n):
@@ -241,23 +202,35 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
             m, table = ready[0], free[0]
             mid = m["id"]
             assert mid not in played, "%s is ready again after it was played" % mid
+            box = boxes[table]
+            before = table in [p["table"] for p in played.values()]
+            keys = []
+            if before:  # `ok` closes the box's last match: its start screen again
+                keys.append("ok")
+                box.press(["ok"])
+                wait_for(lambda: not (box.flash / "current").exists(), 30,
+                         "table %d's box back on its start screen" % table)
             t = assign(d, mid, table)
             holders = [x["id"] for x in t["matches"] if x["table"] == table
                        and x["status"] in ACTIVE]
             assert holders == [mid], "table %d holds %s" % (table, holders)
             busy_seen.setdefault(table, []).append(mid)
-            call(d, mid)
-            box = boxes[table]
             header = box.queued("Cup-" + mid)
             assert header is not None, "no header queued on table %d's box" % table
             assert (header.id, header.table, header.kind, header.target) == (
                 "Cup-" + mid, table, "race-to", RACE)
+            # The call from the page starts the match on its box, with its `called` line
+            # (the late start counted from it); then `ok` breaks off, and the racks once
+            # the desk has caught up with it.
+            click(d, "call", mid)
+            status_is(d, mid, "called")
+            wait_for(lambda: [ln for ln in box.journal("Cup-" + mid) if " called " in ln], 30,
+                     "%s started by the call on table %d's box" % (mid, table))
+            assert box.queued("Cup-" + mid) is None
             winner, loser_racks = chosen(m, len(played))
             racked, racks = rack_keys(header, name_of(t, winner), loser_racks)
-            # `ok` closes the box's last match (none before its first), `ok` begins this
-            # one; the racks once the desk has caught up with it
-            keys = ["ok"] * (1 if table not in [p["table"] for p in played.values()] else 2)
-            box.press(keys)
+            keys.append("ok")
+            box.press(["ok"])
             begun(d, box, table, mid)
             box.press(racked)
             keys += racked

@@ -29,6 +29,7 @@ from host_tools.live.words import words
 from support import mpy
 from host_tools.results.db import open_db
 from host_tools.tournament import players, store
+from support.deskdriver import click, match_of, state, status_is, svg_results, who
 from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, served
 from support.livebox import SCOREBOARD, _readline, checkout_env, stop
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
@@ -58,47 +59,9 @@ def show_json(db, name="Cup"):
     return json.loads(proc.stdout)
 
 
-def state(d):
-    return d.execute_script("return Desk.t")
-
-
-def status_is(d, mid, *statuses):
-    try:
-        return wait_js(d, "const m = Desk.t && Desk.match(Desk.t, %s); return m && %s.includes("
-                          "m.status) && Desk.t" % (json.dumps(mid), json.dumps(list(statuses))),
-                       what="%s to be %s" % (mid, "/".join(statuses)))
-    except AssertionError as e:
-        raise AssertionError("%s (the page says %r, %s is %s)" % (e, d.execute_script(
-            "return document.getElementById('msg').textContent"), mid, d.execute_script(
-                "return Desk.t && Desk.match(Desk.t, %s).status" % json.dumps(mid)))) from None
-
-
-def click(d, act, mid):
-    """Click the button; once more when the page drew the board again between the find
-    and the click (a stale element is not clicked)."""
-    for _ in range(5):
-        try:
-            d.find_element(By.CSS_SELECTOR, 'button[data-act="%s"][data-match="%s"]' % (
-                act, mid)).click()
-            return
-        except StaleElementReferenceException:
-            continue
-    raise AssertionError("the %s button of %s kept being drawn again" % (act, mid))
-
-
 def message(d):
     return wait_js(d, "const m = document.getElementById('msg'); return m.textContent && "
                       "[m.textContent, m.className]", what="the page's message line")
-
-
-def svg_results(d):
-    """{match: (the score text of side A, of side B, data-score)} of the bracket's SVG."""
-    return d.execute_script(
-        "const out = {};"
-        "for (const g of document.querySelectorAll('svg.bracket g.match:not(.cell)')) {"
-        "  const s = g.querySelectorAll('.row .score');"
-        "  out[g.dataset.match] = [s[0].textContent, s[1].textContent, g.dataset.score]; }"
-        "return out;")
 
 
 def enter(d, mid, a, b, how="played", winner=None, act="result"):
@@ -385,14 +348,6 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
         if desk is not None:
             desk.stop()
         stop(box)
-
-
-def match_of(t, mid):
-    return next(m for m in t["matches"] if m["id"] == mid)
-
-
-def who(t, pid):
-    return next(p["name"] for p in t["players"] if p["id"] == pid)
 
 
 def _status(url, data=None, headers=None):
