@@ -8,8 +8,8 @@
 #                   PostgreSQL or virtual device; tests/support/tiers.py), in under a minute
 #   make test       the test suite (calls deps first)
 #   make bench      memory/time budgets and sweeps, about ten minutes (calls deps first;
-#                   LONG=1, hours: the full sweeps, the Pico's smallest heap, its
-#                   best-of-35 by keys, live's scaling)
+#                   LONG=1, hours: the full sweeps, the Pico's smallest heap for a
+#                   best-of-35, its best-of-35 by keys, live's scaling)
 #   make lint       ruff
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
 #   make uf2        the Pico images with the firmware frozen in: build/pico/scoreboard-pico.uf2
@@ -204,8 +204,9 @@ check:
 	exit $$rc
 
 # LONG=1: the long sweeps too (host_tools/measure/bench.py says which): the fuzzer's and
-# the mashing's 100,000, the Pico's smallest heap (host_tools/measure/pico_heap.py, minutes a run)
-# and its best-of-35 by keys, live's boxes before the latency doubles.
+# the mashing's 100,000, the Pico's smallest heap for a best-of-35 (host_tools/measure/pico_heap.py,
+# half an hour a run; the best-of-3's is in every bench) and its best-of-35 by keys, live's
+# boxes before the latency doubles.
 bench: deps
 	$(BIN)/python -m host_tools.measure.bench $(if $(LONG),--long)
 

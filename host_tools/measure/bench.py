@@ -359,12 +359,9 @@ def main():
     # a best-of-3, a best-of-35 with --long (two of them side by side: the longest part)
     rows += pico_bench.rows(35 if long else 3)
     rows.append(pico_heap.parts_row())  # its live heap by part, beside the 32-bit build's
-    # its smallest heap, best-of-3 and best-of-35, beside the 32-bit's: each size tried is
-    # a run of minutes (host_tools/measure/pico_heap.py), so only with --long
-    if long:
-        rows += pico_heap.rows(True)
-    else:
-        rows.append(("smallest heap, whole app by keys on the emulated Pico", "LONG=1"))
+    # its smallest heap beside the 32-bit's, best-of-3 (two runs of a minute or two when
+    # the last figure holds) and, with --long, best-of-35 (half an hour and more a run)
+    rows += pico_heap.rows(long)
     rows += keys_bench.rows()  # its keypad: taps, stalls, scan gaps (measure/pico_keys.py)
     seconds = time.perf_counter() - t
     rows.append(("(this bench took)", "%.0f s" % seconds))
