@@ -34,8 +34,9 @@ from host_tools.mp.device import GAP_MS, HOLD_MS
 from host_tools.pico.emulator import UF2, Pico, PicoError
 
 # Where the search starts (KB free after the ballast), by best-of-N: the last figures
-# measured (the best-of-35's not yet: a guess), so that `make bench` takes two runs when
-# nothing has changed. With the PIO keypad and 80/150 ms presses a best-of-3 plays with
+# measured, so that `make bench` takes two runs when nothing has changed (a best-of-35
+# plays with 62 KB free, a 66.3 KB heap, and not with 60: a 204-byte allocation, 8.2 KB
+# free in pieces; a run is seven minutes of wall time here). With the PIO keypad and 80/150 ms presses a best-of-3 plays with
 # 60 KB free (a 64.3 KB heap with the port's boot objects) and runs out of memory with
 # 58 KB free (a 184-byte allocation, 6.7 KB free in smaller pieces). Before the
 # segment's chunks and the checkpoint's open handle it needed 66 to 72 KB free: a
