@@ -34,14 +34,15 @@ from host_tools.mp.device import GAP_MS, HOLD_MS
 from host_tools.pico.emulator import UF2, Pico, PicoError
 
 # Where the search starts (KB free after the ballast), by best-of-N: the last figures
-# measured, so that `make bench` takes two runs when nothing has changed (a best-of-35
-# plays with 62 KB free, a 66.3 KB heap, and not with 60: a 204-byte allocation, 8.2 KB
-# free in pieces; a run is seven minutes of wall time here). With the PIO keypad and 80/150 ms presses a best-of-3 plays with
-# 60 KB free (a 64.3 KB heap with the port's boot objects) and runs out of memory with
-# 58 KB free (a 184-byte allocation, 6.7 KB free in smaller pieces). Before the
-# segment's chunks and the checkpoint's open handle it needed 66 to 72 KB free: a
-# 1,024-byte doubling of the segment or a littlefs file's 1,148-byte cache failed with
-# 10-19 KB free in pieces (the heap broken up, not full).
+# measured, so that `make bench` takes two runs when nothing has changed. With the PIO
+# keypad and 80/150 ms presses a best-of-3 plays with 60 KB free (a 64.3 KB heap with
+# the port's boot objects) and runs out of memory with 58 KB free (a 1,148-byte littlefs
+# file, 12.9 KB free in smaller pieces); a best-of-35 plays with 62 KB free (66.3 KB) and
+# not with 60 (a 204-byte allocation, 8.2 KB free in pieces; a run is seven minutes of
+# wall time here). Before the segment's chunks and the checkpoint's open handle a
+# best-of-3 needed 66 to 72 KB free: a 1,024-byte doubling of the segment or a littlefs
+# file's 1,148-byte cache failed with 10-19 KB free in pieces (the heap broken up, not
+# full).
 GUESS_KB = {3: 60, 35: 62}
 # How long each key is held and then released: `scoreboard device`'s presses (80 ms,
 # then 150 ms). Before the PIO keypad the CPU's scan stopped for each flash erase, the
