@@ -420,16 +420,16 @@ def conditions(header):
     who breaks (not alternate). The start screen shows them under the match under the
     cursor (issue 27 item 3: the referee sees what the club plays before the break)."""
     out = []
-    late = header.rule("late", 15)
-    if late != 15:
+    late = header.rule("late", header.LATE)
+    if late != header.LATE:
         out.append(t("st.r.late") % late)
     if header.game == "snooker":
-        misses = header.rule("misses", 3)
-        if misses != 3:
+        misses = header.rule("misses", header.MISSES)
+        if misses != header.MISSES:
             out.append(t("st.r.misses") % misses)
     else:
         three = header.three_fouls()
-        if three != (header.game != "eightball"):
+        if three != header.official_three_fouls():
             out.append(t("st.r.threefoul_on" if three else "st.r.threefoul_off"))
         if (header.game == "nineball" or header.game == "tenball") and not header.push_out():
             out.append(t("st.r.pushout_off"))

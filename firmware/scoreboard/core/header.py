@@ -41,6 +41,11 @@ LANGS = ("en", "pl", "bg")
 class Header:
     """The lines before the first `frame`: what is played, by whom, under which settings."""
 
+    # The official values of the `rules` keys a header leaves out: the late start's
+    # minutes (seed 004 1.7) and snooker's misses in a row.
+    LATE = 15
+    MISSES = 3
+
     def __init__(self):
         self.version = None
         self.id = None
@@ -73,7 +78,11 @@ class Header:
         off in eight-ball (the WPA's rules); never in snooker."""
         if self.game is None or self.game == "snooker":
             return False
-        return self.rule("threefoul", 0 if self.game == "eightball" else 1) == 1
+        return self.rule("threefoul", 1 if self.official_three_fouls() else 0) == 1
+
+    def official_three_fouls(self):
+        """Whether the WPA's rules play the three-foul rule in this game."""
+        return self.game not in (None, "snooker", "eightball")
 
     def push_out(self):
         """Whether the shot after the break may be a push out: `rules pushout=0|1`, by

@@ -51,7 +51,7 @@ class Match:
         self.base_records = len(self.store)  # records in the store when the segment began
         self.events = Segment(self.family)  # the events since the last `frame` line
         self.time = Timekeeper(clock_settings(header.clock) if header.clock else None,
-                               60 * header.rule("late", 15))
+                               60 * header.rule("late", header.LATE))
         self._view = View()
         self._snaps = Snapshots()
         self._clear_segment()
@@ -80,7 +80,7 @@ class Match:
 
             on_frames = not h.by_points
             last = h.kind == "frames" and self.counted + 1 >= h.target
-            return SnookerFrame(number, breaker, self.players, h.reds, h.rule("misses", 3),
+            return SnookerFrame(number, breaker, self.players, h.reds, h.rule("misses", h.MISSES),
                                 on_frames or last, 0 if on_frames else self.agg[0] - self.agg[1])
         if self.family == "pool":
             from .rules.pool import PoolFrame

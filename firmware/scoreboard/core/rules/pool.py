@@ -20,15 +20,15 @@ class PoolFrame(Frame):
     """One rack of eight-, nine- or ten-ball."""
     STATE = Frame.STATE + ("left", "strokes")
 
-    def __init__(self, number, breaker, players, game, three_fouls=None, push_out=True):
+    def __init__(self, number, breaker, players, game, three_fouls, push_out):
         super().__init__(number, breaker, players)
         self.game = game
         self.game_ball = _GAME_BALL[game]
         self.left = (1 << (BALLS[game] + 1)) - 2  # bit n: ball n on the table
         self.strokes = 0  # strokes played in this rack; the first is the break
-        # The three-foul rule and the push out, as the header's `rules` set them (the
-        # defaults: the WPA's, three fouls in nine- and ten-ball only).
-        self.three_fouls = game != "eightball" if three_fouls is None else three_fouls
+        # The three-foul rule and the push out, as the header sets them (Header.three_fouls,
+        # Header.push_out: the WPA's rules unless `rules` says otherwise).
+        self.three_fouls = three_fouls
         self.push_out = push_out
 
     def fill_view(self, v):

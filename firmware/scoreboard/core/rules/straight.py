@@ -21,7 +21,7 @@ _THIRD_FOUL_EXTRA = const(15)
 class StraightFrame(Frame):
     STATE = Frame.STATE + ("balls", "opening", "pots", "lost")
 
-    def __init__(self, number, breaker, players, target, three_fouls=True):
+    def __init__(self, number, breaker, players, target, three_fouls):
         super().__init__(number, breaker, players)
         self.target = target
         self.three_fouls = three_fouls  # the header's `rules threefoul`
