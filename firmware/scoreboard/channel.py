@@ -397,7 +397,7 @@ class Channel:
             raise Refused("the referee has the box's menus open: call again once it "
                           "shows its start screen")
         else:
-            if not _exists(_queue_file(app, mid, ".sbn")):
+            if not app.journal.files.exists(_queue_file(app, mid, ".sbn")):
                 from scoreboard.space import last_stem
 
                 played = last_stem(app.journal.files, mid) is not None
@@ -456,14 +456,6 @@ def _size(path):
         return os.stat(path)[6]
     except OSError:
         return 0
-
-
-def _exists(path):
-    try:
-        os.stat(path)
-        return True
-    except OSError:
-        return False
 
 
 def _flash_free(app):

@@ -251,10 +251,7 @@ class Journal:
         line did. Where a filesystem left part of the line, nothing may follow it (the
         next line would be glued on): appending stops until a reset, whose recovery
         drops the torn tail and goes on in a continuation."""
-        try:
-            self._f.close()
-        except OSError:  # the close tried to write the failed bytes again
-            pass
+        _close_quietly(self._f)
         self._f = None
         path = self._path(self.stem)
         if os.stat(path)[6] != self.pos:
@@ -283,10 +280,7 @@ class Journal:
                 raise
             self._gap = True
             # a fresh handle: littlefs never syncs an errored file again
-            try:
-                self._k.close()
-            except OSError:
-                pass
+            _close_quietly(self._k)
             self._k = store.handle = open(store.path, "a+b")
             return
         self._gap = False
@@ -385,3 +379,12 @@ class Journal:
         if left == 0:
             return "flash: less than a frame left"
         return "flash: about %d frame%s left" % (left, "" if left == 1 else "s")
+
+
+def _close_quietly(f):
+    """Close a handle whose last write failed: the close may try to write the failed
+    bytes again, and fail too."""
+    try:
+        f.close()
+    except OSError:
+        pass
