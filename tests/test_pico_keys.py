@@ -185,7 +185,7 @@ def test_out_of_memory_shows_the_error_screen_says_so_and_the_match_recovers(tmp
         with Pico(image, names=keys) as pico:
             pico.boot()
             text = heap.BOOT_PY % (alive + margin)
-            pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % text)
+            pico.put("boot.py", text)
             pico.restart()
             mark = len(pico.console)
             for key in keys:

@@ -166,7 +166,7 @@ def play(base, free, frames, keys, want, tmp, uf2=UF2, hold_ms=HOLD_MS, gap_ms=G
     try:
         with Pico(image, uf2=uf2) as pico:
             pico.boot()
-            pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % (BOOT_PY % free))
+            pico.put("boot.py", BOOT_PY % free)
             pico.restart()  # main.py: the app, its queued match on the start screen
             got = re.search(r"BALLAST (\d+) (\d+) (\d+)", pico.console_text())
             result.ballast, result.boot_alloc = int(got.group(1)), int(got.group(2))
@@ -277,7 +277,7 @@ def parts(uf2=UF2):
             with Pico(image, uf2=uf2) as pico:
                 pico.boot()
                 pico.idle()
-                pico.repl("f = open('boot.py', 'w')\nf.write(%r)\nf.close()\n" % PARTS_PY)
+                pico.put("boot.py", PARTS_PY)
                 start = len(pico.console)  # bytes: sliced before decoding
                 pico.restart()  # boot.py runs the app, printing its steps
                 for k in keys:

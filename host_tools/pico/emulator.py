@@ -400,11 +400,15 @@ class Pico:
             return ""
         return self.expect("\n>>> ", mark)
 
+    def put(self, path, text):
+        """Write `text` to the file `path` on the box's flash, from the REPL (the app
+        stops; `restart` starts it again)."""
+        self.repl("f = open(%r, 'w')\nf.write(%r)\nf.close()\n" % (path, text))
+
     def queue(self, lines):
         """Queue a prepared match (its notation lines) as `queue/m.sbn`, from the REPL
         (the app stops; `restart` starts it again with the match on its start screen)."""
-        text = "".join(line + "\n" for line in lines)
-        self.repl("f = open('queue/m.sbn', 'w')\nf.write(%r)\nf.close()\n" % text)
+        self.put("queue/m.sbn", "".join(line + "\n" for line in lines))
 
     def restart(self):
         """A soft reset from the REPL: main.py runs again; until its picture is up."""
