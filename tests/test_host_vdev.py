@@ -8,6 +8,7 @@ import hashlib
 import os
 import signal
 import subprocess
+import time
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, match_lines, mpremote
@@ -116,3 +117,28 @@ def test_mpremote_reset_is_a_hard_reset_that_runs_the_app(flash, device):
     rc, _, err = mpremote(device.port, "reset")  # a soft reset first: no app; then reset
     assert rc == 0, err
     assert booted(flash)
+
+
+def test_a_ctrl_a_sent_apart_from_the_ctrl_c_waits_until_the_app_has_stopped(flash):
+    """mpremote writes its Ctrl-C, then (a read later) its Ctrl-A: the app, which reads
+    the console (its request channel), must not take the Ctrl-A before the interrupt
+    stops it, or mpremote waits for a raw REPL that never comes. main.py here reads the
+    console at once and says what it got."""
+    import serial
+
+    (flash / "main.py").write_text(
+        "import sys\ndata = b''\nwhile b'\\x01' not in data:\n"
+        "    data += sys.stdin.buffer.read(1)\nopen('ate', 'w').write(repr(data))\n")
+    with VirtualDevice(flash, firmware=None) as dev:
+        port = serial.Serial(dev.port, timeout=0.2)
+        try:
+            port.write(b"\r\x03")  # while the interpreter still starts
+            time.sleep(0.005)
+            port.write(b"\r\x01")
+            got, deadline = b"", time.monotonic() + 20
+            while b"raw REPL; CTRL-B to exit\r\n>" not in got and time.monotonic() < deadline:
+                got += port.read(200)
+        finally:
+            port.close()
+    assert b"raw REPL; CTRL-B to exit\r\n>" in got, got
+    assert not (flash / "ate").exists()

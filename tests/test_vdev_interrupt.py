@@ -2,7 +2,9 @@
 9): a Ctrl-C (a real SIGINT) while the board runs the command's code, an exception on
 the host, a SIGINT while connecting, a locked database. After each, the app must run
 again on the virtual device: it boots (its journal makes again the folder the test
-removed) and answers a Ctrl-C as the app does (`scoreboard: stopped`).
+removed) and answers a Ctrl-C as the app does (`scoreboard: stopped`). Sync and setup
+speak to a current firmware through its request channel and never stop the app: the
+sweeps take their raw REPL path (an older firmware's), the terminal's Ctrl-C the channel.
 
 The commands run in this process with the real Board on the real MicroPython unix port;
 the test's Board subclass only decides when the interruption comes: at each step (one
@@ -280,23 +282,27 @@ def test_sync_into_a_locked_database_gives_the_box_back(flash, device, tmp_path)
 def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
     """SIGINT to `scoreboard sync`, `setup` and `flash` (as a terminal's Ctrl-C) in the
     middle of its work (its first file on the box is there, more are to come): one
-    line, exit 130, and the app runs again. The board has MicroPython and a flashed
-    firmware; the flash has two modules to put back (the app needs neither)."""
+    line, exit 130, and the app runs. Sync and setup speak to the running app through
+    its request channel: it never stopped, the same interpreter runs on. Flash stops
+    it: it boots again. The board has MicroPython and a flashed firmware; the flash has
+    two modules to put back (the app needs neither)."""
     fill_box(flash, 4, target=9, reds=15)
     draw = tmp_path / "draw.csv"
     draw.write_text(DRAW)
     with VirtualDevice(flash, firmware=None) as device:
         assert scoreboard("flash", "--port", device.port)[0] == 0
         commands = [(["sync", "--db", str(tmp_path / "r.sqlite")], "queue",
-                     "matches/*.pulled"),
-                    (["setup", str(draw)], "matches", "queue/*.sbn"),
-                    (["flash"], "queue", _GONE[0])]
-        for argv, marker, first in commands:
+                     "matches/*.pulled", False),
+                    (["setup", str(draw)], "matches", "queue/*.sbn", False),
+                    (["flash"], "queue", _GONE[0], True)]
+        for argv, marker, first, stops in commands:
             for p in _GONE:
                 (flash / p).unlink(missing_ok=True)
             assert _app_runs(device) and appears(flash / marker)
             time.sleep(0.5)  # past its journal's start-up: nothing remakes the marker now
-            shutil.rmtree(flash / marker)
+            before = _interpreter(device)
+            if stops:
+                shutil.rmtree(flash / marker)
             proc = subprocess.Popen([str(PYTHON), "-m", "host_tools", argv[0], "--port",
                                      device.port, *argv[1:]], cwd=str(REPO),
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -315,21 +321,29 @@ def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
             assert "Traceback" not in text, text
             assert proc.returncode == 130, text
             assert len(err.decode().strip().splitlines()) == 1, text
+            if not stops:
+                assert _interpreter(device) == before, "%s stopped the app" % argv[0]
             assert app_is_back(flash, device.port, marker), "%s: the app is not back" % (
                 argv[0])
             with Board(device.port, soft_reset=False):
                 pass  # the probe stopped the app: start it for the next command
 
 
+def _interpreter(device):
+    """The virtual device's interpreter (its pid: a reset starts a new one), or None."""
+    bridge = device.proc.pid
+    with open("/proc/%d/task/%d/children" % (bridge, bridge)) as f:
+        kids = f.read().split()
+    return int(kids[0]) if kids else None
+
+
 def _app_runs(device, running=True, most=20):
     """Wait until the virtual device's interpreter runs code (the app: its SIGINT
     handler is in place) or, `running` False, until it waits at a REPL."""
     deadline = time.monotonic() + most
-    bridge = device.proc.pid
     while time.monotonic() < deadline:
-        with open("/proc/%d/task/%d/children" % (bridge, bridge)) as f:
-            kids = f.read().split()
-        if kids and _catches_sigint(int(kids[0])) == running:
+        pid = _interpreter(device)
+        if pid and _catches_sigint(pid) == running:
             return True
         time.sleep(0.01)
     return False

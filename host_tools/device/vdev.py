@@ -50,7 +50,11 @@ FIRMWARE = REPO / "firmware"
 HARD_RESET = 99  # the exit status of machine.reset() on the virtual device
 _CHUNK = 4096
 _HOLD = 65536  # bytes buffered either way before the bridge stops reading that source
-HOLD_S = 1.0  # the longest the bytes behind a Ctrl-C wait for the app to stop
+# The longest the bytes behind a Ctrl-C wait for the app to stop: its prompt ends the wait
+# at once. On a loaded machine the app takes seconds to unwind (a journal write, the boot's
+# mount); a shorter wait handed mpremote's Ctrl-A to the app's request channel, and
+# mpremote, which reads a pty without a timeout, waited for the raw REPL for ever.
+HOLD_S = 15.0
 
 _BOOT = r'''
 import os, sys, vfs
@@ -336,7 +340,7 @@ class Bridge:
         self.to_host = bytearray()  # the interpreter's output the pty has not taken yet
         self.to_dev = bytearray()   # the host's bytes the interpreter has not taken yet
         self.held = bytearray()     # the host's bytes behind a Ctrl-C (_from_host)
-        self.held_at = 0.0
+        self.held_at = None         # when that Ctrl-C came; None: nothing held back
         self.from_host = 0
         self.starts = 0
         # A key script (keyscript.parse_script's commands) for host_tools/mp/keyfeed.py,
@@ -387,6 +391,8 @@ class Bridge:
                                      pass_fds=(self.keys_r,) if self.keys_r >= 0 else ())
         os.set_blocking(self.proc.stdin.fileno(), False)
         self.to_dev.clear()  # what the last interpreter never read went with it
+        self.held.clear()
+        self.held_at = None
         self.running = run_main
         self.interrupt = False
         self._tail = b""
@@ -423,7 +429,7 @@ class Bridge:
                 self.raw = True
             elif b == 2:
                 self.raw = False
-        if self.held:  # behind a Ctrl-C the app has not yet answered: in order
+        if self.held_at is not None:  # behind a Ctrl-C the app has not yet answered
             self.held += data
             return
         if 3 in data and (self.running or self._catches_sigint()):
@@ -431,11 +437,13 @@ class Bridge:
             # stdin meanwhile): a SIGINT, delivered by _interrupt(). What follows it
             # (mpremote's Ctrl-A) waits until the app has stopped (a prompt) or HOLD_S:
             # the app's request channel reads the console, and would take it first.
+            # mpremote writes its Ctrl-A apart from the Ctrl-C, so every later read is
+            # held too, not only the rest of this one.
             cut = data.rindex(3) + 1
             self.interrupt = True
             self._interrupt()
             self.to_dev += data[:cut]
-            if self.running and cut < len(data):
+            if self.running:
                 self.held += data[cut:]
                 self.held_at = time.monotonic()
                 return
@@ -444,9 +452,11 @@ class Bridge:
 
     def _release(self):
         """The bytes held behind a Ctrl-C, once the app has stopped (or HOLD_S on)."""
-        if self.held and (not self.running or time.monotonic() - self.held_at > HOLD_S):
+        if self.held_at is not None and (
+                not self.running or time.monotonic() - self.held_at > HOLD_S):
             self.to_dev += self.held
             self.held.clear()
+            self.held_at = None
 
     def _interrupt(self):
         """Deliver the host's Ctrl-C as SIGINT, only while the interpreter catches it (at
