@@ -172,6 +172,37 @@ def test_pool_straight_and_between_frames():
     assert _lit(dark) == 0 and nxt == -1
 
 
+def _late(buf):
+    """The late start as the panel shows it, `M:SS`, or None when it shows no colon."""
+    if not (S.ink(buf, 32, 15, 4, 2, 2) == 4 and S.ink(buf, 32, 15, 10, 2, 2) == 4):
+        return None
+    mins = S.number_at(buf, 32, 0, 14, 0, 6, 16, 2, 1, draw.RIGHT)
+    return "%s:%s" % (mins, S.read_number(buf, 32, 18, 0, 6, 16, 2, 1, 2))
+
+
+def test_a_called_match_counts_its_late_start_down_to_time():
+    """Seed 004 1.7: the late start runs from the call; before the first frame the
+    panel counts it down in M:SS, TIME once due; the rules' `late` minutes count."""
+    called = cat.play(cat.HEAD + "@5000 called\n")
+    for now, shown, nxt in ((5000, "15:00", 1000), (5001, "15:00", 999), (6000, "14:59", 1000),
+                            (5000 + 9 * 60000 + 30500, "5:30", 500),
+                            (5000 + 899001, "0:01", 999)):
+        buf, got = _led(called, now)
+        assert (_late(buf), got) == (shown, nxt), (now, _rows(buf))
+    for now in (5000 + 900000, 10 ** 8):
+        buf, got = _led(called, now)
+        assert _rows(buf) == TIME.split() and got == -1
+    short = cat.play(cat.HEAD.replace("match best-of 7", "match best-of 7\nrules late=5")
+                     + "@0 called\n")
+    assert _late(_led(short, 0)[0]) == "5:00"
+    # The first frame starts the match: the late start is over, the scores show.
+    started = cat.play(cat.HEAD + "@0 called\n@60000 frame A\n")
+    buf, _ = _led(started, 61000)
+    assert _late(buf) is None
+    assert S.number_at(buf, 32, 0, 16, 0, 4, 7, 1, 1, draw.LEFT) == "0"
+    assert _late(_led(cat.play(cat.HEAD), 0)[0]) is None  # not called: the frames won
+
+
 def test_drawing_allocates_nothing_under_heap_lock(micropython_bin):
     rc, out = mpy.run_micropython(HEAP)
     assert rc == 0, out
@@ -180,3 +211,4 @@ def test_drawing_allocates_nothing_under_heap_lock(micropython_bin):
     lit, dark, time = int(words[1]), int(words[3]), int(words[5])
     # 47 s in 7 ms steps: 45 s of clock of which 5 s dark (ten half seconds), then TIME.
     assert lit > 5000 and 600 < dark < 800 and time > 200, out
+    assert int(words[words.index("late-due") + 1]) == 10, out  # 900 063 to 900 936 ms: TIME

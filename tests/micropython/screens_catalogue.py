@@ -380,6 +380,8 @@ def led_screens():
         ("scores-straight", play(STRAIGHT), 0),
         ("racks-nineball", play(NINE), 0),
         ("frames-between", play(FRAME_OVER), 0),
+        ("late-start", play(HEAD + "@0 called\n"), 5 * 60000 + 30500),
+        ("late-start-due", play(HEAD + "@0 called\n"), 15 * 60000),
     ]
 
 

@@ -3,7 +3,8 @@
 Replays a match with the shot clock on (a shot starts at 1000 ms: 45 s, warning at 10),
 then with the heap locked draws the LED panel every 7 ms of the whole shot: the seconds,
 the flashing warning and TIME at expiry; then the score path of a snooker frame (both
-scores and the break) many times. Any allocation raises MemoryError (exit 1). Prints
+scores and the break) many times, and a called match's late start every 97 ms of its 15
+minutes and past them (M:SS, then TIME). Any allocation raises MemoryError (exit 1). Prints
 the count of draws that lit something, the count of distinct pictures seen as a
 checksum, and OK.
 
@@ -29,15 +30,19 @@ CLOCKED = ["sbn 1\n", "game snooker reds=15\n", "match best-of 7\n", 'side A "An
            'side B "Bob"\n', "clock shot=45 warn=10\n", "@0 frame A\n", "@1000 pot red\n"]
 SCORES = ["sbn 1\n", "game snooker reds=15\n", "match best-of 7\n", 'side A "Ann"\n',
           'side B "Bob"\n', "frame A\n", "pot red\n", "pot black\n", "end\n", "pot red\n"]
+CALLED = ["sbn 1\n", "game snooker reds=15\n", "match best-of 7\n", 'side A "Ann"\n',
+          'side B "Bob"\n', "@0 called\n"]
 
 
 def main():
     clocked = replay(CLOCKED)
     scores = replay(SCORES)
+    called = replay(CALLED)
     buf = bytearray(64)
     fb = framebuf.FrameBuffer(buf, 32, 16, framebuf.MONO_HLSB)
     led.draw(fb, clocked, 1000)  # warm up (first calls may intern names)
     led.draw(fb, scores, 0)
+    led.draw(fb, called, 0)
     if not lock_is_real():
         print("heap_lock does not lock")
         sys.exit(1)
@@ -70,8 +75,14 @@ def main():
     while n < 500:
         led.draw(fb, scores, n)
         n += 1
+    late = 0
+    now = 0
+    while now < 901000:
+        if led.draw(fb, called, now) < 0:
+            late += 1
+        now += 97
     micropython.heap_unlock()
-    print("lit", lit, "dark", dark, "time", times, "changes>0", changes > 0)
+    print("lit", lit, "dark", dark, "time", times, "changes>0", changes > 0, "late-due", late)
     print("OK")
 
 

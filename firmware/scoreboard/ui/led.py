@@ -12,7 +12,11 @@ second, the next flash), or -1 when it only changes with the next event. What it
   along the top (A left, B right), the striker's break (run) below, with an arrow on the
   striker's side; in pool: the racks won, with the arrow;
 - between frames and after the match (also when a ruling such as `concede` ended the
-  frame with a shot on the clock): the frames (racks) won; no match: dark.
+  frame with a shot on the clock): the frames (racks) won; no match: dark;
+- a called match before its first frame (the late start, seed 004 1.7, counted from the
+  call): the minutes and seconds still to go, `M:SS` the full panel high, for the player
+  the table waits for and the room; `TIME` once it is due (the referee may then enter
+  `forfeit X late`).
 
 The clock path reads only `match.clock` and small ints and draws with integer
 arithmetic: it allocates nothing (tests/micropython/screens_led_heap.py proves it under
@@ -21,7 +25,7 @@ arithmetic: it allocates nothing (tests/micropython/screens_led_heap.py proves i
 
 from micropython import const
 
-from .draw import CENTRE, LEFT, RIGHT, number, triangle
+from .draw import CENTRE, LEFT, RIGHT, digit, number, triangle
 
 _W = const(32)
 _H = const(16)
@@ -78,6 +82,27 @@ def _clock(canvas, clock, now_ms):
     return into if running else -1
 
 
+def _late(canvas, late, now_ms):
+    """The late start's M:SS to go (99:59 at most); returns ms to the next change, or
+    -1 once due (TIME)."""
+    left = late.remaining_ms(now_ms)
+    if left <= 0:
+        _time(canvas)
+        return -1
+    secs = (left + 999) // 1000
+    into = left - (secs - 1) * 1000
+    mins = secs // 60
+    if mins > 99:
+        mins, secs = 99, 59
+    secs %= 60
+    number(canvas, mins, 0, 0, 6, _H, 2, 1, RIGHT, 1, 14)
+    canvas.fill_rect(15, 4, 2, 2, 1)  # the colon
+    canvas.fill_rect(15, 10, 2, 2, 1)
+    digit(canvas, secs // 10, 18, 0, 6, _H, 2, 1)
+    digit(canvas, secs % 10, 25, 0, 6, _H, 2, 1)
+    return into
+
+
 def _arrow(canvas, side, y):
     if side == 0:
         triangle(canvas, 0, y, 7, False, 1)
@@ -117,6 +142,8 @@ def draw(canvas, match, now_ms):
     clock = match.clock
     if in_play and clock.enabled and clock.active:
         return _clock(canvas, clock, now_ms)
+    if f is None and match.time.late.active:
+        return _late(canvas, match.time.late, now_ms)
     if not in_play:
         won = match.frames_won()
         _won(canvas, won[0], won[1], None)
