@@ -314,6 +314,9 @@ def test_the_clubs_rules_reach_each_matchs_header(tmp_path):
         assert t.conditions[stage]["rules"] == {"late": 10, "pushout": 0, "threefoul": 0}
     head = header_lines(t, "W1-01")
     assert head[-1] == "rules late=10 pushout=0 threefoul=0", head
+    shown = ok("tournament", "show", "Cup", "--db", url).splitlines()  # each stage's
+    assert "winners (race-to 3; rules late=10 pushout=0 threefoul=0)" in shown, shown
+    assert "final (race-to 5; rules late=10 pushout=0 threefoul=0)" in shown, shown
     match = Match(parse_header([line + "\n" for line in head]))
     match.apply((None, "frame", ("A",)))
     assert (match.frame.three_fouls, match.frame.push_out) == (False, False)

@@ -128,7 +128,8 @@ def as_page(t, changes=None):
     for s in t.specs:
         r = t.results.get(s.id)
         extra[s.id] = {"from": [s.a_from, s.b_from], "how": r.how if r else None,
-                       "format": advance.match_format(t, s)}
+                       "format": advance.match_format(t, s),
+                       "conditions": advance.condition_words(t, s)}
     groups = {}
     for s in t.specs:
         if s.stage.startswith("group "):

@@ -172,6 +172,18 @@ def match_format(t, spec):
     return t.conditions[stage_key(spec.stage)]["match"]
 
 
+def condition_words(t, spec):
+    """The stage's playing conditions besides its `match` words, as the header lines the
+    box reads (those the stage gives): `breaks ...`, `clock ...`, `rules key=N ...`."""
+    cond = t.conditions[stage_key(spec.stage)]
+    out = ["breaks " + cond["breaks"]] if cond.get("breaks") else []
+    if cond.get("clock"):
+        out.append("clock " + cond["clock"])
+    if cond.get("rules"):
+        out.append("rules " + " ".join("%s=%d" % kv for kv in sorted(cond["rules"].items())))
+    return out
+
+
 def check_score(t, spec, score, winner_is_a):
     """TournamentError unless `score` (a, b) ends a match of the stage's format with
     that winner."""

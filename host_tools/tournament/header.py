@@ -14,7 +14,7 @@ from datetime import datetime
 
 from host_tools.results.draw import SetupError, check_header, check_size, quote
 from host_tools.tournament import TournamentError
-from host_tools.tournament.advance import name_of, source_text
+from host_tools.tournament.advance import condition_words, name_of, source_text
 from host_tools.tournament.model import stage_key
 from host_tools.tournament.store import box_match
 
@@ -35,14 +35,9 @@ def header_lines(t, match_id):
              "date " + datetime.now().strftime("%Y-%m-%dT%H:%M")]
     if cond.get("lang"):
         lines.append("lang " + cond["lang"])
-    lines += ["game " + t.game, "match " + cond["match"]]
-    if cond.get("breaks"):
-        lines.append("breaks " + cond["breaks"])
-    lines += ["side A " + quote(name_of(t, st.a)), "side B " + quote(name_of(t, st.b))]
-    if cond.get("clock"):
-        lines.append("clock " + cond["clock"])
-    if cond.get("rules"):
-        lines.append("rules " + " ".join("%s=%d" % kv for kv in sorted(cond["rules"].items())))
+    lines += ["game " + t.game, "match " + cond["match"],
+              "side A " + quote(name_of(t, st.a)), "side B " + quote(name_of(t, st.b))]
+    lines += condition_words(t, spec)  # the header is written in the core's order below
     if match_id in t.tables:
         lines.append("table %d" % t.tables[match_id])
     where = "%s %s" % (t.name, match_id)

@@ -8,7 +8,8 @@ ASCII (ensure_ascii), so neither puts a control character on a terminal.
 import json
 
 from host_tools.messages import shown
-from host_tools.tournament.advance import match_format, name_of, source_text, table
+from host_tools.tournament.advance import (condition_words, match_format, name_of,
+                                          source_text, table)
 
 FORMAT_NAMES = {"single": "single elimination", "double": "double elimination",
                 "groups": "groups, then a knockout"}
@@ -82,7 +83,8 @@ def as_text(t):
                 lines += _group_table(t, stage)
             stage, rnd = s.stage, None
             lines.append("")
-            lines.append("%s (%s)" % (stage, match_format(t, s)))
+            lines.append("%s (%s)" % (stage, "; ".join([match_format(t, s)]
+                                                        + condition_words(t, s))))
         if s.round != rnd:
             rnd = s.round
             lines.append("  round %d" % rnd)
