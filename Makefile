@@ -31,7 +31,7 @@ PY_STAMP := $(VENV)/.deps-stamp
 NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 
-.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test check \
+.PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test slow check \
 	dist bench lint typecheck flash sync sim clean-pycache
 
 deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2
@@ -183,10 +183,17 @@ $(TYPINGS_STAMP): requirements-typings.txt | $(BIN)/python
 	touch $@
 
 # pytest exits 5 when it collects no test: that must never pass as green.
-# The long sweeps (every byte of every power cut, ...) are marked slow: `make bench` runs them.
+# The long sweeps (every byte of every power cut, ...) are marked slow: `make slow` runs
+# them all (a quarter of an hour here), `make bench` those that give its figures.
 test: deps
 	@$(BIN)/pytest -q -n auto --dist loadfile -m "not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
+	exit $$rc
+
+# One process: several sweeps time real key presses and would measure each other.
+slow: deps
+	@$(BIN)/pytest -q -m slow; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "make slow: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
 # The fast tier: nothing is installed or built (`make deps` does that); a missing venv or
