@@ -674,3 +674,55 @@ def test_the_desk_words_are_in_every_language_and_not_on_the_box():
         for k, text in english.items():
             assert re.findall(r"%[sd]", other[k]) == re.findall(r"%[sd]", text), (code, k)
     assert not [k for k in en.TEXTS[0::2] if k.startswith("v.d_")]
+
+
+def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tmp_path):
+    """A call to a box heard on table 1 that does not answer its request channel (a pty
+    nobody reads: the call gives up after its seconds): meanwhile the tournament's JSON
+    and another table's call are answered at once; the call is recorded, and its answer
+    says the box did not answer."""
+    import threading
+    import time
+
+    db = tmp_path / "results.sqlite"
+    played(db, upto=0)
+    master, slave = os.openpty()
+    web = served(db)
+    try:
+        json_post = {"Content-Type": "application/json"}
+        for mid, table in (("W1-01", 1), ("W1-02", 2)):  # no box heard yet: recorded only
+            status, text = _status(web.url + "api/tournament/Cup/assign", json.dumps(
+                {"match": mid, "table": table}).encode(), json_post)
+            assert status == 200, text
+
+        async def heard():  # now a box is heard on table 1, and it will not answer
+            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave)}
+        web.call(heard())
+        answer = {}
+
+        def call():
+            t0 = time.monotonic()
+            answer["got"] = _status(web.url + "api/tournament/Cup/call",
+                                    json.dumps({"match": "W1-01"}).encode(), json_post)
+            answer["took"] = time.monotonic() - t0
+        caller = threading.Thread(target=call)
+        caller.start()
+        time.sleep(0.5)  # the call waits on the box
+        t0 = time.monotonic()
+        status, text = _status(web.url + "api/tournament/Cup")
+        assert status == 200 and time.monotonic() - t0 < 1.0, time.monotonic() - t0
+        t0 = time.monotonic()
+        status, text = _status(web.url + "api/tournament/Cup/call",
+                               json.dumps({"match": "W1-02"}).encode(), json_post)
+        assert status == 200 and time.monotonic() - t0 < 1.0, time.monotonic() - t0
+        assert "got" not in answer  # the slow box's call still waits
+        caller.join(30)
+        status, text = answer["got"]
+        got = json.loads(text)
+        assert status == 200 and answer["took"] > 3, answer
+        assert [m["status"] for m in got["matches"] if m["id"] == "W1-01"] == ["called"]
+        assert got["box"]["ok"] is False and "does not answer" in got["box"]["said"], got
+    finally:
+        web.stop()
+        os.close(master)
+        os.close(slave)

@@ -39,7 +39,9 @@ refused (a page elsewhere cannot post a form to the desk on loopback).
 Every change of a tournament, the desk's own or not (`scoreboard tournament result` in
 another process, a result a box's sync stored), is a `tournament` event on the stream
 (stream.py's Hub.notice): the desk looks at the tournaments' change counters every
-POLL seconds. The database is used from one thread of its own, one connection.
+POLL seconds. The database is used from one thread of its own, one connection; the exchanges with
+the boxes (assign's header, call) from threads of theirs, so a box slow to answer holds
+up neither the pages nor the other tables.
 """
 
 import asyncio
@@ -73,51 +75,33 @@ def queue_on_box(port, lines, where):
     return "%s/%s.sbn" % (QUEUE, name)
 
 
-def assign(db, name, match_id, table, via, port=None):
-    """store.assign, the header queued first on the table's box when it has one
-    (`port`), as `tournament assign --port` does: the Tournament after it and the file
-    queued (or None)."""
-    from host_tools.device.sync_board import BoardError
-    from host_tools.results.draw import SetupError
+def header_for(db, name, match_id, table):
+    """The header of `match_id` on `table` (checked as store.assign will check it), for
+    the table's box before the assignment is recorded, as `tournament assign --port`
+    does."""
+    t = store.load(db, name)
+    store.check_assign(db, t, match_id, table)
+    t.tables[match_id] = table
+    return header_lines(t, match_id)
 
-    queued = None
-    if port is not None:
-        t = store.load(db, name)
-        store.check_assign(db, t, match_id, table)
-        t.tables[match_id] = table
-        lines = header_lines(t, match_id)
-        try:
-            queued = queue_on_box(port, lines, "%s %s" % (name, match_id))
-        except (SetupError, BoardError, OSError) as e:
-            raise TournamentError("table %d's box: %s" % (
-                table, (str(e).splitlines() or [type(e).__name__])[0])) from None
-    try:
-        return store.assign(db, name, match_id, table, via), queued
-    except TournamentError as e:
-        if queued:
-            raise TournamentError("%s; its header stays queued on the box" % e) from None
-        raise
+
+def box_failed(table, e):
+    """A box exchange's error as the desk says it: one line, the table named."""
+    return "table %s's box: %s" % (table, (str(e).splitlines() or [type(e).__name__])[0])
 
 
 # -- call: the table's box hears it too -----------------------------------------------
-def call(db, name, match_id, via, port_of):
-    """store.call, then the call sent to the box of the match's table when one is heard
-    there (`port_of(table)`: its port, or None), as `tournament call --port` does: the
-    Tournament after it, and {"ok", "said"} of the box (None without one). The call is
-    recorded whatever the box says: the announcement was made."""
+def tell_box(port, name, match_id, table):
+    """The call sent to the box on `port`, as `tournament call --port` does: {"ok",
+    "said"} of the box. The call is recorded whatever the box says: the announcement
+    was made."""
     from host_tools.device.connect import call_box
     from host_tools.device.sync_board import BoardError
 
-    t = store.call(db, name, match_id, via)
-    table = t.tables.get(match_id)
-    port = port_of(table)
-    if port is None:
-        return t, None
     try:
-        return t, {"ok": True, "said": call_box(port, store.box_match(name, match_id))}
+        return {"ok": True, "said": call_box(port, store.box_match(name, match_id))}
     except (BoardError, OSError) as e:
-        return t, {"ok": False, "said": "table %s's box: %s" % (
-            table, (str(e).splitlines() or [type(e).__name__])[0])}
+        return {"ok": False, "said": box_failed(table, e)}
 
 
 # -- what the pages read --------------------------------------------------------------
@@ -198,6 +182,7 @@ class Desk:
         self.tables = tables
         self.log = log or (lambda text: None)
         self.pool = ThreadPoolExecutor(1, thread_name_prefix="desk-db")
+        self.boxes = ThreadPoolExecutor(4, thread_name_prefix="desk-box")  # box exchanges
         self.db = None      # the pool's thread's connection
         self.seen = {}      # tournament -> its change counter last published
         self.hub = None
@@ -232,37 +217,39 @@ class Desk:
                 out.append(self._state(name))
         return out
 
-    def _act(self, name, verb, body, via, port=None):
-        """One action in the pool's thread. `port`: assign's, the port of the table's
-        box (or None); call's, the function that finds it for a table (box_port)."""
+    def _act(self, name, verb, body, via):
+        """Create, or a result by hand, in the pool's thread."""
         db = self._db()
         if verb == "create":
             t = new_tournament(body)
             store.create(db, t, via)
             return self._state(t.name)
         match = str(body.get("match") or "")
-        if verb == "assign":
-            table = _number(body.get("table"), "the table", 1, 999)
-            if table is None:
-                raise TournamentError("%s: which table?" % match)
-            assign(db, name, match, table, via, port)
-        elif verb == "call":
-            _, box = call(db, name, match, via, port)
-            return dict(self._state(name), box=box)
-        else:
-            how = body.get("how") or "played"
-            if how not in HOWS:
-                raise TournamentError("unknown kind of result %s" % how)
-            score = body.get("score")
-            if score is not None:
-                if not (isinstance(score, list) and len(score) == 2):
-                    raise TournamentError("a score is two numbers")
-                score = tuple(_number(x, "a score", 0, 9999) for x in score)
-                if None in score:
-                    raise TournamentError("give both scores")
-            store.result(db, name, match, body.get("winner"), score, how,
-                         bool(body.get("correct")), via)
+        how = body.get("how") or "played"
+        if how not in HOWS:
+            raise TournamentError("unknown kind of result %s" % how)
+        score = body.get("score")
+        if score is not None:
+            if not (isinstance(score, list) and len(score) == 2):
+                raise TournamentError("a score is two numbers")
+            score = tuple(_number(x, "a score", 0, 9999) for x in score)
+            if None in score:
+                raise TournamentError("give both scores")
+        store.result(db, name, match, body.get("winner"), score, how,
+                     bool(body.get("correct")), via)
         return self._state(name)
+
+    def _header(self, name, match, table):
+        return header_for(self._db(), name, match, table)
+
+    def _assigned(self, name, match, table, via):
+        store.assign(self._db(), name, match, table, via)
+        return self._state(name)
+
+    def _called(self, name, match, via):
+        """store.call; the state after it and the match's table (or None)."""
+        t = store.call(self._db(), name, match, via)
+        return self._state(name), t.tables.get(match)
 
     def _close(self):
         if self.db is not None:
@@ -282,6 +269,47 @@ class Desk:
         except DbError:
             await loop.run_in_executor(self.pool, self._reset)
             raise
+
+    async def _on_box(self, fn, *args):
+        """A box exchange, in a thread of its own: a box slow to answer never holds up
+        the database's thread (the pages, the other tables' actions, the watch)."""
+        return await asyncio.get_running_loop().run_in_executor(self.boxes, fn, *args)
+
+    async def _assign(self, name, body, via):
+        """The header queued first on the table's box when one is heard there, then the
+        assignment recorded (refused: the header stays queued, and the answer says so)."""
+        from host_tools.device.sync_board import BoardError
+        from host_tools.results.draw import SetupError
+
+        match = str(body.get("match") or "")
+        table = _number(body.get("table"), "the table", 1, 999)
+        if table is None:
+            raise TournamentError("%s: which table?" % match)
+        port = self.box_port(table)
+        queued = None
+        if port is not None:
+            lines = await self._run(self._header, name, match, table)
+            try:
+                queued = await self._on_box(queue_on_box, port, lines,
+                                            "%s %s" % (name, match))
+            except (SetupError, BoardError, OSError) as e:
+                raise TournamentError(box_failed(table, e)) from None
+        try:
+            return await self._run(self._assigned, name, match, table, via)
+        except TournamentError as e:
+            if queued:
+                raise TournamentError("%s; its header stays queued on the box" % e) from None
+            raise
+
+    async def _call(self, name, body, via):
+        """The call recorded, then sent to the table's box when one is heard there."""
+        match = str(body.get("match") or "")
+        state, table = await self._run(self._called, name, match, via)
+        port = self.box_port(table)
+        box = None
+        if port is not None:
+            box = await self._on_box(tell_box, port, name, match, table)
+        return dict(state, box=box)
 
     def publish(self, state):
         if self.hub is not None:
@@ -371,12 +399,12 @@ class Desk:
             name = request.match_info.get("name")
             via = "desk %s" % (request.remote or "?")
             try:
-                # assign: the port of the table asked for; call: how to find the
-                # port of the match's table (the pool's thread looks it up)
-                state = await self._run(self._act, name, verb, body, via,
-                                        self.box_port(body.get("table"))
-                                        if verb == "assign" else self.box_port
-                                        if verb == "call" else None)
+                if verb == "assign":
+                    state = await self._assign(name, body, via)
+                elif verb == "call":
+                    state = await self._call(name, body, via)
+                else:
+                    state = await self._run(self._act, name, verb, body, via)
             except TournamentError as e:
                 return refuse(400, str(e).splitlines()[0] if str(e) else "refused")
             except DbError as e:
@@ -404,6 +432,7 @@ class Desk:
                     await task["watch"]
             await asyncio.get_running_loop().run_in_executor(self.pool, self._close)
             self.pool.shutdown(wait=False)
+            self.boxes.shutdown(wait=False)
 
         app.on_startup.append(start)
         app.on_cleanup.append(stop)
