@@ -30,6 +30,19 @@ def micropython_bin():
     return mpy.tool(mpy.MICROPYTHON)
 
 
+@pytest.fixture
+def browser(tmp_path):
+    """Headless Chromium at 1080p, the size the desk's and the room's pictures are made
+    at (a file may keep its own: the live pages' at the window's)."""
+    from support.room import screen
+    from support.simpage import chrome, quit_chrome
+
+    driver = chrome(tmp_path / "downloads")
+    screen(driver, 1920, 1080)
+    yield driver
+    quit_chrome(driver)
+
+
 def pytest_collection_modifyitems(config, items):
     """The `needs_build` marker, from each test's file and fixtures (support/tiers.py)."""
     for item in items:

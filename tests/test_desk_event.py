@@ -35,8 +35,6 @@ from support.deskdriver import click, match_of, state, status_is, svg_results
 from support.deskdriver import who as name_of
 from support.deskpage import DeskServer, csv_text
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
-from support.room import screen
-from support.simpage import chrome, quit_chrome
 from support.tablebox import TableBox
 from support.vdev import scoreboard
 from support.waits import wait_for, wait_js
@@ -53,14 +51,6 @@ IDLE_S = 1  # the desk pulls a finished match once its box has been idle this lo
 # debounce) and up between two presses of one key; still far below a long press's 700.
 HOLD_MS = 200
 GAP_MS = 200
-
-
-@pytest.fixture
-def browser(tmp_path):
-    driver = chrome(tmp_path / "downloads")
-    screen(driver, 1920, 1080)
-    yield driver
-    quit_chrome(driver)
 
 
 # The table chosen in the row's picker and its Assign clicked in one turn of the page's

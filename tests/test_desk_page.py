@@ -34,21 +34,11 @@ from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, serv
 from support.livebox import SCOREBOARD, _readline, checkout_env, stop
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.liveweb import snapshot
-from support.room import screen
-from support.simpage import chrome, quit_chrome
 from support.vdev import VirtualDevice
 from support.waits import wait_js
 
 EN = words("en")
 OUTPUT = mpy.REPO / "test-output" / "desk"
-
-
-@pytest.fixture
-def browser(tmp_path):
-    driver = chrome(tmp_path / "downloads")
-    screen(driver, 1920, 1080)
-    yield driver
-    quit_chrome(driver)
 
 
 def show_json(db, name="Cup"):
