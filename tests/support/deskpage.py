@@ -113,7 +113,8 @@ def pictures(out=PICTURES, width=1920, height=1080):
     out.mkdir(parents=True, exist_ok=True)
     folder = Path(tempfile.mkdtemp(prefix="desk-pictures-"))
     db = folder / "results.sqlite"
-    played(db, "Club-Cup", upto=7)
+    played(db, "Club-Cup", upto=7, conditions={"clock": "shot=35 warn=10 ext=1x25",
+                                               "rules": {"late": 10}})
     web = served(db)
     driver = chrome(folder / "downloads")
     paths = []
