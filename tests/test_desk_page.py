@@ -16,6 +16,8 @@ import json
 import os
 import re
 import subprocess
+import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -671,9 +673,6 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
     nobody reads: the call gives up after its seconds): meanwhile the tournament's JSON
     and another table's call are answered at once; the call is recorded, and its answer
     says the box did not answer."""
-    import threading
-    import time
-
     db = tmp_path / "results.sqlite"
     played(db, upto=0)
     master, slave = os.openpty()

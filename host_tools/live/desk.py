@@ -39,9 +39,9 @@ refused (a page elsewhere cannot post a form to the desk on loopback).
 Every change of a tournament, the desk's own or not (`scoreboard tournament result` in
 another process, a result a box's sync stored), is a `tournament` event on the stream
 (stream.py's Hub.notice): the desk looks at the tournaments' change counters every
-POLL seconds. The database is used from one thread of its own, one connection; the exchanges with
-the boxes (assign's header, call) from threads of theirs, so a box slow to answer holds
-up neither the pages nor the other tables.
+POLL seconds. The database is used from one thread of its own, one connection; the
+exchanges with the boxes (assign's header, call) from threads of theirs, so a box slow
+to answer holds up neither the pages nor the other tables.
 """
 
 import asyncio

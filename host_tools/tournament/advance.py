@@ -21,6 +21,7 @@ the tournament.
 """
 
 from host_tools.tournament import TournamentError
+from host_tools.tournament.conditions import header_words
 from host_tools.tournament.model import HOWS, Result, State, stage_key
 
 EMPTY = "empty"
@@ -174,14 +175,8 @@ def match_format(t, spec):
 
 def condition_words(t, spec):
     """The stage's playing conditions besides its `match` words, as the header lines the
-    box reads (those the stage gives): `breaks ...`, `clock ...`, `rules key=N ...`."""
-    cond = t.conditions[stage_key(spec.stage)]
-    out = ["breaks " + cond["breaks"]] if cond.get("breaks") else []
-    if cond.get("clock"):
-        out.append("clock " + cond["clock"])
-    if cond.get("rules"):
-        out.append("rules " + " ".join("%s=%d" % kv for kv in sorted(cond["rules"].items())))
-    return out
+    box reads (conditions.header_words)."""
+    return header_words(t.conditions[stage_key(spec.stage)])
 
 
 def check_score(t, spec, score, winner_is_a):

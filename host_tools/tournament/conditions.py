@@ -46,12 +46,8 @@ def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, brea
     for stage in STAGES[fmt]:
         s_race, s_best = stages.get(stage, (None, None))
         words = "race-to %d" % s_race if s_race else "best-of %d" % s_best if s_best else base
-        lines = ["sbn 1", "game " + game, "match " + words] + (
-            ["breaks " + extra["breaks"]] if "breaks" in extra else []) + [
-            'side A "a"', 'side B "b"'] + (
-            ["clock " + extra["clock"]] if "clock" in extra else []) + (
-            ["rules " + " ".join("%s=%d" % kv for kv in sorted(extra["rules"].items()))]
-            if "rules" in extra else [])
+        lines = ["sbn 1", "game " + game, "match " + words, 'side A "a"',
+                 'side B "b"'] + header_words(extra)
         try:
             check_header(lines, "the %s stage" % stage)
         except SetupError as e:  # the header line named by its words, not its number
@@ -70,6 +66,18 @@ def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, brea
     if given:
         raise TournamentError("--format %s has no %s stage" % (fmt, given[0]))
     return game, out
+
+
+def header_words(cond):
+    """A stage's conditions (`conditions`' {"match", "clock", "breaks", "rules"}) besides
+    its `match` words, as the header lines the box reads, those it gives: `breaks ...`,
+    `clock ...`, `rules key=N ...` (a header's lines are written in the core's order)."""
+    out = ["breaks " + cond["breaks"]] if cond.get("breaks") else []
+    if cond.get("clock"):
+        out.append("clock " + cond["clock"])
+    if cond.get("rules"):
+        out.append("rules " + " ".join("%s=%d" % kv for kv in sorted(cond["rules"].items())))
+    return out
 
 
 SWITCHES = {"on": 1, "off": 0}
