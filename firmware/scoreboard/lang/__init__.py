@@ -254,30 +254,45 @@ def refusal(text, family=None):
     """A refusal of the rules core (its English ValueError text) in the language in use:
     the table's translation of the core template it matches, its arguments (balls,
     numbers) filled in, the words among them translated, in the plural of the first
-    number; as it is when none matches. With `family` "pool", a template's rack form
+    number; as it is when none matches. Of the templates that match, the most specific
+    wins, the one with the most words of its own (`ball on is a colour, not red` over
+    `ball on is %s, not %s`, `ball %d is not on the table` over `%s is not on the
+    table`): a `%s` must never swallow words of the core, which would then stay English.
+    English says the core's own words, unless its table words the template otherwise
+    (then with `%s` conversions only). With `family` "pool", a template's rack form
     (`KEY|rack`, where the core says frame for a rack) where the table has one."""
     table = _ACTIVE[0]
-    pool = family == "pool"
-    if table is None or (_ACTIVE[1] == "en" and not pool):
+    if table is None:
         return text
+    pool = family == "pool"
+    english = _ACTIVE[1] == "en"
     i = 0
     n = len(table)
     while i < n and table[i] < "=":
         i += 2
+    best = -1
+    most = -1
+    found = None
     while i < n and table[i][0] == "=":
         key = table[i]
-        args = _match(key[1:], text) if key.find("#") < 0 and key.find("|") < 0 else None
-        if args is not None:
-            count = 2
-            for a in args:  # the first number among them takes its plural
-                if a.isdigit():
-                    count = int(a)
-                    break
-            j = _find(table, key + "|rack") if pool else -1
-            if j < 0:
-                if _ACTIVE[1] == "en":  # English: the core's own words
-                    return text
-                j = _form(table, key, plural(count))
-            return table[j + 1] % tuple(word(a) for a in args)
+        if key.find("#") < 0 and key.find("|") < 0:
+            own = len(key) - 1 - 2 * key.count("%")  # its own characters, not the slots
+            if own > most:
+                args = _match(key[1:], text)
+                if args is not None:
+                    best, most, found = i, own, args
         i += 2
-    return text
+    if found is None:
+        return text
+    key = table[best]
+    count = 2
+    for a in found:  # the first number among them takes its plural
+        if a.isdigit():
+            count = int(a)
+            break
+    j = _find(table, key + "|rack") if pool else -1
+    if j < 0:
+        if english and table[best + 1] == key[1:]:  # English: the core's own words
+            return text
+        j = _form(table, key, plural(count))
+    return table[j + 1] % tuple(word(a) for a in found)

@@ -9,7 +9,7 @@ scoreboard/lang/__init__.py."""
 TEXTS = (
     "=%d balls on the table: the balls are racked when one is left",
     "bil na stole: %s; ustawia się je, gdy zostaje jedna",
-    "=%s breaks frame %d (breaks %s)", "%s zaczyna frejm %d (zaczyna %s)",
+    "=%s breaks frame %d (breaks %s)", "%s zaczyna frejm %s (zaczyna %s)",
     "=%s breaks frame %d (breaks %s)|rack", "%s zaczyna partię %s (zaczyna %s)",
     "=%s dropped: the foul is worth at least %d", "wbita %s: faul wart co najmniej %s",
     "=%s is not on the table", "%s nie ma na stole",
