@@ -124,7 +124,7 @@ def test_the_respot_list_and_the_match_over_have_their_own_hints(tmp_path):
             + ["ok", "black"])  # A plays first and pots it: the match is over
     said, journal = box(tmp_path, head("snooker reds=6", "best-of 1"), keys)
     level = after(said, 21)
-    assert level.entry == "RESPOTTED BLACK - ok: who plays first?"
+    assert level.entry == "ok: choose"  # the prompt bar: who plays first
     respot = after(said, 22)
     assert respot.title == "RESPOT: WHO PLAYS FIRST?"
     assert respot.hint == "ok:choose  menu:next (held: previous)  undo:back"
@@ -151,7 +151,7 @@ def test_forfeit_a_late_before_any_frame_from_the_keys(tmp_path):
 
 def test_called_and_the_clock_before_frame_one_then_b_breaks(tmp_path):
     keys = ["menu", "ok",  # called: the match starts, waiting for its first frame
-            "menu", "menu", "ok",  # its menu again: the shot clock...
+            "menu", "menu", "menu", "ok",  # its menu again (A late, B late): the clock...
             "ok",  # ... the WPA profile
             "end",  # the side key: B breaks off
             "ok"]
@@ -159,9 +159,9 @@ def test_called_and_the_clock_before_frame_one_then_b_breaks(tmp_path):
     waiting = after(said, 2)
     assert waiting.kind == "score" and waiting.entry == "ok:A breaks off end:swap menu:more"
     assert waiting.clock == "NO CLOCK"
-    assert after(said, 5).title == "SHOT CLOCK"
-    assert after(said, 6).clock.startswith("CLOCK 35s/10 ")
-    assert after(said, 7).entry == "ok:B breaks off end:swap menu:more"
+    assert after(said, 6).title == "SHOT CLOCK"
+    assert after(said, 7).clock.startswith("CLOCK 35s/10 ")
+    assert after(said, 8).entry == "ok:B breaks off end:swap menu:more"
     assert journal == ["called", "clock on shot=35 warn=10 ext=1x25 first=60", "frame B"]
 
 
@@ -212,13 +212,13 @@ def test_award_and_abandon_ask_before_they_are_journaled(tmp_path):
     keys = ["ok", "red",
             "menu", "menu", "menu", "ok",  # award (claim, concede frame, award)
             "menu", "ok",  # to B
-            "ok",  # miss3: the question
+            "ok",  # three misses: the question
             "undo", "undo", "undo", "undo",  # no; out of the menus again
             "menu", "menu long", "ok",  # abandon (the last item)
             "ok",  # no winner: the question
             "ok"]
     said, journal = box(tmp_path, SNOOKER, keys)
-    assert after(said, 9).entry == "Award the frame to B (Bob), miss3? ok"
+    assert after(said, 9).entry == "Award the frame to B (Bob), three misses? ok"
     assert after(said, 13).kind == "score"
     assert after(said, 17).entry == "Abandon the match, no winner? ok"
     assert after(said, 18).kind == "match_end"
@@ -244,7 +244,7 @@ def test_after_a_foul_the_incoming_sides_options_and_the_free_ball(tmp_path):
     assert after(said, 4).entry == "A: play, again, free, replace?"
     assert after(said, 5).entry is None
     assert after(said, 7).entry == "A: play, again or free?"
-    assert after(said, 8).entry == "A nominates: its key pots it"
+    assert after(said, 8).entry == "A nominates the free ball: its key pots it"
     assert after(said, 9).entry is None
     assert journal == ["frame A", "end", "foul 4 miss", "replace", "foul 4", "free",
                        "pot free"]

@@ -184,6 +184,43 @@ def fewest(match, want, depth=MAX_DEPTH):
     return None
 
 
+def reachable(match, depth=3):
+    """{(word, args): fewest presses} of every event line that some sequence of at most
+    `depth` presses gives from the position of `match` (the search of `fewest`, all its
+    lines kept): what the key grammar lets a referee enter that quickly."""
+    from scoreboard.core.notation import parse_event
+    from scoreboard.keys.grammar import Grammar
+
+    family = match.family
+    keys = [(n, long) for n in Grammar(match).names for long in (False, True)]
+    frontier = [()]
+    seen = set()
+    got = {}
+    for d in range(1, depth + 1):
+        nxt = []
+        for path in frontier:
+            for key in keys:
+                g = Grammar(match)
+                for name, long in path:
+                    g.press(name, long)
+                r = g.press(key[0], key[1])
+                if r.refusal is not None:
+                    continue
+                if r.line is not None:
+                    try:
+                        ev = parse_event(family, r.line)
+                    except ValueError:
+                        continue
+                    got.setdefault((ev[1], tuple(ev[2])), d)
+                    continue
+                shown = (g.mode, r.entry, repr(r.menu), g.first_breaker, g.hint())
+                if shown not in seen:
+                    seen.add(shown)
+                    nxt.append(path + (key,))
+        frontier = nxt
+    return got
+
+
 def measure(matches, only=None):
     """{action: [presses, ...]} over the event lines of `matches` (None: not found);
     `only`: the actions to measure (all when None)."""

@@ -14,7 +14,8 @@ an item is `(label, kind, data)`:
 The grammar (`grammar.py`) walks them: `menu` moves down, a long `menu` up, `ok`
 chooses, `undo` goes back a level. Only the words a game takes are offered; whether one
 is allowed at that moment is the match's to say (a refused line is shown as a refusal).
-Some items appear only in some states: `respot` with a tie on the last black, `resume`
+Some items appear only in some states: `called` until the match is called, then the
+late start's forfeit of either side; `respot` with a tie on the last black, `resume`
 (first) while play is suspended and `suspend` otherwise once a frame has been played,
 `clock off` with a clock on, `as set up` when the header has a clock, `extend`, `go`
 and `hit` with a clock on.
@@ -118,8 +119,14 @@ def _common_tail(match, items):
 
 
 def start_menu(match):
-    """Before the first frame: the late-start call, the clock, a forfeit or abandon."""
-    items = [(t("n.called"), LINE, "called")]
+    """Before the first frame: the match's call (the late start runs from it, seed 004
+    1.7), or once it is called the forfeit of the side that is late (first: the score
+    screen asks for it when the start is due), then the clock, a forfeit or abandon."""
+    if match.time.late.active:
+        items = [(t("n.late") % side_label(match, s), LINE, "forfeit %s late" % SIDES[s])
+                 for s in (0, 1)]
+    else:
+        items = [(t("n.called"), LINE, "called")]
     _common_tail(match, items)
     return (t("n.before" if match.family == "snooker" else "n.before_rack"), items)
 

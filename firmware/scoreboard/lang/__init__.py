@@ -208,6 +208,48 @@ def _up(o):
     return o
 
 
+def _down(o):
+    """The small letter of the capital with code point `o` (the blocks of `_up`), or
+    `o`: `_up` the other way."""
+    if 0x41 <= o <= 0x5A or (0xC0 <= o <= 0xDE and o != 0xD7):
+        return o + 32
+    if o == 0x178:
+        return 0xFF
+    if 0x100 <= o <= 0x17F:
+        if o == 0x130 or o == 0x138 or o == 0x149 or o == 0x17F:  # no pair by arithmetic
+            return o
+        odd_upper = 0x139 <= o <= 0x148 or 0x179 <= o <= 0x17E
+        capital = (o & 1) == 1 if odd_upper else (o & 1) == 0
+        return o + 1 if capital else o
+    if 0x391 <= o <= 0x3AB and o != 0x3A2:
+        return o + 32
+    if o == 0x386:
+        return 0x3AC
+    if 0x388 <= o <= 0x38A:
+        return o + 37
+    if o == 0x38C:
+        return 0x3CC
+    if o == 0x38E or o == 0x38F:
+        return o + 63
+    if 0x410 <= o <= 0x42F:
+        return o + 32
+    if 0x400 <= o <= 0x40F:
+        return o + 80
+    return o
+
+
+def lower(s):
+    """`s` in small letters, the same on CPython and MicroPython (whose `str.lower()` is
+    ASCII only): a text of capitals set in a line of small ones (`z 7 frejmów`)."""
+    for c in s:
+        o = ord(c)
+        if o > 0x40 and _down(o) != o:
+            break
+    else:
+        return s
+    return "".join(chr(_down(ord(c))) for c in s)
+
+
 def upper(s):
     """`s` in capitals, the same on CPython and MicroPython (whose `str.upper()` is ASCII
     only)."""
@@ -218,6 +260,20 @@ def upper(s):
     else:
         return s
     return "".join(chr(_up(ord(c))) for c in s)
+
+
+ELLIPSIS = "\u2026"  # what ends a text cut short
+
+
+def fit(s, chars):
+    """`s` cut to at most `chars` characters, an ellipsis last when cut (str slicing: at
+    a character, never inside one's UTF-8 bytes). THE cut of a text: the screens' field
+    (ui/draw.py) and a name in a question (keys/grammar.py) alike."""
+    if len(s) <= chars:
+        return s
+    if chars < 1:
+        return ""
+    return s[:chars - 1] + ELLIPSIS
 
 
 def _match(template, text):

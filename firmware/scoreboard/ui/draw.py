@@ -27,6 +27,8 @@
 
 from micropython import const
 
+from scoreboard.lang import ELLIPSIS, fit  # noqa: F401  (the cut of a text: lang's, one for all)
+
 from . import codes as chars
 
 # Segments: a (top) 1, b (top right) 2, c (bottom right) 4, d (bottom) 8, e (bottom
@@ -39,7 +41,6 @@ CENTRE = const(2)
 
 
 # -- text ---------------------------------------------------------------------------------
-ELLIPSIS = "\u2026"  # what ends a text cut to its field
 SMALL = const(0)  # Terminus 6x12
 BODY = const(1)  # Terminus 8x16
 LARGE = const(2)  # Terminus 12x24
@@ -155,16 +156,6 @@ def text(canvas, s, x, y, font=SMALL, col=1):
             r += 1
         x += w
     return end
-
-
-def fit(s, chars):
-    """`s` cut to at most `chars` characters, an ellipsis last when cut (str slicing: at
-    a character, never inside one's UTF-8 bytes)."""
-    if len(s) <= chars:
-        return s
-    if chars < 1:
-        return ""
-    return s[:chars - 1] + ELLIPSIS
 
 
 def text_at(canvas, s, x, y, width, align, font=SMALL, col=1):
