@@ -107,9 +107,10 @@ def test_the_seeds_terms_are_used():
     """The terms of the rule books: the Polish seed's frejm, faul, wolna bila, brejk,
     oznajmienie (a claim), partia (a rack); the Bulgarian seed's гейм (a rack), фаул,
     разбиване (the break), обявен (a called match, 1.7), лимит на времето (the shot
-    clock) that изтече at its limit, "time" never (the ten-second warning), and none of the words issue 26 found wrong: a claim is not
-    "zakończ frejm", a visit not посещение, the break one word, the winner does not
-    "печели с фаул", a rule изисква (not иска), the black is not "ЧЕРНАТА ОТНОВО"."""
+    clock) that изтече at its limit, "time" never (the ten-second warning), and none of
+    the words issue 26 found wrong: a claim is not "zakończ frejm", a visit not
+    посещение, the break one word, the winner does not "печели с фаул", a rule изисква
+    (not иска), the black is not "ЧЕРНАТА ОТНОВО"."""
     texts = " ".join(pl.TEXTS[1::2]).lower()
     for term in ("frejm", "faul", "wolna bila", "brejk", "oznajmienie", "partia"):
         assert term in texts, term

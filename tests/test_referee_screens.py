@@ -28,7 +28,7 @@ from support import device, mpy
 SCRIPT = mpy.REPO / "tests" / "micropython" / "referee_keys.py"
 INTERPRETERS = (("cpython", Path(sys.executable)), ("unix64", mpy.MICROPYTHON),
                 ("unix32-frozen", device.MP32))
-FIELDS = ("key", "kind", "entry", "hint", "banner", "title", "clock", "refreshes")
+FIELDS = ("key", "kind", "entry", "hint", "banner", "title", "clock", "refreshes", "late")
 
 
 def head(game, match, *more):
@@ -147,6 +147,37 @@ def test_forfeit_a_late_before_any_frame_from_the_keys(tmp_path):
     assert asked.entry == "A (Ann) forfeits, late? ok"
     assert after(said, 7).kind == "match_end"
     assert journal == ["forfeit A late"], "no frame was played"
+
+
+def test_the_late_start_in_minutes_then_its_forfeit_question(tmp_path):
+    """Issue 33 item 2 (seed 004 1.7): a called match says the minutes left before its
+    late start is due on the score screen, refreshed when the minute changes and never
+    more often (the LED counts the seconds); once due it asks for the forfeit, which the
+    menu offers first for either side."""
+    keys = ["menu", "ok",  # called: the late start runs, 15 minutes
+            "@1000",  # the call's own refresh done
+            "@28000",  # 14:30 left: still 15 minutes, no refresh
+            "@31500",  # 14 minutes left (and a moment for the refresh): one refresh
+            "@780000",  # 13 minutes later: 1 minute left
+            "@61000",  # due
+            "menu",  # the late side's forfeit, first
+            "ok",  # A: the question
+            "ok"]  # answered
+    said, journal = box(tmp_path, SNOOKER, keys)
+    called = after(said, 3)
+    assert called.kind == "score" and called.late == "LATE START: forfeit in 15 min"
+    assert after(said, 4).late == called.late and after(said, 4).refreshes == called.refreshes
+    assert after(said, 5).late == "LATE START: forfeit in 14 min"
+    assert int(after(said, 5).refreshes) == int(called.refreshes) + 1
+    one = after(said, 6)
+    assert one.late == "LATE START: forfeit in 1 min"
+    assert int(one.refreshes) - int(after(said, 5).refreshes) == 13, "a refresh a minute"
+    due = after(said, 7)
+    assert due.late == "LATE START DUE: forfeit? menu"
+    assert int(due.refreshes) == int(one.refreshes) + 1
+    assert after(said, 9).entry == "A (Ann) forfeits, late? ok"
+    assert after(said, 10).kind == "match_end"
+    assert journal == ["called", "forfeit A late"]
 
 
 def test_called_and_the_clock_before_frame_one_then_b_breaks(tmp_path):

@@ -41,7 +41,7 @@ from scoreboard.settings import (lang_of, led_level_of, load_settings, next_volu
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
-from scoreboard.ui.model import Screen
+from scoreboard.ui.model import Screen, late_minutes
 from scoreboard.ui.refresh import Refresh
 
 SCAN_MS = const(10)  # the pass period: a key reaches the LED within one
@@ -346,6 +346,11 @@ class App:
                 self._update_screen()
                 self._dirty(now)
             ms = MAX_MS
+        late = late_minutes(m, ms)  # a called match's late start: the e-ink says each
+        if late != self.screen.late_min:  # minute (never seconds), and when it is due
+            self.screen.late_min = late
+            self._update_screen()
+            self._dirty(now)
         ev = m.clock.tick(ms)
         if ev == EV_TIME:
             self.buzzer.play("time")

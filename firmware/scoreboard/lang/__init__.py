@@ -27,7 +27,9 @@ the word every prompt of that language names the key by.
 
 The notation's words, the journal, key scripts and the key names (printed small under
 each key's label) stay English: they are the contract. The LED panel draws digits and
-TIME with segments: the same in every language.
+TIME with segments, the same in every language but Bulgarian, whose rule book's "time"
+is the warning ten seconds before a limit (seed 004 1.11): there it draws 0 at the limit
+(ui/led.py asks `current()`).
 """
 
 LANGS = ("en", "pl", "bg")

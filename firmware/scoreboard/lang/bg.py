@@ -1,13 +1,15 @@
 # ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """Bulgarian (български), with the terms of the Bulgarian rule book (seed 004): фрейм,
 гейм (a rack: pool says гейм where snooker says фрейм), фаул, разбиване (the break, the
-one word for it), удар (a shot), подход (a visit to the table), лимит на времето and
-"time" (the shot clock, seed 004 1.11), серия (a break, a run), предупреждение, обявен
-(a called match, 1.7), без игра (only a late start: other forfeits are a служебна
-загуба, for неспортсменско поведение or a дисквалификация), отказ (a concession) and
-оттегляне (a retirement), повторно поставена черна (a re-spotted black), прекъснат мач,
-съдия. Prompts name the keys as the Bulgarian legend prints them (`l.` keys: назад,
-меню, свободна, отново...); counts take the form for one (`#1`) or the count form.
+one word for it), удар (a shot), подход (a visit to the table), лимит на времето (the
+shot clock, seed 004 1.11) that изтече at its limit, when a фаул is given ("time" is
+the book's warning ten seconds before it, which the panel does not write), серия (a
+break, a run), предупреждение, обявен (a called match, 1.7), без игра (only a late
+start: other forfeits are a служебна загуба, for неспортсменско поведение or a
+дисквалификация), отказ (a concession) and оттегляне (a retirement), повторно
+поставена черна (a re-spotted black), прекъснат мач, съдия. Prompts name the keys as
+the Bulgarian legend prints them (`l.` keys: назад, меню, свободна, отново...); counts
+take the form for one (`#1`) or the count form.
 Keys and their order: see scoreboard/lang/__init__.py."""
 
 TEXTS = (

@@ -174,12 +174,19 @@ def fits(s, width, font):
     return len(s) * _ADV[font] <= width
 
 
+def face_for(s, width, font=LARGE):
+    """The largest face, `font` at most, in which `s` fits `width` uncut (SMALL if
+    none): what `best` draws it in. Several texts that should look alike (two names,
+    a list's rows) take the smallest of theirs."""
+    while font > SMALL and not fits(s, width, font):
+        font -= 1
+    return font
+
+
 def best(canvas, s, x, y, width, col=1, align=LEFT, font=LARGE):
     """`s` in face `font` if it fits in `width`, else in the largest smaller face it
     fits in (the smallest cuts it), centred in the height of `font` at y."""
-    f = font
-    while f > SMALL and not fits(s, width, f):
-        f -= 1
+    f = face_for(s, width, font)
     return text_at(canvas, s, x, y + (_HIGH[font] - _HIGH[f]) // 2, width, align, f, col)
 
 
