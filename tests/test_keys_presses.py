@@ -110,7 +110,9 @@ def test_keypad_md_holds_the_measured_presses(repo_root):
     got = presses.measure(presses.corpus())
     text = (repo_root / "hardware" / "keypad.md").read_text(encoding="utf-8")
     section = text[text.index("\n## Presses"):text.index("\n## Key scripts")]
-    rows = [line.strip("|").split("|") for line in section.splitlines()
+    first = section[section.index("\n| action"):]
+    first = first[:first.index("\n\n")]  # the corpus's table; the strokes' is below
+    rows = [line.strip("|").split("|") for line in first.splitlines()
             if line.startswith("| ") and not line.startswith("| action")]
     assert len(rows) == 12
     for row in rows:
@@ -118,6 +120,23 @@ def test_keypad_md_holds_the_measured_presses(repo_root):
         found = [p for p in got[name] if p is not None]
         assert int(events) == len(got[name]), name
         assert after == "%.2f (%d)" % (sum(found) / len(found), max(found)), name
+
+
+@pytest.mark.slow
+def test_keypad_md_holds_the_presses_of_each_common_stroke(repo_root):
+    """hardware/keypad.md's table of the common strokes (issue 33): each one's presses
+    are what `presses --strokes` gives for this tree, and none is over 3 but the rare
+    words the menu holds (a frame conceded)."""
+    got = dict(presses.strokes())
+    text = (repo_root / "hardware" / "keypad.md").read_text(encoding="utf-8")
+    table = text[text.index("\n| stroke | presses |"):]
+    table = table[:table.index("\n\n")]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in table.splitlines()
+            if line.startswith("| ") and not line.startswith("| stroke")]
+    assert [r[0] for r in rows] == [s[0] for s in presses.STROKES]
+    for name, after, _before in rows:
+        assert after == str(got[name]), name
+    assert [n for n, p in got.items() if p > 3] == ["concede a frame (snooker)"]
 
 
 # -- issue 33: every common snooker foul in at most 3 presses ------------------------------

@@ -87,8 +87,8 @@ LEGENDS = {
     ),
     "straight": (
         ("`score 1`", "`score N`: then a number key"),
-        ("`score N`: then the number key, 1 to 14 of a full rack (the prompt says "
-         "`1-14`), else to the balls on the table", ""),
+        (("`score N`: then the number key, 1 to 14 of a full rack (the prompt says "
+          "`1-14`), else to the balls on the table"), ""),
         ("`foul`: minus 1 (after TIME: `foul time`)", "`foul time`"),
         _END_VISIT,
         ("after an opening-break foul: `again`, the offender breaks again", ""),
