@@ -153,15 +153,16 @@ def test_the_late_start_in_minutes_then_its_forfeit_question(tmp_path):
     """Issue 33 item 2 (seed 004 1.7): a called match says the minutes left before its
     late start is due on the score screen, refreshed when the minute changes and never
     more often (the LED counts the seconds); once due it asks for the forfeit, which the
-    menu offers first for either side."""
+    menu offers first, where it offered the call."""
     keys = ["menu", "ok",  # called: the late start runs, 15 minutes
             "@1000",  # the call's own refresh done
             "@28000",  # 14:30 left: still 15 minutes, no refresh
             "@31500",  # 14 minutes left (and a moment for the refresh): one refresh
             "@780000",  # 13 minutes later: 1 minute left
             "@61000",  # due
-            "menu",  # the late side's forfeit, first
-            "ok",  # A: the question
+            "menu",  # the late start's forfeit, where `called` was
+            "ok",  # who is late: A, under the cursor
+            "ok",  # the question
             "ok"]  # answered
     said, journal = box(tmp_path, SNOOKER, keys)
     called = after(said, 3)
@@ -175,14 +176,15 @@ def test_the_late_start_in_minutes_then_its_forfeit_question(tmp_path):
     due = after(said, 7)
     assert due.late == "LATE START DUE: forfeit? menu"
     assert int(due.refreshes) == int(one.refreshes) + 1
-    assert after(said, 9).entry == "A (Ann) forfeits, late? ok"
-    assert after(said, 10).kind == "match_end"
+    assert after(said, 9).title == "LATE START: WHO IS LATE?"
+    assert after(said, 10).entry == "A (Ann) forfeits, late? ok"
+    assert after(said, 11).kind == "match_end"
     assert journal == ["called", "forfeit A late"]
 
 
 def test_called_and_the_clock_before_frame_one_then_b_breaks(tmp_path):
     keys = ["menu", "ok",  # called: the match starts, waiting for its first frame
-            "menu", "menu", "menu", "ok",  # its menu again (A late, B late): the clock...
+            "menu", "menu", "ok",  # its menu again (the late start's forfeit): the clock...
             "ok",  # ... the WPA profile
             "end",  # the side key: B breaks off
             "ok"]
@@ -190,9 +192,9 @@ def test_called_and_the_clock_before_frame_one_then_b_breaks(tmp_path):
     waiting = after(said, 2)
     assert waiting.kind == "score" and waiting.entry == "ok:A breaks off end:swap menu:more"
     assert waiting.clock == "NO CLOCK"
-    assert after(said, 6).title == "SHOT CLOCK"
-    assert after(said, 7).clock.startswith("CLOCK 35s/10 ")
-    assert after(said, 8).entry == "ok:B breaks off end:swap menu:more"
+    assert after(said, 5).title == "SHOT CLOCK"
+    assert after(said, 6).clock.startswith("CLOCK 35s/10 ")
+    assert after(said, 7).entry == "ok:B breaks off end:swap menu:more"
     assert journal == ["called", "clock on shot=35 warn=10 ext=1x25 first=60", "frame B"]
 
 

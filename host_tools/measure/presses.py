@@ -147,9 +147,11 @@ def action(family, event):
     return word
 
 
-def fewest(match, want, depth=MAX_DEPTH, budget=BUDGET):
-    """The fewest presses from the position of `match` whose line is the event `want`
-    (word, args), or None past `depth` or `budget` sequences tried."""
+def _lines(match, depth, budget=None):
+    """Breadth first over the 16 keys, short and long, from the position of `match`:
+    yields (presses, (word, args)) for every event line a sequence gives, fewest
+    presses first (a refused key ends a path; positions that show the same are visited
+    once); stops past `depth` presses or `budget` sequences tried (yielding None)."""
     from scoreboard.core.notation import parse_event
     from scoreboard.keys.grammar import Grammar
 
@@ -162,8 +164,9 @@ def fewest(match, want, depth=MAX_DEPTH, budget=BUDGET):
         nxt = []
         for path in frontier:
             tried += len(keys)
-            if tried > budget:
-                return None
+            if budget is not None and tried > budget:
+                yield None
+                return
             for key in keys:
                 g = Grammar(match)
                 for name, long in path:
@@ -176,14 +179,24 @@ def fewest(match, want, depth=MAX_DEPTH, budget=BUDGET):
                         ev = parse_event(family, r.line)
                     except ValueError:
                         continue
-                    if (ev[1], ev[2]) == want:
-                        return d
+                    yield d, (ev[1], tuple(ev[2]))
                     continue
                 shown = (g.mode, r.entry, repr(r.menu), g.first_breaker, g.hint())
                 if shown not in seen:
                     seen.add(shown)
                     nxt.append(path + (key,))
         frontier = nxt
+
+
+def fewest(match, want, depth=MAX_DEPTH, budget=BUDGET):
+    """The fewest presses from the position of `match` whose line is the event `want`
+    (word, args), or None past `depth` or `budget` sequences tried."""
+    want = (want[0], tuple(want[1]))
+    for found in _lines(match, depth, budget):
+        if found is None:
+            return None
+        if found[1] == want:
+            return found[0]
     return None
 
 
@@ -191,36 +204,9 @@ def reachable(match, depth=3):
     """{(word, args): fewest presses} of every event line that some sequence of at most
     `depth` presses gives from the position of `match` (the search of `fewest`, all its
     lines kept): what the key grammar lets a referee enter that quickly."""
-    from scoreboard.core.notation import parse_event
-    from scoreboard.keys.grammar import Grammar
-
-    family = match.family
-    keys = [(n, long) for n in Grammar(match).names for long in (False, True)]
-    frontier = [()]
-    seen = set()
     got = {}
-    for d in range(1, depth + 1):
-        nxt = []
-        for path in frontier:
-            for key in keys:
-                g = Grammar(match)
-                for name, long in path:
-                    g.press(name, long)
-                r = g.press(key[0], key[1])
-                if r.refusal is not None:
-                    continue
-                if r.line is not None:
-                    try:
-                        ev = parse_event(family, r.line)
-                    except ValueError:
-                        continue
-                    got.setdefault((ev[1], tuple(ev[2])), d)
-                    continue
-                shown = (g.mode, r.entry, repr(r.menu), g.first_breaker, g.hint())
-                if shown not in seen:
-                    seen.add(shown)
-                    nxt.append(path + (key,))
-        frontier = nxt
+    for d, event in _lines(match, depth):
+        got.setdefault(event, d)
     return got
 
 
@@ -329,7 +315,7 @@ def strokes():
     for name, head, before, line in STROKES:
         match = replay(head + before)
         ev = parse_event(match.family, line)
-        out.append((name, fewest(match, (ev[1], tuple(ev[2])), budget=20 * BUDGET)))
+        out.append((name, fewest(match, (ev[1], ev[2]), budget=20 * BUDGET)))
     return out
 
 

@@ -240,28 +240,28 @@ def _down(o):
     return o
 
 
-def lower(s):
-    """`s` in small letters, the same on CPython and MicroPython (whose `str.lower()` is
-    ASCII only): a text of capitals set in a line of small ones (`z 7 frejmów`)."""
+def _cased(s, change, above):
+    """`s` with each letter past code point `above` changed by `change` (`_up`,
+    `_down`); `s` itself when none changes (no string is built)."""
     for c in s:
         o = ord(c)
-        if o > 0x40 and _down(o) != o:
+        if o > above and change(o) != o:
             break
     else:
         return s
-    return "".join(chr(_down(ord(c))) for c in s)
+    return "".join(chr(change(ord(c))) for c in s)
+
+
+def lower(s):
+    """`s` in small letters, the same on CPython and MicroPython (whose `str.lower()` is
+    ASCII only): a text of capitals set in a line of small ones (`z 7 frejmów`)."""
+    return _cased(s, _down, 0x40)
 
 
 def upper(s):
     """`s` in capitals, the same on CPython and MicroPython (whose `str.upper()` is ASCII
     only)."""
-    for c in s:
-        o = ord(c)
-        if o > 0x60 and _up(o) != o:
-            break
-    else:
-        return s
-    return "".join(chr(_up(ord(c))) for c in s)
+    return _cased(s, _up, 0x60)
 
 
 ELLIPSIS = "\u2026"  # what ends a text cut short
