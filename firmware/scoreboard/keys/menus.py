@@ -129,10 +129,11 @@ def start_menu(match):
     1.7), or once it is called, in its place, the forfeit of the side that is late (the
     score screen asks for it when the start is due: `menu ok`, the side, `ok`), then
     the clock, a forfeit or abandon (each where it was: the same keys reach them)."""
+    items = []  # type: list
     if match.time.late.active:
-        items = [(t("n.late"), SUB, late_menu(match))]
+        items.append((t("n.late"), SUB, late_menu(match)))
     else:
-        items = [(t("n.called"), LINE, "called")]
+        items.append((t("n.called"), LINE, "called"))
     _common_tail(match, items)
     return (t("n.before" if match.family == "snooker" else "n.before_rack"), items)
 
