@@ -493,3 +493,22 @@ def test_cancel_drops_the_entry_and_the_menu():
     d.play("menu")
     d.grammar.cancel()
     assert d.grammar.menu() is None and d.lines == A
+
+
+def test_a_claim_is_checked_before_its_question():
+    """Issue 33 (the findings' section 7): a claim the rules refuse (reds still on the
+    table) is refused when chosen, with the rules' reason; never asked, then refused
+    after its `ok`. A valid one is asked as before."""
+    d = Desk(SNOOKER, A)
+    d.press("menu")
+    assert d.grammar.menu_items[d.grammar.menu_cursor] == "claim"
+    r = d.press("ok")
+    assert r.refusal == "a claim needs only the black left"
+    assert d.grammar.entry() is None and d.grammar.menu_title == "MENU"  # still the menu
+    assert d.lines == A
+    only_black = ["frame A"] + ["pot red", "pot black"] * 15 + [
+        "pot yellow", "pot green", "pot brown", "pot blue", "pot pink"]
+    d = Desk(SNOOKER, only_black)  # A 120 up, the black alone: valid
+    d.choose("claim")
+    assert d.grammar.entry() == "A (Ann) claims the frame? ok"
+    assert d.play("ok") == ["claim"]

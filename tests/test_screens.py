@@ -497,3 +497,22 @@ def test_a_menu_longer_than_its_rows_says_where_the_cursor_is():
     short = model.Screen("menu")
     short.menu_items = ["a", "b", "c"]
     assert S.ink(_draw(short), 400, 300, 0, 100, 30) == 30 * 100  # the bar, nothing on it
+
+
+def test_the_oleds_result_keeps_the_surname_before_the_words():
+    """Issue 33 (P22): on the OLED's 21 characters a long result gives way to `wins`
+    before the surname is cut to a few letters (`Br… wygrywa (poddany)` was shown)."""
+    from scoreboard import lang
+
+    match = cat.play(cat.FRAME_OVER.replace("Judd Trump", "Grzegorz Brzęczyszczykiewicz"))
+    try:
+        lang.use("pl")
+        said = model.frame_result(match, 1, "conceded", 21)
+        assert said == "Brzęczyszczy\u2026 wygrywa", said
+        whole = model.frame_result(match, 1, "conceded", 65)  # the e-ink's line: all of it
+        assert whole == "Grzegorz Brzęczyszczykiewicz wygrywa (rywal poddał frejm)"
+        lang.use("en")
+        assert model.frame_result(cat.play(cat.FRAME_OVER), 1, "conceded", 21) == \
+            "Trump wins (conceded)"  # the words kept where the surname fits with them
+    finally:
+        lang.use("en")
