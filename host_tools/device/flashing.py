@@ -6,8 +6,10 @@ reset. The link to the board is sync_board.Board's raw REPL (the app stopped, th
 started again)."""
 
 import hashlib
+import os
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from host_tools.device.sync_board import BoardError
@@ -53,10 +55,13 @@ def sources(firmware=FIRMWARE):
 
 
 def build(firmware=FIRMWARE, out=BUILD):
-    """{device path: bytes} of the firmware as it ships, compiling what changed."""
+    """{device path: bytes} of the firmware as it ships, compiling what changed.
+
+    Each file is compiled with its device path as its source name (`-s`), so the .mpy
+    files are the same bytes from any checkout or install folder; the changed files are
+    compiled side by side, a process each (mpy-cross takes one file at a time)."""
     firmware = Path(firmware)
-    files = {}
-    cross = None
+    files, todo = {}, []
     for src in sources(firmware):
         rel = src.relative_to(firmware).as_posix()
         if rel in SOURCE_NAMES:
@@ -67,19 +72,31 @@ def build(firmware=FIRMWARE, out=BUILD):
         stamp = out / (rel_mpy + ".src")
         digest = hashlib.sha256(src.read_bytes()).hexdigest()
         if not (target.exists() and stamp.exists() and stamp.read_text() == digest):
-            cross = cross or mpy_cross()
-            target.parent.mkdir(parents=True, exist_ok=True)
-            proc = subprocess.run([str(cross), "-o", str(target), "-s", rel, str(src)],
-                                  capture_output=True, check=False)
-            if proc.returncode != 0:
-                msg = (proc.stderr or proc.stdout).decode(errors="replace").strip()
-                raise FlashError("mpy-cross refused %s: %s" % (rel, msg.splitlines()[-1]
-                                                                if msg else "error"))
-            stamp.write_text(digest)
-        files[rel_mpy] = target.read_bytes()
+            todo.append((src, rel, target, stamp, digest))
+        files[rel_mpy] = target
+    if todo:
+        cross = mpy_cross()
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            for failure in pool.map(lambda job: _compile(cross, *job), todo):
+                if failure:
+                    raise FlashError(failure)
     if not files:
         raise FlashError("no firmware files in %s" % firmware)
-    return files
+    return {rel: (data if isinstance(data, bytes) else data.read_bytes())
+            for rel, data in files.items()}
+
+
+def _compile(cross, src, rel, target, stamp, digest):
+    """mpy-cross one file into `target` (and its source's digest into `stamp`); None,
+    or why it was refused."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run([str(cross), "-o", str(target), "-s", rel, str(src)],
+                          capture_output=True, check=False)
+    if proc.returncode != 0:
+        msg = (proc.stderr or proc.stdout).decode(errors="replace").strip()
+        return "mpy-cross refused %s: %s" % (rel, msg.splitlines()[-1] if msg else "error")
+    stamp.write_text(digest)
+    return None
 
 
 def local_version(firmware=FIRMWARE):
