@@ -34,6 +34,7 @@ from host_tools.device.flashing import MANIFEST
 from host_tools.commands import setup as setup_cmd
 from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
+from host_tools.device.channel import STOP_REQUEST
 from host_tools.device.sync_board import Board
 from support.waits import appears
 
@@ -111,7 +112,7 @@ def connecting(how):
 
 def app_is_back(flash, port, marker, timeout=20):
     """Whether the app runs again: it booted (its journal made `marker` again, which the
-    test removed while the app was stopped) and a Ctrl-C stops it as it stops the app
+    test removed while the app was stopped) and its `stop` request stops it
     (`scoreboard: stopped`). A Ctrl-C that lands while it still loads its modules only
     says KeyboardInterrupt: then it is started again (Ctrl-D) and asked once more."""
     if not appears(flash / marker, timeout):
@@ -121,7 +122,7 @@ def app_is_back(flash, port, marker, timeout=20):
         with contextlib.redirect_stdout(io.StringIO()):
             t = SerialTransport(port, baudrate=115200, timeout=0.5)
         try:
-            t.serial.write(b"\r\x03")
+            t.serial.write(STOP_REQUEST + b"\r\x03")  # the app stops when asked
             out = b""
             deadline = time.monotonic() + 5
             while b"scoreboard: stopped" not in out and time.monotonic() < deadline:

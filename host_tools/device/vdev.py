@@ -14,9 +14,10 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
   flash (files copied onto the flash win);
 - at boot it runs `main.py` (from the flash, else `/rom`) like a board;
 - Ctrl-C from the host while the interpreter runs code becomes SIGINT (the unix port
-  reads no keys meanwhile): the app, or an exec of mpremote's, gets its
-  KeyboardInterrupt; one that lands while the interpreter still starts is delivered as
-  soon as it can be;
+  reads no keys meanwhile): an exec of mpremote's gets its KeyboardInterrupt; one that
+  lands while the interpreter still starts is delivered as soon as it can be. Code that
+  turned the keyboard interrupt off (`micropython.kbd_intr(-1)`: main.py while the app
+  plays) gets it as a byte on its console, as a board does;
 - no byte is dropped either way: what the other side cannot take yet waits, and a full
   buffer stops the bridge reading its source (a slow host slows the device, as a USB
   serial line's flow control does);
@@ -414,14 +415,24 @@ class Bridge:
         """Whether the interpreter has its SIGINT handler in place, i.e. runs code (the
         unix port sets it only meanwhile; at the REPL a SIGINT would kill it). None
         where /proc cannot tell."""
+        state = self._sigint_state()
+        return None if state is None else state == "caught"
+
+    def _sigint_state(self):
+        """The interpreter's SIGINT: "caught" (it runs code with the keyboard interrupt
+        on), "ignored" (still starting: _ignore_sigint's), "default" (the REPL, or code
+        that turned the interrupt off: kbd_intr(-1)); None where /proc cannot tell."""
+        found = {}
         try:
             with open("/proc/%d/status" % self.proc.pid) as f:
                 for line in f:
-                    if line.startswith("SigCgt:"):
-                        return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
+                    if line.startswith(("SigCgt:", "SigIgn:")):
+                        found[line[:6]] = int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1
         except (OSError, ValueError):
-            pass
-        return None
+            return None
+        if len(found) < 2:
+            return None
+        return "caught" if found["SigCgt"] else "ignored" if found["SigIgn"] else "default"
 
     def _from_host(self, data):
         for b in data:
@@ -432,7 +443,7 @@ class Bridge:
         if self.held_at is not None:  # behind a Ctrl-C the app has not yet answered
             self.held += data
             return
-        if 3 in data and (self.running or self._catches_sigint()):
+        if 3 in data and self._interruptible():
             # Ctrl-C stops running code as it does on a board (the unix port reads no
             # stdin meanwhile): a SIGINT, delivered by _interrupt(). What follows it
             # (mpremote's Ctrl-A) waits until the app has stopped (a prompt) or HOLD_S:
@@ -450,6 +461,15 @@ class Bridge:
             data = data[cut:]
         self.to_dev += data
 
+    def _interruptible(self):
+        """Whether a Ctrl-C now stops running code (a SIGINT), rather than being a byte
+        for the console: code runs with the keyboard interrupt on, or main.py still
+        starts (the interpreter's handler not yet in place)."""
+        state = self._sigint_state()
+        if state is None:
+            return self.running
+        return state == "caught" or (state == "ignored" and self.running)
+
     def _release(self):
         """The bytes held behind a Ctrl-C, once the app has stopped (or HOLD_S on)."""
         if self.held_at is not None and (
@@ -462,8 +482,16 @@ class Bridge:
         """Deliver the host's Ctrl-C as SIGINT, only while the interpreter catches it (at
         the REPL, or still starting, SIGINT would kill it); again when the last one is
         0.5 s old and the code still runs (the boot's mount swallows one that lands
-        meanwhile); done once a prompt is back."""
-        catches = self._catches_sigint()
+        meanwhile); done once a prompt is back, or once the code has turned the keyboard
+        interrupt off (main.py's app: the Ctrl-C went to its console as a byte)."""
+        state = self._sigint_state()
+        if state == "default" and self.running:
+            self.interrupt = False
+            self.to_dev += self.held
+            self.held.clear()
+            self.held_at = None
+            return
+        catches = None if state is None else state == "caught"
         if catches is None:  # no /proc to ask: once, at once, as long as main.py ran
             catches, self.interrupt = self.running, False
             self.running = False

@@ -23,11 +23,24 @@ PYTHON = REPO / ".venv" / "bin" / "python"
 MPREMOTE = REPO / ".venv" / "bin" / "mpremote"
 
 
-def mpremote(port, *args, timeout=60):
-    """The real mpremote on `port`: (returncode, stdout, stderr) as text."""
+def mpremote(port, *args, timeout=60, stop=True):
+    """The real mpremote on `port`: (returncode, stdout, stderr) as text. `stop`: the
+    app is asked to stop first (its `stop` request: it ignores mpremote's Ctrl-C)."""
+    if stop:
+        stop_app(port)
     proc = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
                           timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def stop_app(port):
+    """The deliberate stop of the app on `port` (device/channel.py's STOP_REQUEST)."""
+    import serial
+
+    from host_tools.device.channel import stop_app as stop
+
+    with serial.Serial(port, 115200, timeout=0.1) as ser:
+        stop(ser)
 
 
 class VirtualDevice:
