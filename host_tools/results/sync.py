@@ -18,9 +18,9 @@ USB serial number, a Pico's unique id; else the box id): another box's journal u
 id is refused. A tournament match's journal goes into the bracket only from the box the
 match was assigned to (the box that answers, and the table it claims, are the store's
 `origin`); any other, and a change the bracket cannot take, is held for the desk: a
-`held` line, the file left unmarked on the box. A final result that changed on the box is refused with its before and
-after until `--accept-corrections` takes it as the match's next version. The sync names
-the database and the ids it stored.
+`held` line, the file left unmarked on the box. A final result that changed on the box
+is refused with its before and after until `--accept-corrections` takes it as the
+match's next version. The sync names the database and the ids it stored.
 """
 
 import contextlib
@@ -198,7 +198,7 @@ def origin_of(board):
     table = getattr(board, "table", None)
     try:
         box = board.box_id()
-    except Exception:  # noqa: BLE001 (an older board: the journals' own words then)
+    except Exception:  # an older board: the journals' own words then
         box = ""
     return Origin(box, table() if table is not None else None)
 

@@ -76,9 +76,10 @@ class TableMap:
 
 def conflict_text(table, claims):
     """One line: the boxes that claim one table."""
-    return "table %d is claimed by %d boxes (%s): neither gets its matches until one is " \
-           "set to another table (scoreboard setup --table N --port PORT)" % (
-               table, len(claims), ", ".join("%s on %s" % (c.box, c.where) for c in claims))
+    boxes = ", ".join("%s on %s" % (c.box, c.where) for c in claims)
+    return ("table %d is claimed by %d boxes (%s): neither gets its matches until one is "
+            "set to another table (scoreboard setup --table N --port PORT)" % (
+                table, len(claims), boxes))
 
 
 def judge(match_id, table, box, origin):

@@ -89,7 +89,7 @@ TEXTS = (
     "a.set_aside", "%s set aside as %s",
     "a.sound", "SOUND: %s",
     "a.sound_off", "off",
-    "a.stopped", "app stopped: turn the box off and on to play again; the matches are kept",
+    "a.stopped", "APP STOPPED: turn the box off and on to play",
     "c.break", "B%d",
     "c.figures", "%s R%d P%d S%s",
     "c.fouls", "FOUL%d",

@@ -94,7 +94,7 @@ TEXTS = (
     "a.set_aside", "%s odłożony jako %s",
     "a.sound", "DŹWIĘK: %s",
     "a.sound_off", "wył.",
-    "a.stopped", "aplikacja zatrzymana: wyłącz i włącz urządzenie, aby grać dalej; mecze są zachowane",
+    "a.stopped", "APLIKACJA STOP: wyłącz i włącz, by grać",
     "c.break", "B%d",
     "c.figures", "%s C%d P%d S%s",
     "c.fouls", "FAUL%d",
