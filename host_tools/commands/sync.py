@@ -8,7 +8,7 @@ port names it (it takes the box's answers), not the cable.
 """
 
 from host_tools.device.connect import crowded, open_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.sync_board import GONE, BoardError
 from host_tools.messages import fail, say
 from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.sync import SyncError, files_folder, new_ids, pull, stored_lines, summary
@@ -52,7 +52,7 @@ def run(args):
                           accept=args.accept_corrections, ids=ids)
     except (BoardError, DbError, SyncError) as e:
         tell_stored(ids)
-        if isinstance(e, BoardError):  # another program on the port, not the cable
+        if str(e) == GONE:  # another program on the port, not the cable
             try:
                 crowded(board.port)
             except BoardError as other:

@@ -14,10 +14,11 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
   flash (files copied onto the flash win);
 - at boot it runs `main.py` (from the flash, else `/rom`) like a board;
 - Ctrl-C from the host while the interpreter runs code becomes SIGINT (the unix port
-  reads no keys meanwhile): an exec of mpremote's gets its KeyboardInterrupt; one that
-  lands while the interpreter still starts is delivered as soon as it can be. Code that
-  turned the keyboard interrupt off (`micropython.kbd_intr(-1)`: main.py while the app
-  plays) gets it as a byte on its console, as a board does;
+  reads no keys meanwhile): the app, or an exec of mpremote's, gets its
+  KeyboardInterrupt; one that lands while the interpreter still starts is delivered as
+  soon as it can be. Code that turned the keyboard interrupt off
+  (`micropython.kbd_intr(-1)`: main.py while the app plays) gets the byte on its
+  console instead, as on a board: the app stops only when asked (its `stop` request);
 - no byte is dropped either way: what the other side cannot take yet waits, and a full
   buffer stops the bridge reading its source (a slow host slows the device, as a USB
   serial line's flow control does);
@@ -262,8 +263,30 @@ def _main():
         return
 
 
+class _Micropython:
+    """The micropython module, but kbd_intr also tells the bridge (the KBD file: its
+    last byte `-` off, `+` on): the interpreter here is hosted by CPython, whose SIGINT
+    handler stays whatever kbd_intr says, so the bridge itself decides whether a Ctrl-C
+    from the host is an interrupt or a byte for the console, as a board does."""
+
+    def __init__(self, real, out):
+        self.real = real
+        self.out = out
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def kbd_intr(self, char):
+        self.real.kbd_intr(char)
+        self.out.write("-" if char < 0 else "+")
+        self.out.flush()
+
+
 def _boot():
     sys.modules["machine"] = _Machine()
+    if KBD:
+        import micropython
+        sys.modules["micropython"] = _Micropython(micropython, open(KBD, "a"))
     feed = None
     if RUN_MAIN and KEYS_FD >= 0:  # a key script played in real time (keyfeed.py)
         sys.path.append(MP_DIR)
@@ -292,11 +315,12 @@ del _boot, _main, _mount, HostFolder
 
 
 def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352, keys_fd=-1,
-                keys_log=None):
+                keys_log=None, kbd=None):
     """The MicroPython boot script for one start of the interpreter."""
     head = "FLASH = %r\nROM = %r\nRUN_MAIN = %r\nFLASH_BLOCKS = %d\nHARD_RESET = %d\n" % (
         str(Path(flash_dir).resolve()), str(Path(firmware).resolve()) if firmware else "",
         bool(run_main), flash_blocks, HARD_RESET)
+    head += "KBD = %r\n" % (kbd or "")
     head += "KEYS_FD = %d\nKEYS_LOG = %r\nMP_DIR = %r\n" % (
         keys_fd, str(Path(keys_log).resolve()) if keys_log else None,  # it runs elsewhere
         str(REPO / "host_tools" / "mp"))
@@ -333,6 +357,7 @@ class Bridge:
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.port = os.ttyname(self.slave)
+        self.kbd = os.path.join(self.tmp, "kbd")  # main.py's kbd_intr (_Micropython)
         self.proc = None
         self.raw = False          # the host's last mode switch: Ctrl-A (raw) or Ctrl-B
         self.running = False      # started with main.py, no prompt seen since
@@ -380,7 +405,9 @@ class Bridge:
         boot = os.path.join(self.tmp, "boot%d.py" % (self.starts % 2))
         with open(boot, "w") as f:
             f.write(boot_script(self.flash, self.firmware, run_main, keys_fd=self.keys_r,
-                                keys_log=self.keys_log))
+                                keys_log=self.keys_log, kbd=self.kbd))
+        with open(self.kbd, "w"):
+            pass  # a new start: the keyboard interrupt is on until main.py says
         cmd = [self.micropython]
         if self.heapsize:
             cmd += ["-X", "heapsize=%s" % self.heapsize]
@@ -415,24 +442,14 @@ class Bridge:
         """Whether the interpreter has its SIGINT handler in place, i.e. runs code (the
         unix port sets it only meanwhile; at the REPL a SIGINT would kill it). None
         where /proc cannot tell."""
-        state = self._sigint_state()
-        return None if state is None else state == "caught"
-
-    def _sigint_state(self):
-        """The interpreter's SIGINT: "caught" (it runs code with the keyboard interrupt
-        on), "ignored" (still starting: _ignore_sigint's), "default" (the REPL, or code
-        that turned the interrupt off: kbd_intr(-1)); None where /proc cannot tell."""
-        found = {}
         try:
             with open("/proc/%d/status" % self.proc.pid) as f:
                 for line in f:
-                    if line.startswith(("SigCgt:", "SigIgn:")):
-                        found[line[:6]] = int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1
+                    if line.startswith("SigCgt:"):
+                        return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
         except (OSError, ValueError):
-            return None
-        if len(found) < 2:
-            return None
-        return "caught" if found["SigCgt"] else "ignored" if found["SigIgn"] else "default"
+            pass
+        return None
 
     def _from_host(self, data):
         for b in data:
@@ -463,12 +480,24 @@ class Bridge:
 
     def _interruptible(self):
         """Whether a Ctrl-C now stops running code (a SIGINT), rather than being a byte
-        for the console: code runs with the keyboard interrupt on, or main.py still
-        starts (the interpreter's handler not yet in place)."""
-        state = self._sigint_state()
-        if state is None:
-            return self.running
-        return state == "caught" or (state == "ignored" and self.running)
+        for the console: not while main.py has the keyboard interrupt off (kbd_intr(-1):
+        on a board the byte reaches its console; told by the boot's _Micropython, as the
+        interpreter here is hosted by CPython, whose SIGINT handler stays); else while
+        main.py starts or code runs with its handler in place (an exec of mpremote's)."""
+        if self.running and self._kbd_off():
+            return False
+        return self.running or bool(self._catches_sigint())
+
+    def _kbd_off(self):
+        try:
+            with open(self.kbd, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                if not f.tell():
+                    return False
+                f.seek(-1, os.SEEK_END)
+                return f.read(1) == b"-"
+        except OSError:
+            return False
 
     def _release(self):
         """The bytes held behind a Ctrl-C, once the app has stopped (or HOLD_S on)."""
@@ -482,16 +511,8 @@ class Bridge:
         """Deliver the host's Ctrl-C as SIGINT, only while the interpreter catches it (at
         the REPL, or still starting, SIGINT would kill it); again when the last one is
         0.5 s old and the code still runs (the boot's mount swallows one that lands
-        meanwhile); done once a prompt is back, or once the code has turned the keyboard
-        interrupt off (main.py's app: the Ctrl-C went to its console as a byte)."""
-        state = self._sigint_state()
-        if state == "default" and self.running:
-            self.interrupt = False
-            self.to_dev += self.held
-            self.held.clear()
-            self.held_at = None
-            return
-        catches = None if state is None else state == "caught"
+        meanwhile); done once a prompt is back."""
+        catches = self._catches_sigint()
         if catches is None:  # no /proc to ask: once, at once, as long as main.py ran
             catches, self.interrupt = self.running, False
             self.running = False

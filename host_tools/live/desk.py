@@ -378,7 +378,7 @@ class Desk:
     def publish(self, state):
         if self.hub is not None:
             self.hub.notice("tournament", {"name": state["name"], "tournament": dict(
-                state, tables=self.board_tables(), boxes=self.boxes())})
+                state, tables=self.board_tables(), boxes=self.box_rows())})
 
     async def watch(self):
         while True:
@@ -410,7 +410,7 @@ class Desk:
         claim = self.box_map().box_at(table) if isinstance(table, int) else None
         return claim.where if claim is not None else None
 
-    def boxes(self):
+    def box_rows(self):
         """Which box is at which table, for the pages: [{table, box, port, conflict}]."""
         return [{"table": table, "box": c.box, "port": c.where, "conflict": clash}
                 for table, c, clash in self.box_map().rows()]
@@ -439,7 +439,7 @@ class Desk:
             except DbError as e:
                 return refuse(503, str(e))
             return web.json_response({"names": got, "tables": self.board_tables(),
-                                      "boxes": self.boxes()})
+                                      "boxes": self.box_rows()})
 
         async def one(request):
             try:
@@ -448,7 +448,7 @@ class Desk:
                 return refuse(404, str(e))
             except DbError as e:
                 return refuse(503, str(e))
-            return web.json_response(dict(got, tables=self.board_tables(), boxes=self.boxes()))
+            return web.json_response(dict(got, tables=self.board_tables(), boxes=self.box_rows()))
 
         def foreign(request):
             """Why a POST is not one of the desk's pages' own, or None."""
@@ -493,7 +493,7 @@ class Desk:
             box = state.pop("box", None)  # the caller's alone, not every page's
             self.publish(state)
             return web.json_response(dict(state, tables=self.board_tables(), box=box,
-                                          boxes=self.boxes()))
+                                          boxes=self.box_rows()))
 
         app.router.add_get("/desk", tournament_page)
         app.router.add_get("/desk/", tournament_page)

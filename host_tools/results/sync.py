@@ -356,7 +356,7 @@ def held_text(db, mid, rec):
 
     found = db.rows("SELECT tournament FROM tournament_matches WHERE box_match = ?", (mid,))
     for h in store.held(db, found[0][0]) if found else ():
-        if h["box"] == rec["box"] and h["sha256"] == rec["sha256"]:
+        if h["sha256"] == rec["sha256"]:
             return "%s; the desk decides (scoreboard tournament decide %s %d take|keep)" % (
                 store.held_line(h), found[0][0], h["n"])
     return "held %s from box %s for the desk" % (mid, rec["box"])

@@ -414,6 +414,10 @@ def box_result(db, name, match_id, rec, outcome):
             what = "box correction" if had is not None else "box result"
             detail.update(winner=who, how=how, score=list(score) if score else None,
                           before=was, changed=changed)
+    # A journal held before (a correction without --accept-corrections) and taken now
+    db.execute("UPDATE tournament_held SET decision = 'taken', decided_at = ?, decided_by = ? "
+               "WHERE tournament = ? AND match = ? AND sha256 = ? AND decision IS NULL",
+               (now(), via, name, match_id, rec["sha256"]))
     if what is None:
         db.execute("UPDATE tournaments SET changes = changes - 1 WHERE name = ?", (name,))
         return None
@@ -489,11 +493,12 @@ def hold(db, rec, frames, device, found, why):
 
     name, match_id = found
     origin = rec.get("origin")
+    box = origin.box if origin is not None and origin.box else rec["box"]  # who gave it
     db.begin()
     try:
         rows = db.rows("SELECT decision FROM tournament_held WHERE tournament = ? AND "
                        "match = ? AND box = ? AND sha256 = ?",
-                       (name, match_id, rec["box"], rec["sha256"]))
+                       (name, match_id, box, rec["sha256"]))
         if rows:
             db.rollback()
             return "held" if rows[0][0] is None else "same"
@@ -506,12 +511,12 @@ def hold(db, rec, frames, device, found, why):
         db.execute("INSERT INTO tournament_held (tournament, n, match, box, device, "
                    "box_table, sha256, result, reason, rec, frames, held_at) VALUES "
                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   (name, n, match_id, rec["box"], device,
+                   (name, n, match_id, box, device,
                     origin.table if origin is not None else None, rec["sha256"], text,
                     why, json.dumps(keep, sort_keys=True), json.dumps(frames), now()))
         t = load(db, name)
-        _audit(db, t, seq, "held", source("box %s" % rec["box"]), {
-            "match": match_id, "held": n, "box": rec["box"], "result": text, "why": why})
+        _audit(db, t, seq, "held", source("box %s" % box), {
+            "match": match_id, "held": n, "box": box, "result": text, "why": why})
         db.commit()
     except BaseException:
         db.rollback()

@@ -427,7 +427,8 @@ class Database:
         try:
             return self._store(rec, frames, device, accept, origin)
         except Conflict as e:
-            found = self._tournament_match(rec["id"]) if _HOLD_HOOKS else None
+            found = self._tournament_match(rec["id"]) if _HOLD_HOOKS and _STORE_HOOKS \
+                else None
             if found is None:
                 raise
             return _HOLD_HOOKS[0](self, dict(rec, origin=origin), frames,
