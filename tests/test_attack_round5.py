@@ -429,3 +429,16 @@ def test_a_stray_ctrl_c_and_ctrl_a_during_play_stop_nothing(tmp_path):
             os.close(fd)
     finally:
         box.stop()
+
+
+# -- N15 (found beside the attacks) --------------------------------------------------------
+def test_a_second_setup_in_the_same_minute_is_queued_beside_a_started_match():
+    """Both setups make DESK-<minute>-S-01; the first was started on the box meanwhile:
+    the second gets -2 (it was refused "already on the box")."""
+    from host_tools.results.draw import Queued, free_names
+
+    lines = ["sbn 1", "id DESK-2612061803-S-01", "game nineball", "match race-to 3"]
+    got = free_names([Queued("DESK-2612061803-S-01", lines, "row 2", True)],
+                     {"DESK-2612061803-S-01": "matches/DESK-2612061803-S-01.sbn"}, set())
+    assert [(q[0], q[1][1]) for q in got] == [("DESK-2612061803-S-01-2",
+                                                    "id DESK-2612061803-S-01-2")]
