@@ -215,7 +215,7 @@ class Link(threading.Thread):
                 self._close()
                 if self.stopping.is_set():
                     return
-                self._lost(str(e).splitlines()[0] if str(e) else e.__class__.__name__)
+                self._lost(_why_lost(self.table.port, e))
                 self.stopping.wait(RETRY)
 
     def _port_there(self):
@@ -412,6 +412,18 @@ class _LinkPipe:
         if raw is None and not self.link.connected:
             raise BoardError(GONE)
         return raw
+
+
+def _why_lost(port, e):
+    """The one line of a lost box: a port another program holds names that program (a
+    second `live` or `desk` on the same box: one program follows a box)."""
+    from host_tools.device.port_errors import holders, named, why
+
+    text = str(e).splitlines()[0] if str(e) else e.__class__.__name__
+    if isinstance(e, (serial.SerialException, OSError)) and why(port, e) == "busy":
+        return ("%s is followed by %s: one program follows a box; open that one's pages, "
+                "or run the desk there (scoreboard desk)" % (port, named(holders(port))))
+    return text
 
 
 def _put_end(q):
