@@ -24,17 +24,15 @@ import re
 import socket
 import sqlite3
 import subprocess
-import threading
 import time
-import tty
 
 import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
+from support.floodbox import FloodBox, peak_rss_kb
 from support.livebox import SCOREBOARD, KeyBox, Live, checkout_env
 from support.vdev import REPO, VirtualDevice, scoreboard
 from host_tools.device.channel import STOP_REQUEST, answer
-from scoreboard.core.words import crc
 
 PLAYERS = "name,seed\nAnn,1\nBob,2\nCy,\nDana,\n"
 
@@ -291,76 +289,6 @@ def test_two_hundred_idle_streams_from_one_address_leave_the_tv_its_stream():
 
 
 # -- N6 ------------------------------------------------------------------------------------
-class FloodBox:
-    """A fake box on a pty: a right `hello`, then an `ls` answer that never ends (`-
-    HEX KIND SIZE` pieces, every CRC right). `sent` counts its bytes."""
-
-    def __init__(self):
-        self.master, self.slave = os.openpty()
-        tty.setraw(self.slave)
-        self.port = os.ttyname(self.slave)
-        self.sent = 0
-        self.running = True
-        self.thread = threading.Thread(target=self.run, daemon=True)
-        self.thread.start()
-
-    def line(self, seq, text):
-        body = "%s %s" % (seq, text)
-        return ("SB! %s *%s\r\n" % (body, crc(body))).encode()
-
-    def run(self):
-        buf = b""
-        flood = None
-        n = 0
-        import select
-
-        while self.running:
-            r, w, _ = select.select([self.master], [self.master] if flood else [], [], 0.1)
-            if r:
-                try:
-                    buf += os.read(self.master, 4096)
-                except OSError:
-                    return
-                while b"\n" in buf:
-                    raw, buf = buf.split(b"\n", 1)
-                    at = raw.find(b"#SB? ")
-                    if at < 0:
-                        continue
-                    words = raw[at + 5:].decode().split()
-                    seq, verb = words[0], words[1]
-                    if verb == "hello":
-                        os.write(self.master, self.line(seq, "ok sb 1 box FAKE-0001 fw 9 "
-                                                        "state start current - free 1000 "
-                                                        "table -"))
-                    elif verb == "ls":
-                        flood = seq
-            if flood and w:
-                chunk = b"".join(self.line(flood, "- %08x 32768 100" % (n + i))
-                                 for i in range(64))
-                n += 64
-                try:
-                    self.sent += os.write(self.master, chunk)
-                except (BlockingIOError, OSError):
-                    pass
-
-    def close(self):
-        self.running = False
-        self.thread.join(2)
-        for fd in (self.master, self.slave):
-            os.close(fd)
-
-
-def peak_rss_kb(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1])
-    except OSError:
-        pass
-    return 0
-
-
 def test_a_flooding_box_is_named_and_sync_stays_small(tmp_path):
     """While the defect was there sync grew to 947 MB in 40 s and never ended."""
     box = FloodBox()

@@ -1,0 +1,181 @@
+"""Issue 37's figures (docs/figures.md, "The box and the desk under attack"), each in one
+run on this machine:
+
+- the press-to-overlay latency on `scoreboard live` (a virtual box playing, Chromium's
+  overlay page), its first half of presses with no viewer and its second with 200
+  viewers reading the stream (each from an address of its own: 127.0.0.2...);
+- `sync`'s and `live`'s peak RSS with a flooding box (a fake box on a pty);
+- the time from a locked SQLite database coming back to the match stored by `live --db`.
+
+    cd tests && ../.venv/bin/python -m support.round5_figures [viewers|flood|db]
+"""
+
+import os
+import socket
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from support.floodbox import FloodBox, peak_rss_kb
+from support.live_figures import HEADER
+from support.livebox import SCOREBOARD, KeyBox, Live, checkout_env
+from support.vdev import REPO
+
+def _keys(presses):
+    """live_figures' script (`end` presses, each a journal line), its gaps 700 ms."""
+    return "ok\n@8000\n" + "end\n@700\n" * presses
+
+
+def _viewers(port, count, stop):
+    """`count` pages reading the stream, each from its own loopback address."""
+    socks = []
+    for i in range(count):
+        s = socket.socket()
+        s.bind(("127.0.0.%d" % (2 + i), 0))
+        s.settimeout(10)
+        s.connect(("127.0.0.1", port))
+        s.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port)
+        socks.append(s)
+
+    def read():
+        import select
+
+        while not stop.is_set():
+            ready = select.select(socks, [], [], 0.2)[0]
+            for s in ready:
+                try:
+                    s.recv(65536)
+                except OSError:
+                    pass
+    t = threading.Thread(target=read, daemon=True)
+    t.start()
+    return socks, t
+
+
+def viewers(tmp, presses=40, count=200):
+    from support.simpage import chrome, quit_chrome
+
+    log = tmp / "presses.txt"
+    box = KeyBox(tmp / "b0", _keys(presses), log=log)
+    live = None
+    driver = chrome(tmp / "dl")
+    stop = threading.Event()
+    socks = []
+    try:
+        box.begun()
+        live = Live([box.port])
+        port = int(live.url.rstrip("/").rsplit(":", 1)[1])
+        driver.get(live.url + "table/1/overlay")
+        half = presses // 2
+        while not log.exists() or len(log.read_text().splitlines()) < half + 1:
+            time.sleep(0.1)
+        socks, _ = _viewers(port, count, stop)
+        end = time.monotonic() + 120
+        while len(log.read_text().splitlines()) < presses + 1 and time.monotonic() < end:
+            time.sleep(0.2)
+        time.sleep(2)
+        paints = {}
+        for e in driver.execute_script("return Live.log"):
+            paints.setdefault(e["lines"], e["t"])
+    finally:
+        stop.set()
+        for s in socks:
+            s.close()
+        quit_chrome(driver)
+        if live is not None:
+            live.stop()
+        box.stop()
+    downs = [int(ln.split()[1]) for ln in log.read_text().splitlines()][1:]
+    lat = [(k, paints[HEADER + k] - d) for k, d in enumerate(downs, 1) if HEADER + k in paints]
+    none = [ms for k, ms in lat if k <= half]
+    many = [ms for k, ms in lat if k > half + 1]  # the press while they connect aside
+    for name, ms in (("no viewer", none), ("%d viewers" % count, many)):
+        print("press to overlay, %-12s median %4d ms  worst %4d ms  (%d presses)" % (
+            name, statistics.median(ms), max(ms), len(ms)))
+
+
+def _peak(cmd, seconds):
+    proc = subprocess.Popen(cmd, cwd=str(REPO), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=checkout_env())
+    peak = 0
+    start = time.monotonic()
+    while proc.poll() is None and time.monotonic() - start < seconds:
+        peak = max(peak, peak_rss_kb(proc.pid))
+        time.sleep(0.05)
+    took = time.monotonic() - start
+    if proc.poll() is None:
+        proc.terminate()
+    _, err = proc.communicate(timeout=20)
+    return peak, took, proc.returncode, err.decode().strip().splitlines()
+
+
+def flood(tmp):
+    for mode in ("ls", "read"):
+        box = FloodBox(mode)
+        try:
+            peak, took, rc, err = _peak([str(SCOREBOARD), "sync", "--port", box.port, "--db",
+                                         str(tmp / "r.sqlite")], 60)
+        finally:
+            box.close()
+        print("sync, a box flooding `%s`: peak RSS %d MB, exit %s after %.1f s, the box sent "
+              "%d MB: %s" % (mode, peak // 1024, rc, took, box.sent >> 20, err[-1:]))
+    box = FloodBox("read")
+    try:
+        peak, took, rc, err = _peak([str(SCOREBOARD), "live", "--http-port", "0", "--port",
+                                     box.port], 30)
+    finally:
+        box.close()
+    print("live, a box flooding `read` for %.0f s: peak RSS %d MB, the box sent %d MB; "
+          "log: %s" % (took, peak // 1024, box.sent >> 20, [ln for ln in err if "FAKE" in ln
+                                                             or "bound" in ln][:1]))
+
+
+def db(tmp):
+    keys = "ok\n@8000\nrackB\n"
+    pool = 'sbn 1\ngame nineball\nmatch race-to 1\nside A "Ann"\nside B "Bob"\n'
+    url = str(tmp / "r.sqlite")
+    sqlite3.connect(url).close()
+    box = KeyBox(tmp / "box", keys, pool)
+    live = None
+    try:
+        box.begun()
+        live = Live([box.port], "--db", url, "--idle", "0.5")
+        live.wait(lambda t: t and t[1]["status"] == "live", 20, "live")
+        lock = sqlite3.connect(url, timeout=0, isolation_level=None)
+        lock.execute("BEGIN EXCLUSIVE")
+        live.wait(lambda t: t[1]["status"] == "database unavailable", 60, "unavailable")
+        time.sleep(3)
+        back = time.monotonic()
+        lock.execute("ROLLBACK")
+        lock.close()
+        while True:
+            with sqlite3.connect(url) as conn:
+                if conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]:
+                    break
+            time.sleep(0.01)
+        print("live --db, SQLite locked while the match ended: stored %.2f s after the "
+              "lock went" % (time.monotonic() - back))
+    finally:
+        if live is not None:
+            live.stop()
+        box.stop()
+
+
+def main(argv):
+    which = argv or ["viewers", "flood", "db"]
+    with tempfile.TemporaryDirectory() as d:
+        for name in which:
+            sub = Path(d) / name
+            sub.mkdir()
+            {"viewers": viewers, "flood": flood, "db": db}[name](sub)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.exit(main(sys.argv[1:]))
