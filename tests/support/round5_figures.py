@@ -26,6 +26,7 @@ from support.live_figures import HEADER
 from support.livebox import SCOREBOARD, KeyBox, Live, checkout_env
 from support.vdev import REPO
 
+
 def _keys(presses):
     """live_figures' script (`end` presses, each a journal line), its gaps 700 ms."""
     return "ok\n@8000\n" + "end\n@700\n" * presses
