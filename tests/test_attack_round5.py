@@ -22,7 +22,6 @@ import json
 import os
 import re
 import socket
-import sqlite3
 import subprocess
 import time
 
@@ -30,7 +29,7 @@ import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.floodbox import FloodBox, peak_rss_kb
-from support.livebox import SCOREBOARD, KeyBox, Live, checkout_env
+from support.livebox import SCOREBOARD, KeyBox, checkout_env
 from support.vdev import REPO, VirtualDevice, scoreboard
 from host_tools.device.channel import STOP_REQUEST, answer
 
@@ -205,54 +204,20 @@ def test_a_box_keeps_its_table_on_another_port_and_list_boxes_shows_a_conflict(t
 
 
 # -- N4 ------------------------------------------------------------------------------------
-FINISH = ["ok", "@8000", "rackB"]  # a race to 1: side B wins the one rack, 8 s in
-POOL = """sbn 1
-game nineball
-match race-to 1
-side A "Ann"
-side B "Bob"
-"""
-
-
 @pytest.mark.needs_build
 def test_a_locked_database_during_live_db_is_waited_out_and_the_match_stored(tmp_path):
     """The SQLite file is held by another program (BEGIN EXCLUSIVE) while the match
     ends: the table says `database unavailable` and keeps following; once the lock goes
     the match is stored. While the defect was there the link's thread died: the table
     said "live" for good and the match was never stored."""
-    url = str(tmp_path / "r.sqlite")
-    sqlite3.connect(url).close()
-    box = KeyBox(tmp_path / "box", "\n".join(FINISH) + "\n", POOL)
-    live = lock = None
-    try:
-        box.begun()
-        live = Live([box.port], "--db", url, "--idle", "0.5")
-        live.wait(lambda t: t and t[1]["status"] == "live", 20, "the table live")
-        lock = sqlite3.connect(url, timeout=0, isolation_level=None)
-        lock.execute("BEGIN EXCLUSIVE")
-        live.wait(lambda t: t[1]["status"] == "database unavailable", 30,
-                  "the table to say the database is unavailable")
+    from support.round5_figures import LockedTable
+
+    with LockedTable(tmp_path) as t:
         time.sleep(1.0)
-        assert live.tables()[1]["status"] == "database unavailable"
-        back = time.monotonic()
-        lock.execute("ROLLBACK")
-        lock.close()
-        lock = None
-        while True:
-            with sqlite3.connect(url) as db:
-                rows = db.execute("SELECT status, winner FROM matches").fetchall()
-            if rows:
-                break
-            assert time.monotonic() - back < 20, "the match was not stored"
-            time.sleep(0.1)
-        assert rows == [("finished", "B")]
-        live.wait(lambda t: t[1]["status"] == "live", 10, "the table live again")
-    finally:
-        if lock is not None:
-            lock.close()
-        err = live.stop() if live is not None else ""
-        box.stop()
-    assert "database unavailable" in err and "Traceback" not in err, err
+        assert t.live.tables()[1]["status"] == "database unavailable"
+        assert t.stored(t.release()) == [("finished", "B")]
+        t.live.wait(lambda tables: tables[1]["status"] == "live", 10, "the table live again")
+    assert "database unavailable" in t.err and "Traceback" not in t.err, t.err
 
 
 # -- N5 ------------------------------------------------------------------------------------

@@ -136,35 +136,70 @@ def flood(tmp):
                                                              or "bound" in ln][:1]))
 
 
-def db(tmp):
-    keys = "ok\n@8000\nrackB\n"
-    pool = 'sbn 1\ngame nineball\nmatch race-to 1\nside A "Ann"\nside B "Bob"\n'
-    url = str(tmp / "r.sqlite")
-    sqlite3.connect(url).close()
-    box = KeyBox(tmp / "box", keys, pool)
-    live = None
-    try:
-        box.begun()
-        live = Live([box.port], "--db", url, "--idle", "0.5")
-        live.wait(lambda t: t and t[1]["status"] == "live", 20, "live")
-        lock = sqlite3.connect(url, timeout=0, isolation_level=None)
-        lock.execute("BEGIN EXCLUSIVE")
-        live.wait(lambda t: t[1]["status"] == "database unavailable", 60, "unavailable")
-        time.sleep(3)
-        back = time.monotonic()
-        lock.execute("ROLLBACK")
-        lock.close()
+class LockedTable:
+    """A virtual box finishing a race to 1 (8 s in), followed by `live --db` on a SQLite
+    file that another program locks (BEGIN EXCLUSIVE) before the match ends: entered,
+    once the table says `database unavailable` (`live`, `lock`, `url`); `err`: live's
+    stderr once left."""
+
+    KEYS = "ok\n@8000\nrackB\n"
+    POOL = 'sbn 1\ngame nineball\nmatch race-to 1\nside A "Ann"\nside B "Bob"\n'
+
+    def __init__(self, tmp):
+        self.tmp = Path(tmp)
+        self.url = str(self.tmp / "r.sqlite")
+        self.live = self.lock = None
+        self.err = ""
+
+    def __enter__(self):
+        sqlite3.connect(self.url).close()
+        self.box = KeyBox(self.tmp / "box", self.KEYS, self.POOL)
+        try:
+            self.box.begun()
+            self.live = Live([self.box.port], "--db", self.url, "--idle", "0.5")
+            self.live.wait(lambda t: t and t[1]["status"] == "live", 20, "the table live")
+            self.lock = sqlite3.connect(self.url, timeout=0, isolation_level=None)
+            self.lock.execute("BEGIN EXCLUSIVE")
+            self.live.wait(lambda t: t[1]["status"] == "database unavailable", 60,
+                           "the table to say the database is unavailable")
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def release(self):
+        """The lock goes; the moment it went (monotonic)."""
+        self.lock.execute("ROLLBACK")
+        self.lock.close()
+        self.lock = None
+        return time.monotonic()
+
+    def stored(self, since, most=20.0):
+        """The matches rows once there are some (AssertionError after `most` s)."""
         while True:
-            with sqlite3.connect(url) as conn:
-                if conn.execute("SELECT COUNT(*) FROM matches").fetchone()[0]:
-                    break
+            with sqlite3.connect(self.url) as conn:
+                rows = conn.execute("SELECT status, winner FROM matches").fetchall()
+            if rows:
+                return rows
+            assert time.monotonic() - since < most, "the match was not stored"
             time.sleep(0.01)
+
+    def __exit__(self, *exc):
+        if self.lock is not None:
+            self.lock.close()
+        if self.live is not None:
+            self.err = self.live.stop()
+        self.box.stop()
+        return False
+
+
+def db(tmp):
+    with LockedTable(tmp) as t:
+        time.sleep(3)
+        back = t.release()
+        t.stored(back)
         print("live --db, SQLite locked while the match ended: stored %.2f s after the "
               "lock went" % (time.monotonic() - back))
-    finally:
-        if live is not None:
-            live.stop()
-        box.stop()
 
 
 def main(argv):
