@@ -32,6 +32,7 @@ from support.floodbox import FloodBox, peak_rss_kb
 from support.livebox import SCOREBOARD, KeyBox, checkout_env
 from support.vdev import REPO, VirtualDevice, scoreboard
 from host_tools.device.channel import STOP_REQUEST, answer
+from scoreboard.core.words import crc
 
 PLAYERS = "name,seed\nAnn,1\nBob,2\nCy,\nDana,\n"
 
@@ -337,3 +338,42 @@ def test_a_second_setup_in_the_same_minute_is_queued_beside_a_started_match():
                      {"DESK-2612061803-S-01": "matches/DESK-2612061803-S-01.sbn"}, set())
     assert [(q[0], q[1][1]) for q in got] == [("DESK-2612061803-S-01-2",
                                                     "id DESK-2612061803-S-01-2")]
+
+
+# -- N9 and N16 (the host's side of the channel) ------------------------------------------
+def test_a_name_with_sb_bang_stays_the_echos_frame():
+    """A player named `Ann SB! 1 ok`: the echo's frame of that header line is a frame,
+    not an answer (live lost the frame and caught up for it); a real answer, and a
+    damaged one (asked again), are answers."""
+    from host_tools.device.channel import is_answer
+    from scoreboard.core.words import with_checksum
+
+    frame = b'SB> Cup-W1-01 6 ' + with_checksum('side A "Ann SB! 1 ok"').encode()
+    assert not is_answer(frame)
+    body = "12 ok sb 1"
+    assert is_answer(("SB! %s *%s" % (body, crc(body))).encode())
+    assert is_answer(b"SB! 12 ok sb 1 *00000000")
+
+
+def test_a_hello_answered_after_the_host_asked_again_is_heard():
+    """A box busy for longer than HELLO_TIMEOUT (a flash erase backlog) answers the
+    first `hello` while the host waits for the second: that answer is taken (sync said
+    "no answer to the request channel")."""
+    from host_tools.device.channel import Channel
+
+    class Slow:
+        def __init__(self):
+            self.sent = []
+
+        def send(self, data):
+            self.sent.append(data)
+
+        def line(self, timeout):
+            if len(self.sent) < 2:
+                return None  # the first try times out
+            seq = self.sent[0].split(b" ")[1].decode()  # the first try's answer, late
+            body = "%s ok sb 1 box PICO-1 table 4" % seq
+            return ("SB! %s *%s" % (body, crc(body))).encode()
+
+    words, pieces = Channel(Slow()).ask("hello", timeout=0.01)
+    assert words == ["sb", "1", "box", "PICO-1", "table", "4"] and pieces == []
