@@ -338,24 +338,21 @@ def _interpreter(device):
     return int(kids[0]) if kids else None
 
 
-def _app_runs(device, running=True, most=20):
-    """Wait until the virtual device's interpreter runs code (the app: its SIGINT
-    handler is in place) or, `running` False, until it waits at a REPL."""
+def _app_runs(device, most=20):
+    """Wait until the virtual device's app runs: its request channel answers `hello`
+    (the app turns the keyboard interrupt off while it plays, so its SIGINT handler no
+    longer tells)."""
+    import serial
+
+    from host_tools.device.channel import Channel, SerialPipe
+    from host_tools.device.sync_board import BoardError
+
     deadline = time.monotonic() + most
     while time.monotonic() < deadline:
-        pid = _interpreter(device)
-        if pid and _catches_sigint(pid) == running:
+        try:
+            with serial.Serial(device.port, 115200, timeout=0.1) as ser:
+                Channel(SerialPipe(ser)).ask("hello", timeout=0.5, tries=1)
             return True
-        time.sleep(0.01)
+        except (BoardError, serial.SerialException, OSError):
+            time.sleep(0.1)
     return False
-
-
-def _catches_sigint(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
-    except OSError:
-        pass
-    return None
