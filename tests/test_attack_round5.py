@@ -206,14 +206,21 @@ def test_a_box_keeps_its_table_on_another_port_and_list_boxes_shows_a_conflict(t
 
 # -- N4 ------------------------------------------------------------------------------------
 @pytest.mark.needs_build
-def test_a_locked_database_during_live_db_is_waited_out_and_the_match_stored(tmp_path):
-    """The SQLite file is held by another program (BEGIN EXCLUSIVE) while the match
-    ends: the table says `database unavailable` and keeps following; once the lock goes
-    the match is stored. While the defect was there the link's thread died: the table
-    said "live" for good and the match was never stored."""
+@pytest.mark.parametrize("engine", ["sqlite", "postgresql"])
+def test_a_database_away_during_live_db_is_waited_out_and_the_match_stored(tmp_path, engine,
+                                                                           request):
+    """The SQLite file is held by another program (BEGIN EXCLUSIVE), or the PostgreSQL
+    server stopped, while the match ends: the table says `database unavailable` and
+    keeps following; once the database is back the match is stored. While the defect
+    was there the link's thread died: the table said "live" for good and the match was
+    never stored."""
     from support.round5_figures import LockedTable
 
-    with LockedTable(tmp_path) as t:
+    pg = None
+    if engine == "postgresql":
+        pg = request.getfixturevalue("pg_server")
+        pg.reset()
+    with LockedTable(tmp_path, pg) as t:
         time.sleep(1.0)
         assert t.live.tables()[1]["status"] == "database unavailable"
         assert t.stored(t.release()) == [("finished", "B")]

@@ -5,7 +5,8 @@ run on this machine:
   overlay page), its first half of presses with no viewer and its second with 200
   viewers reading the stream (each from an address of its own: 127.0.0.2...);
 - `sync`'s and `live`'s peak RSS with a flooding box (a fake box on a pty);
-- the time from a locked SQLite database coming back to the match stored by `live --db`.
+- the time from a database coming back (a SQLite file locked by another program, a
+  PostgreSQL server stopped and started) to the match stored by `live --db`.
 
     cd tests && ../.venv/bin/python -m support.round5_figures [viewers|flood|db]
 """
@@ -137,29 +138,38 @@ def flood(tmp):
 
 
 class LockedTable:
-    """A virtual box finishing a race to 1 (8 s in), followed by `live --db` on a SQLite
-    file that another program locks (BEGIN EXCLUSIVE) before the match ends: entered,
-    once the table says `database unavailable` (`live`, `lock`, `url`); `err`: live's
-    stderr once left."""
+    """A virtual box finishing a race to 1 (8 s in), followed by `live --db`, whose
+    database goes away before the match ends: a SQLite file that another program locks
+    (BEGIN EXCLUSIVE), or (`pg`: support/pgserver.py's Server) the PostgreSQL server
+    stopped. Entered once the table says `database unavailable` (`live`, `url`);
+    `release()` brings the database back; `err`: live's stderr once left."""
 
     KEYS = "ok\n@8000\nrackB\n"
     POOL = 'sbn 1\ngame nineball\nmatch race-to 1\nside A "Ann"\nside B "Bob"\n'
 
-    def __init__(self, tmp):
+    def __init__(self, tmp, pg=None):
         self.tmp = Path(tmp)
-        self.url = str(self.tmp / "r.sqlite")
+        self.pg = pg
+        self.url = pg.url() if pg is not None else str(self.tmp / "r.sqlite")
         self.live = self.lock = None
+        self.away = False
         self.err = ""
 
     def __enter__(self):
-        sqlite3.connect(self.url).close()
+        from host_tools.results.db import open_db
+
+        open_db(self.url).close()
         self.box = KeyBox(self.tmp / "box", self.KEYS, self.POOL)
         try:
             self.box.begun()
             self.live = Live([self.box.port], "--db", self.url, "--idle", "0.5")
             self.live.wait(lambda t: t and t[1]["status"] == "live", 20, "the table live")
-            self.lock = sqlite3.connect(self.url, timeout=0, isolation_level=None)
-            self.lock.execute("BEGIN EXCLUSIVE")
+            if self.pg is not None:
+                self.pg.pause()
+            else:
+                self.lock = sqlite3.connect(self.url, timeout=0, isolation_level=None)
+                self.lock.execute("BEGIN EXCLUSIVE")
+            self.away = True
             self.live.wait(lambda t: t[1]["status"] == "database unavailable", 60,
                            "the table to say the database is unavailable")
         except BaseException:
@@ -168,25 +178,34 @@ class LockedTable:
         return self
 
     def release(self):
-        """The lock goes; the moment it went (monotonic)."""
-        self.lock.execute("ROLLBACK")
-        self.lock.close()
-        self.lock = None
+        """The database back; the moment it was (monotonic)."""
+        if self.pg is not None:
+            self.pg.start()
+        else:
+            self.lock.execute("ROLLBACK")
+            self.lock.close()
+            self.lock = None
+        self.away = False
         return time.monotonic()
 
-    def stored(self, since, most=20.0):
+    def stored(self, since, most=30.0):
         """The matches rows once there are some (AssertionError after `most` s)."""
+        from host_tools.results.db import open_db
+
         while True:
-            with sqlite3.connect(self.url) as conn:
-                rows = conn.execute("SELECT status, winner FROM matches").fetchall()
+            db = open_db(self.url)
+            try:
+                rows = [tuple(r) for r in db.rows("SELECT status, winner FROM matches")]
+            finally:
+                db.close()
             if rows:
                 return rows
             assert time.monotonic() - since < most, "the match was not stored"
             time.sleep(0.01)
 
     def __exit__(self, *exc):
-        if self.lock is not None:
-            self.lock.close()
+        if self.away:
+            self.release()
         if self.live is not None:
             self.err = self.live.stop()
         self.box.stop()
@@ -194,12 +213,19 @@ class LockedTable:
 
 
 def db(tmp):
-    with LockedTable(tmp) as t:
-        time.sleep(3)
-        back = t.release()
-        t.stored(back)
-        print("live --db, SQLite locked while the match ended: stored %.2f s after the "
-              "lock went" % (time.monotonic() - back))
+    from support.pgserver import Server
+
+    pg = Server()
+    try:
+        for name, server in (("SQLite locked", None), ("PostgreSQL stopped", pg)):
+            with LockedTable(tmp / name.split()[0], server) as t:
+                time.sleep(3)
+                back = t.release()
+                t.stored(back)
+                print("live --db, %s while the match ended: stored %.2f s after it was "
+                      "back" % (name, time.monotonic() - back))
+    finally:
+        pg.stop()
 
 
 def main(argv):
