@@ -218,6 +218,7 @@ def db(tmp):
     pg = Server()
     try:
         for name, server in (("SQLite locked", None), ("PostgreSQL stopped", pg)):
+            (tmp / name.split()[0]).mkdir()
             with LockedTable(tmp / name.split()[0], server) as t:
                 time.sleep(3)
                 back = t.release()
