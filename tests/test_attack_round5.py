@@ -384,3 +384,26 @@ def test_a_hello_answered_after_the_host_asked_again_is_heard():
 
     words, pieces = Channel(Slow()).ask("hello", timeout=0.01)
     assert words == ["sb", "1", "box", "PICO-1", "table", "4"] and pieces == []
+
+
+def test_when_the_app_stops_both_panels_say_so(tmp_path):
+    """N7's other half: a box whose app has stopped shows it, so that no referee presses
+    keys into it: the e-ink's stopped screen (a full refresh), the LED's STOP."""
+    import framebuf
+
+    from boards.host import HostBoard
+    from scoreboard import lang
+    from scoreboard.app import App
+    from scoreboard.ui import led
+
+    board = HostBoard(str(tmp_path))
+    app = App(board)
+    app.boot(0)
+    full = board.refreshes[1]
+    app.stop()
+    app.show_stopped()
+    assert (app.screen.kind, app.screen.error) == ("error", lang.t("a.stopped"))
+    assert board.refreshes[1] == full + 1
+    want = bytearray(len(board.led_buf))
+    led.stopped(framebuf.FrameBuffer(want, 32, 16, framebuf.MONO_HLSB))
+    assert bytes(board.led_buf) == bytes(want) and any(want)
