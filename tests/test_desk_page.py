@@ -689,7 +689,8 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
             assert status == 200, text
 
         async def heard():  # now a box is heard on table 1, and it will not answer
-            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave)}
+            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave),
+                                 "box_id": "PICO-51040001", "claim": 1}
         web.call(heard())
         answer = {}
 
