@@ -569,12 +569,15 @@ def _last_line(text):
     return lines[-1] if lines else "error"
 
 
+STOP_WAIT = 10.0  # seconds a box has to say its app stopped (one still booting: later)
+
+
 def _stop_app(ser):
     """The request channel's deliberate `stop` (device/channel.py), before the raw REPL's
     Ctrl-C: the app ignores a stray Ctrl-C on its port."""
     from host_tools.device.channel import stop_app
 
     try:
-        stop_app(ser)
+        stop_app(ser, wait=STOP_WAIT)
     except (serial.SerialException, OSError):
         raise BoardError(_GONE) from None

@@ -33,14 +33,15 @@ def mpremote(port, *args, timeout=60, stop=True):
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
 
 
-def stop_app(port):
-    """The deliberate stop of the app on `port` (device/channel.py's STOP_REQUEST)."""
+def stop_app(port, wait=10.0):
+    """The deliberate stop of the app on `port` (device/channel.py's STOP_REQUEST),
+    waiting up to `wait` s for it (an emulated Pico may still be booting)."""
     import serial
 
     from host_tools.device.channel import stop_app as stop
 
     with serial.Serial(port, 115200, timeout=0.1) as ser:
-        stop(ser)
+        return stop(ser, wait)
 
 
 class VirtualDevice:
