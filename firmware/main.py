@@ -2,9 +2,16 @@
 
 The board is named by `board.txt` on the flash when it exists (for a variant, e.g.
 `pico2_oled`), else it follows from the port: `pico` on an RP2040/RP2350, `host` on a
-computer (the unix port: the virtual device). mpremote connecting interrupts the app
-(KeyboardInterrupt): it stops cleanly, every journal line already flushed, and a soft
-reset runs this file again, which recovers the match where it was. Out of memory
+computer (the unix port: the virtual device).
+
+Another program on the USB port never stops a match: the port's keyboard interrupt is
+off while this file runs (`micropython.kbd_intr(-1)`), so a Ctrl-C or a Ctrl-A from a
+terminal or an IDE connecting is a byte the app's request channel drops. The app stops
+only when asked on purpose: the request channel's `stop` (the desk's tools send it
+before they need the REPL: `scoreboard flash`, `scoreboard device --stop`). Stopped, it stops
+cleanly, every journal line already flushed, both panels say so, and the REPL has the
+keyboard interrupt back; a soft reset runs this file again, which recovers the match
+where it was. Out of memory
 while the app runs, it shows its error screen and says so on the console (App.fail);
 before it runs, this file says so.
 """
@@ -33,6 +40,7 @@ def main():
     # the unix port (the virtual device) builds without it.
     if sys.platform == "rp2":
         micropython.alloc_emergency_exception_buf(100)
+    _interrupt(-1)  # a stray Ctrl-C from the port is a byte from now on (see above)
     app = None
     try:
         import asyncio
@@ -53,6 +61,7 @@ def main():
     except KeyboardInterrupt:
         if app is not None:
             app.stop()
+            app.show_stopped()
         print("scoreboard: stopped")
     except (MemoryError, OSError) as e:  # before the app ran: no error screen yet
         import errno
@@ -61,6 +70,18 @@ def main():
             raise
         print("scoreboard: out of memory while starting (%s): the matches are kept "
               "on the flash" % e)
+    finally:
+        _interrupt(3)  # the REPL's Ctrl-C again
+
+
+def _interrupt(char):
+    """micropython.kbd_intr where the port has it (not the simulator's)."""
+    import micropython
+
+    try:
+        micropython.kbd_intr(char)
+    except AttributeError:
+        pass
 
 
 if __name__ == "__main__":

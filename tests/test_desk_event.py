@@ -152,7 +152,7 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
     d = browser
     try:
         for n in TABLES:
-            boxes[n] = TableBox(tmp_path / ("table%d" % n), HOLD_MS, GAP_MS)
+            boxes[n] = TableBox(tmp_path / ("table%d" % n), HOLD_MS, GAP_MS, table=n)
         desk = DeskServer(tmp_path, db_url, "--idle", str(IDLE_S), "--tables", str(len(TABLES)),
                           ports=[boxes[n].port for n in TABLES])
         d.get(desk.url + "desk/Cup")

@@ -219,6 +219,8 @@ def test_assign_queues_the_header_on_the_tables_box(tmp_path, browser):
     db = tmp_path / "results.sqlite"
     played(db, upto=0)
     flash = tmp_path / "box"
+    flash.mkdir()
+    (flash / "settings.txt").write_text("table=1\n")  # the box stands at table 1
     d = browser
     with VirtualDevice(flash) as dev:
         desk = DeskServer(tmp_path, db, ports=[dev.port])
@@ -287,6 +289,8 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
     keys = tmp_path / "keys.txt"
     # the box waits for the desk to queue its match, then the referee starts and plays it
     keys.write_text("@25000\n" + "\n".join(BOX_KEYS) + "\n", encoding="utf-8")
+    (tmp_path / "box").mkdir()
+    (tmp_path / "box" / "settings.txt").write_text("table=1\n")  # the box at table 1
     box = subprocess.Popen([str(SCOREBOARD), "device", "--pty", "--flash",
                             str(tmp_path / "box"), "--keys", str(keys)], cwd=str(mpy.REPO),
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -685,7 +689,8 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
             assert status == 200, text
 
         async def heard():  # now a box is heard on table 1, and it will not answer
-            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave)}
+            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave),
+                                 "box_id": "PICO-51040001", "claim": 1}
         web.call(heard())
         answer = {}
 

@@ -246,7 +246,7 @@ def test_schema_migrates_from_an_older_version(tmp_path):
     db.close()
     conn = sqlite3.connect(path)
     assert [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")] == [
-        1, 2, 3, 4, 5, 6]
+        1, 2, 3, 4, 5, 6, 7]
     conn.close()
     from host_tools.results.db import connect
     path2 = tmp_path / "v1.sqlite"

@@ -37,7 +37,7 @@ from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import keymap
 from scoreboard import lang
 from scoreboard.settings import (lang_of, led_level_of, load_settings, next_volume,
-                                 save_settings, volume_of)
+                                 save_settings, table_of, volume_of)
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
@@ -280,6 +280,22 @@ class App:
             self._update_screen()
             self._dirty(now)
 
+    def table(self):
+        """The table the box stands at (its settings, set by the desk), or None."""
+        return table_of(self.settings)
+
+    def set_table(self, number, now):
+        """The desk sets the box's table (the channel's `table`): kept on flash, shown
+        on the start screen at once."""
+        if number is None:
+            self.settings.pop("table", None)
+        else:
+            self.settings["table"] = "%d" % number
+        save_settings(self.journal.files, self.settings)
+        if self.menu is not None:
+            self._update_screen()
+            self._dirty(now)
+
     def set_volume(self, percent):
         """The buzzer's volume (0: mute), kept on flash; a beep at the new volume."""
         self.buzzer.volume = percent
@@ -408,6 +424,8 @@ class App:
         s = self.screen
         if self.menu is not None:
             self.menu.fill(s)
+            table = self.table()  # the start screen's heading: the box's table
+            s.title = None if table is None else lang.t("st.table") % table
             return
         m = self.match
         s.match = m
@@ -453,10 +471,22 @@ class App:
         s.error = text
 
     def stop(self):
-        """Stop cleanly (mpremote connecting, Ctrl-C): nothing is pending in the journal."""
+        """Stop cleanly (the channel's `stop`): nothing is pending in the journal."""
         self.stopped = True
         self.buzzer.quiet()
         self.journal.close()
+
+    def show_stopped(self):
+        """The app has stopped (main.py, after stop()): both panels say so, so that a
+        referee never presses keys into a box that no longer listens. Best effort: a
+        panel that fails leaves the journal as it was."""
+        self.show_error(lang.t("a.stopped"))
+        try:
+            led.stopped(self.board.led)
+            self.board.led_show()
+            self.board.eink_show_now(True, self.paint)
+        except Exception:
+            pass
 
     # -- real time ---------------------------------------------------------------------
     async def run(self):

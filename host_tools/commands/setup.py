@@ -41,10 +41,17 @@ characters is named as such; at most QUEUE_MAX (64) matches are queued on a box,
 counting those already there (a queued match costs the box's start screen a file read
 and a line of heap at boot), and the headers must fit in the flash's free space.
 
+`scoreboard setup --table N [--port PORT]` (with or without FILE): the box's table, set
+once by the desk and kept in the box's settings (the request channel's `table`): the
+box shows it on its start screen and says it in its `hello`, so `live` and `desk` know
+it as table N whatever USB port it is on (`--table 0`: none). Other boxes that claim
+table N already are named (a conflict the desk shows until one is set elsewhere).
+
 The draw and its checks are host_tools/results/draw.py's; this module is the command.
 """
 
 import re
+import sys
 from datetime import datetime
 
 from host_tools.device.connect import open_box
@@ -56,8 +63,10 @@ from scoreboard.core.header import LANGS
 
 def add_parser(sub):
     p = sub.add_parser("setup", help="queue prepared matches (a .sbn header or a CSV draw)")
-    p.add_argument("file", help="a .sbn header, or a .csv draw (table, a, b, game, format, "
-                                "clock)")
+    p.add_argument("file", nargs="?", default=None,
+                   help="a .sbn header, or a .csv draw (table, a, b, game, format, clock)")
+    p.add_argument("--table", type=int, default=None, metavar="N",
+                   help="the table the box stands at (1..99; 0: none), kept on the box")
     p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
     p.add_argument("--prefix", default="DESK",
                    help="first part of the match ids the host sets (default: DESK)")
@@ -68,7 +77,46 @@ def add_parser(sub):
     p.set_defaults(run=run)
 
 
+def set_table(args):
+    """`--table N`: the box's table, in its settings. 0 when done, else 1 (said)."""
+    from host_tools.device.ports import auto_ports
+    from host_tools.tournament import onbox
+
+    if not 0 <= args.table <= 99:
+        fail("setup", "--table %d: a table is numbered 1 to 99 (0: none)" % args.table)
+        return 2
+    try:
+        with open_box(args.port, channel_only=True) as board:
+            board.set_table(args.table or None)
+            port, box = board.port, board.box_id()
+    except BoardError as e:
+        fail("setup", e)
+        return 1
+    say("setup: box %s on %s is %s" % (box, port, "table %d" % args.table if args.table
+                                        else "at no table"))
+    if args.table:
+        for other in auto_ports():
+            if other == port:
+                continue
+            try:
+                obox, otable = onbox.identity(other)
+            except BoardError:
+                continue
+            if otable == args.table and obox != box:
+                say("setup: box %s on %s claims table %d too: a conflict, neither gets its "
+                    "matches until one is set to another table" % (obox, other, args.table),
+                    sys.stderr)
+    return 0
+
+
 def run(args):
+    if args.table is not None:
+        rc = set_table(args)
+        if rc or args.file is None:
+            return rc
+    if args.file is None:
+        fail("setup", "give a .sbn header or a .csv draw to queue, or --table N")
+        return 2
     try:
         when = datetime.strptime(args.date, "%Y-%m-%dT%H:%M") if args.date else None
     except ValueError:

@@ -1,11 +1,14 @@
 """`scoreboard sync [--port PORT] [--db URL]`: pull the box's matches into the results DB.
 
 The arguments and the messages; the pull itself, what it checks and what it marks on
-the box, is host_tools/results/sync.py's.
+the box, is host_tools/results/sync.py's. A tournament match's journal that is not its
+assigned box's is held for the desk: a `held` line names it, both results and why (the
+desk decides: `scoreboard tournament decide`). A sync that meets another program on the
+port names it (it takes the box's answers), not the cable.
 """
 
-from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.connect import crowded, open_box
+from host_tools.device.sync_board import GONE, BoardError
 from host_tools.messages import fail, say
 from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.sync import SyncError, files_folder, new_ids, pull, stored_lines, summary
@@ -49,6 +52,11 @@ def run(args):
                           accept=args.accept_corrections, ids=ids)
     except (BoardError, DbError, SyncError) as e:
         tell_stored(ids)
+        if str(e) == GONE:  # another program on the port, not the cable
+            try:
+                crowded(board.port)
+            except BoardError as other:
+                e = other
         fail("sync", "%s; what was stored is kept and marked, run sync again" % e)
         return 1
     except KeyboardInterrupt:

@@ -9,12 +9,19 @@ database (docs/tournament.md).
            [--correct]
     assign NAME MATCH --table N [--port PORT]
     call NAME MATCH [--port PORT]
+    decide NAME N take|keep
 
 The arguments and the messages; the draw, the bracket and the database are
 host_tools/tournament's (with boxresults, the hook that puts the matches the boxes play
-into the bracket as `sync` and `live --db` store them); `assign --port` queues the
-match's header (tournament/header.py) on the box as `setup` does, `call --port` sends
-the call to the box (its `called`: the box's late start counts from it). Bad input (an
+into the bracket as `sync` and `live --db` store them). `assign --port` queues the
+match's header (tournament/header.py) on the box as `setup` does, and records that box
+as the match's (only its result counts: tournament/identity.py); a match moved to
+another table is first taken back from the box it was queued on (found among the
+connected boxes by its id), and the move is refused when that box has started it.
+`call --port` sends the call to the box (its `called`: the box's late start counts from
+it), only to the match's own box. `decide` settles a result held for the desk (`show`
+lists them): `take` makes it the match's, `keep` keeps the bracket's.
+Bad input (an
 unknown tournament or match, a result given twice, a wrong winner, a bad CSV row, a
 match not ready, a busy table, a box not reached) is one line on stderr and exit status
 1, nothing recorded; a call recorded that the box did not take is its line on stdout,
@@ -24,12 +31,12 @@ the box's reason on stderr and exit status 3.
 import argparse
 import secrets
 
-from host_tools.device.connect import call_box, open_box
+from host_tools.device.connect import call_box
 from host_tools.device.sync_board import BoardError
 from host_tools.messages import fail, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
-from host_tools.results.draw import QUEUE, SetupError, queue_one
-from host_tools.tournament import TournamentError, players, store, view
+from host_tools.results.draw import SetupError
+from host_tools.tournament import TournamentError, onbox, players, store, view
 from host_tools.tournament import conditions as stage_conditions
 from host_tools.tournament import boxresults  # noqa: F401  (results from the boxes: the hook)
 from host_tools.tournament.header import header_lines
@@ -148,6 +155,14 @@ def add_parser(sub):
     add_db_options(k)
     k.set_defaults(run=run_call)
 
+    d = verbs.add_parser("decide", help="settle a result held for the desk (see show)")
+    d.add_argument("name", help="the tournament")
+    d.add_argument("held", type=_number, metavar="N", help="the held result's number")
+    d.add_argument("decision", choices=("take", "keep"),
+                   help="take: the held result becomes the match's; keep: the bracket's stays")
+    add_db_options(d)
+    d.set_defaults(run=run_decide)
+
 
 def _conditions(args):
     """{stage key: {"match": words}} for the format's stages, checked as a header."""
@@ -202,10 +217,30 @@ def run_create(args):
 
 
 def run_show(args):
-    t = _in_db(args, lambda db: store.load(db, args.name))
+    got = _in_db(args, lambda db: (store.load(db, args.name), store.held(db, args.name)))
+    if got is _REFUSED:
+        return 1
+    t, held = got
+    if args.json:
+        import json
+
+        data = json.loads(view.as_json(t))
+        data["held"] = held
+        return write_out(PROG, json.dumps(data, indent=1, sort_keys=True) + "\n")
+    text = view.as_text(t)
+    if held:  # what the desk must decide: `decide NAME N take|keep`
+        text += "".join("%s\n" % store.held_line(h) for h in held)
+    return write_out(PROG, text)
+
+
+def run_decide(args):
+    t = _in_db(args, lambda db: store.decide(db, args.name, args.held,
+                                             args.decision == "take"))
     if t is _REFUSED:
         return 1
-    return write_out(PROG, view.as_json(t) if args.json else view.as_text(t))
+    say("%s: held result %d %s" % (t.name, args.held, "taken" if args.decision == "take"
+                                   else "kept out: the bracket's stays"))
+    return 0
 
 
 def _score(text):
@@ -248,15 +283,21 @@ def run_assign(args):
         fail(PROG, e)
         return 1
     queued = ""
+    notes = []
     try:
         t = store.load(db, args.name)
         store.check_assign(db, t, args.match, args.table)
+        box = None
+        if args.port is not None:
+            box, claim = onbox.identity(args.port)
+            onbox.check_claim(args.port, claim, args.table)
+        notes = _move_off(db, t, args.match, args.table, box, args.port)
         t.tables[args.match] = args.table
         if args.port is not None:
             lines = header_lines(t, args.match)
-            queued = ", queued on %s" % _queue(args.port, lines, "%s %s" % (t.name,
-                                                                              args.match))
-        t = store.assign(db, args.name, args.match, args.table)
+            box, _, name = onbox.queue(args.port, lines, "%s %s" % (t.name, args.match))
+            queued = ", queued on %s as %s (box %s)" % (args.port, name, box)
+        t = store.assign(db, args.name, args.match, args.table, box=box)
     except (TournamentError, DbError) as e:
         fail(PROG, "%s%s" % (e, "; its header stays queued on the box" if queued else ""))
         return 1
@@ -266,17 +307,27 @@ def run_assign(args):
     finally:
         db.close()
     say("%s: %s on table %d%s" % (t.name, describe(t, args.match), args.table, queued))
+    for note in notes:
+        say("%s: %s" % (t.name, note))
     return 0
 
 
-def _queue(port, lines, where):
-    """Queue the header on the box on `port` as `setup` does (the request channel, the
-    checks of its queue and flash); a match queued there already is replaced (assigned
-    again). Returns the box's port and file."""
-    name = lines[1].split()[1]
-    with open_box(port) as board:
-        queue_one(board, name, lines, where, out=lambda text: None)
-        return "%s as %s/%s.sbn" % (board.port, QUEUE, name)
+def _move_off(db, t, match, table, box, port):
+    """A match queued on another box (assigned before, to another table or box): taken
+    back from it first, found among the connected boxes by its id; TournamentError when
+    it has started there. The notes to print."""
+    from host_tools.device.ports import auto_ports
+
+    old_table, old_box = store.assigned_box(db, t.name, match)
+    if t.active.get(match) not in ("assigned", "called") or old_box is None or (
+            old_box == box and old_table == table):
+        return []
+    if old_box == box:  # the same box, another table: its queued header is replaced
+        return []
+    found = onbox.locate(old_box, [p for p in auto_ports() if p != port])
+    if found is None:
+        return [onbox.not_reached(old_table, old_box)]
+    return [onbox.withdraw(found, store.box_match(t.name, match), old_table, old_box)]
 
 
 def run_call(args):
@@ -291,8 +342,13 @@ def run_call(args):
         say(said)
         return 0
     # The call is recorded (the announcement was made) before the box hears it: a box
-    # not reached or refusing changes nothing in the database, and says why.
+    # not reached or refusing changes nothing in the database, and says why. It goes
+    # only to the match's own box (the one it was queued on).
     try:
+        owner = _in_db(args, lambda db: store.assigned_box(db, args.name, args.match)[1])
+        if owner not in (None, _REFUSED) and onbox.identity(args.port)[0] != owner:
+            raise BoardError("the box on %s is not %s's box %s: the call goes only to the "
+                             "box the match was queued on" % (args.port, args.match, owner))
         box = call_box(args.port, store.box_match(t.name, args.match))
     except (BoardError, OSError) as e:
         say(said)

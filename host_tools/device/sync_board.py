@@ -210,6 +210,7 @@ class Board:
         self._busy = True
         try:
             with contextlib.redirect_stdout(io.StringIO()):
+                _stop_app(self.t.serial)  # the app ignores a Ctrl-C: asked to stop first
                 try:
                     self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
                 except TransportError:
@@ -567,3 +568,16 @@ def _last_line(text):
     lines = [ln for ln in str(text).strip().splitlines() if ln.strip()]
     return lines[-1] if lines else "error"
 
+
+STOP_WAIT = 10.0  # seconds a box has to say its app stopped (one still booting: later)
+
+
+def _stop_app(ser):
+    """The request channel's deliberate `stop` (device/channel.py), before the raw REPL's
+    Ctrl-C: the app ignores a stray Ctrl-C on its port."""
+    from host_tools.device.channel import stop_app
+
+    try:
+        stop_app(ser, wait=STOP_WAIT)
+    except (serial.SerialException, OSError):
+        raise BoardError(_GONE) from None

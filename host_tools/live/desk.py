@@ -28,6 +28,18 @@ tournament` is), their pages and their JSON.
                                        {"ok", "said"}: what it did, or why not)
     POST /api/tournament/NAME/result   {"match", "winner", "score": [a, b] or null,
                                         "how", "correct"}
+    POST /api/tournament/NAME/decide   {"held": N, "take": true|false}: a result held
+                                       for the desk taken, or the bracket's kept
+
+Which box is which table is the boxes' own say (tournament/identity.py): a table's box is
+the one box whose settings claim it (`box_at`); a table two boxes claim is a conflict,
+shown on the desk, and neither gets its matches. Assign queues the header on that box
+and records the box as the match's (only its result counts); a match moved to another
+table is first taken back from the box it was queued on (`withdraw`), and the move is
+refused when that box has started it. A call goes only to the match's own box. The
+results held for the desk (another box's journal of a match, a change the bracket cannot
+take) are in each tournament's JSON (`held`, with both results and the boxes) until
+decided.
 
 An action answers the tournament after it, or 400 with {"error": one line} (the
 library's TournamentError, as `scoreboard tournament` prints it). Beyond loopback every
@@ -65,14 +77,17 @@ PAGES = {"": "desk.html", "tv": "desk-tv.html", "print": "desk-print.html"}
 # -- assign: the header onto the table's box first ------------------------------------
 def queue_on_box(port, lines, where):
     """Queue a match's header on the box on `port` as `setup` does (through its owner,
-    this server's link: device/owner.py); the file's name on the box."""
-    from host_tools.device.connect import open_box
-    from host_tools.results.draw import QUEUE, queue_one
+    this server's link: device/owner.py); (box id, file on the box)."""
+    from host_tools.tournament import onbox
 
-    name = lines[1].split()[1]
-    with open_box(port, warn=lambda text: None) as board:
-        queue_one(board, name, lines, where, out=lambda text: None)
-    return "%s/%s.sbn" % (QUEUE, name)
+    box, _, name = onbox.queue(port, lines, where)
+    return box, name
+
+
+def withdraw_from_box(port, box_match, table, box):
+    from host_tools.tournament import onbox
+
+    return onbox.withdraw(port, box_match, table, box)
 
 
 def header_for(db, name, match_id, table):
@@ -204,7 +219,7 @@ class Desk:
         changes = self._changes(name)
         t = store.load(self._db(), name)
         self.seen[name] = changes
-        return as_page(t, changes)
+        return dict(as_page(t, changes), held=store.held(self._db(), name))
 
     def _names(self):
         return store.names(self._db())
@@ -242,8 +257,20 @@ class Desk:
     def _header(self, name, match, table):
         return header_for(self._db(), name, match, table)
 
-    def _assigned(self, name, match, table, via):
-        store.assign(self._db(), name, match, table, via)
+    def _where(self, name, match):
+        """(status, table, box) the match is on now."""
+        t = store.load(self._db(), name)
+        return (t.active.get(match),) + store.assigned_box(self._db(), name, match)
+
+    def _assigned(self, name, match, table, via, box=None):
+        store.assign(self._db(), name, match, table, via, box=box)
+        return self._state(name)
+
+    def _decided(self, name, body, via):
+        n = _number(body.get("held"), "the held result", 1)
+        if n is None or not isinstance(body.get("take"), bool):
+            raise TournamentError("decide: {\"held\": N, \"take\": true or false}")
+        store.decide(self._db(), name, n, body["take"], via)
         return self._state(name)
 
     def _called(self, name, match, via):
@@ -276,45 +303,82 @@ class Desk:
         return await asyncio.get_running_loop().run_in_executor(self.boxes, fn, *args)
 
     async def _assign(self, name, body, via):
-        """The header queued first on the table's box when one is heard there, then the
-        assignment recorded (refused: the header stays queued, and the answer says so)."""
+        """The match taken back from the box it was queued on when it moves (refused
+        when that box has started it), its header queued on the table's box when one is
+        heard there, then the assignment recorded with that box (refused: the header
+        stays queued, and the answer says so). A table two boxes claim is refused."""
         from host_tools.device.sync_board import BoardError
         from host_tools.results.draw import SetupError
+        from host_tools.tournament import onbox
+        from host_tools.tournament.identity import conflict_text
 
         match = str(body.get("match") or "")
         table = _number(body.get("table"), "the table", 1, 999)
         if table is None:
             raise TournamentError("%s: which table?" % match)
-        port = self.box_port(table)
+        boxes = self.box_map()
+        clash = boxes.conflicts().get(table)
+        if clash:
+            raise TournamentError(conflict_text(table, clash))
+        here = boxes.box_at(table)
+        lines = await self._run(self._header, name, match, table)  # its checks first
+        status, old_table, old_box = await self._run(self._where, name, match)
+        notes = []
+        if status in ("assigned", "called") and old_box is not None and (
+                here is None or old_box != here.box):
+            old = next((c for c in boxes.claims if c.box == old_box), None)
+            if old is None:
+                notes.append(onbox.not_reached(old_table, old_box))
+            else:
+                try:
+                    notes.append(await self._on_box(withdraw_from_box, old.where,
+                                                    store.box_match(name, match),
+                                                    old_table, old_box))
+                except (BoardError, OSError) as e:
+                    raise TournamentError("not moved: %s" % box_failed(old_table, e)
+                                          ) from None
         queued = None
-        if port is not None:
-            lines = await self._run(self._header, name, match, table)
+        if here is not None:
             try:
-                queued = await self._on_box(queue_on_box, port, lines,
+                queued = await self._on_box(queue_on_box, here.where, lines,
                                             "%s %s" % (name, match))
             except (SetupError, BoardError, OSError) as e:
                 raise TournamentError(box_failed(table, e)) from None
         try:
-            return await self._run(self._assigned, name, match, table, via)
+            state = await self._run(self._assigned, name, match, table, via,
+                                    queued[0] if queued else None)
         except TournamentError as e:
             if queued:
                 raise TournamentError("%s; its header stays queued on the box" % e) from None
             raise
+        if notes:
+            state = dict(state, box={"ok": True, "said": "; ".join(notes)})
+        return state
 
     async def _call(self, name, body, via):
-        """The call recorded, then sent to the table's box when one is heard there."""
+        """The call recorded, then sent to the match's own box (the one it was queued
+        on) when it is heard, wherever it is; else to the table's box when the match
+        was assigned before any box was heard there."""
         match = str(body.get("match") or "")
         state, table = await self._run(self._called, name, match, via)
-        port = self.box_port(table)
+        _, _, owner = await self._run(self._where, name, match)
+        boxes = self.box_map()
+        if owner is not None:
+            claim = next((c for c in boxes.claims if c.box == owner), None)
+        else:
+            claim = boxes.box_at(table) if isinstance(table, int) else None
         box = None
-        if port is not None:
-            box = await self._on_box(tell_box, port, name, match, table)
+        if claim is not None:
+            box = await self._on_box(tell_box, claim.where, name, match, table)
+        elif owner is not None:
+            box = {"ok": False, "said": "table %s's box %s is not heard: the call is "
+                                        "recorded" % (table, owner)}
         return dict(state, box=box)
 
     def publish(self, state):
         if self.hub is not None:
             self.hub.notice("tournament", {"name": state["name"], "tournament": dict(
-                state, tables=self.board_tables())})
+                state, tables=self.board_tables(), boxes=self.box_rows())})
 
     async def watch(self):
         while True:
@@ -331,11 +395,25 @@ class Desk:
                     self.log(text)
             await asyncio.sleep(POLL)
 
+    def box_map(self):
+        """The boxes heard now, by the table their settings claim (identity.TableMap)."""
+        from host_tools.tournament.identity import Claim, TableMap
+
+        snaps = self.hub.tables.values() if self.hub else ()
+        return TableMap([Claim(s["box_id"], s.get("claim"), s["port"]) for s in snaps
+                         if s.get("signal") and s.get("box_id") and s.get("port")])
+
     def box_port(self, table):
-        """The port of the box on `table` when it is heard (its header is queued there
-        on assign), else None (the match is only recorded)."""
-        snap = self.hub.tables.get(table) if self.hub and isinstance(table, int) else None
-        return snap["port"] if snap and snap.get("signal") and snap.get("port") else None
+        """The port of the one box whose settings claim `table` when it is heard (its
+        header is queued there on assign), else None (the match is only recorded): never
+        a port's order, never a match header's words."""
+        claim = self.box_map().box_at(table) if isinstance(table, int) else None
+        return claim.where if claim is not None else None
+
+    def box_rows(self):
+        """Which box is at which table, for the pages: [{table, box, port, conflict}]."""
+        return [{"table": table, "box": c.box, "port": c.where, "conflict": clash}
+                for table, c, clash in self.box_map().rows()]
 
     def board_tables(self):
         return sorted(set(range(1, self.tables + 1)) | set(self.hub.tables if self.hub else ()))
@@ -360,7 +438,8 @@ class Desk:
                 got = await self._run(self._names)
             except DbError as e:
                 return refuse(503, str(e))
-            return web.json_response({"names": got, "tables": self.board_tables()})
+            return web.json_response({"names": got, "tables": self.board_tables(),
+                                      "boxes": self.box_rows()})
 
         async def one(request):
             try:
@@ -369,7 +448,7 @@ class Desk:
                 return refuse(404, str(e))
             except DbError as e:
                 return refuse(503, str(e))
-            return web.json_response(dict(got, tables=self.board_tables()))
+            return web.json_response(dict(got, tables=self.board_tables(), boxes=self.box_rows()))
 
         def foreign(request):
             """Why a POST is not one of the desk's pages' own, or None."""
@@ -403,6 +482,8 @@ class Desk:
                     state = await self._assign(name, body, via)
                 elif verb == "call":
                     state = await self._call(name, body, via)
+                elif verb == "decide":
+                    state = await self._run(self._decided, name, body, via)
                 else:
                     state = await self._run(self._act, name, verb, body, via)
             except TournamentError as e:
@@ -411,7 +492,8 @@ class Desk:
                 return refuse(503, str(e))
             box = state.pop("box", None)  # the caller's alone, not every page's
             self.publish(state)
-            return web.json_response(dict(state, tables=self.board_tables(), box=box))
+            return web.json_response(dict(state, tables=self.board_tables(), box=box,
+                                          boxes=self.box_rows()))
 
         app.router.add_get("/desk", tournament_page)
         app.router.add_get("/desk/", tournament_page)
@@ -420,7 +502,7 @@ class Desk:
         app.router.add_get("/api/tournaments", names)
         app.router.add_get("/api/tournament/{name}", one)
         app.router.add_post("/api/tournament", act)
-        app.router.add_post("/api/tournament/{name}/{verb:assign|call|result}", act)
+        app.router.add_post("/api/tournament/{name}/{verb:assign|call|result|decide}", act)
 
         async def start(app):
             task["watch"] = asyncio.get_running_loop().create_task(self.watch())

@@ -53,9 +53,12 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
         want = wanted(table)
         ok, holder = numbering.claim(table, want, [x.table for x in links])
         if not ok:
+            mark_conflicts()
             if holder is not None and numbering.conflict_once(want, table.port):
-                log("table %d: the draw names table %d for %s too; it stays table %d" % (
-                    holder.number, want, table.port, table.number))
+                log("table %d: box %s on %s claims table %d too: a conflict, neither gets "
+                    "that table's matches until one is set to another table (scoreboard "
+                    "setup --table N --port PORT)" % (holder.number, table.box_id or "?",
+                                                      table.port, want))
             return
         if holder is not None:  # numbered by its port only: it makes room
             old = holder.number
@@ -66,13 +69,30 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
         old = table.number
         table.number = want
         hub.tables.pop(old, None)
-        log("table %d is table %d of the draw (%s)" % (old, want, table.port))
+        mark_conflicts()
+        log("table %d is table %d, as box %s claims (%s)" % (old, want, table.box_id or "?",
+                                                             table.port))
+
+    def mark_conflicts():
+        """Every table whose box claims a table another box claims: its `conflict`."""
+        from host_tools.tournament.identity import Claim, TableMap, conflict_text
+
+        tables = [x.table for x in links]
+        clash = TableMap([Claim(t.box_id or "?", t.claim, t.port) for t in tables
+                          if t.signal]).conflicts()
+        for t in tables:
+            was = t.conflict
+            t.conflict = conflict_text(t.claim, clash[t.claim]) if t.claim in clash else None
+            if was != t.conflict and t.number in hub.tables:
+                hub.add(t.snapshot())
 
     def publish(kind, snap, lines, link=None):
         def on_loop():
             if link is not None:
                 renumber(link)  # the snapshot was taken before: its number now
-                hub.publish(kind, dict(snap, table=link.table.number), lines)
+                mark_conflicts()
+                hub.publish(kind, dict(snap, table=link.table.number,
+                                       conflict=link.table.conflict), lines)
             else:
                 hub.publish(kind, snap, lines)
         loop.call_soon_threadsafe(on_loop)

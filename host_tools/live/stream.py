@@ -7,7 +7,9 @@ loop (`call_soon_threadsafe`), so the Hub is only ever touched by the loop.
 
 Every cost of a reader is bounded, whatever the readers do (a page that never reads, a
 chatty box, a flood of pages):
-- at most MAX_STREAMS streams at once; one more is answered 503 with Retry-After;
+- at most MAX_STREAMS streams at once, and at most PER_ADDRESS from one client address
+  (one client holding connections open cannot lock the TV and the overlays out); one
+  more is answered 503 with Retry-After;
 - the history (KEEP events, KEEP_CHARS characters) goes out a PAGE at a time, each
   write waiting until the reader has taken the one before (aiohttp drains), so a reader
   that does not read holds a page, never the whole history;
@@ -27,6 +29,9 @@ KEEP_CHARS = 32 * 1024 * 1024  # ...and at most this much of them
 PING = 15.0  # seconds between two comments on a quiet stream (proxies keep it open)
 LOOK = 1.0  # seconds between two looks whether a quiet stream's reader is still there
 MAX_STREAMS = 200  # streams at once (each an open file: the process has ~1024)
+# Streams from one client address: a room's pages (a TV, an overlay for every table in
+# OBS, the desk's own) fit; one client cannot take them all.
+PER_ADDRESS = 32
 RETRY_AFTER = 10  # seconds, to a stream refused
 QUEUE = 1000  # events a stream may be behind before it is dropped
 PAGE = 64 * 1024  # characters of history in one write
@@ -182,13 +187,18 @@ def handler(hub):
         except ValueError:
             raise web.HTTPBadRequest(text="Last-Event-ID: a number") from None
         stats = hub.stats
-        if stats["streams"] >= MAX_STREAMS:
+        who = request.remote or "?"
+        by = stats.setdefault("by_address", {})
+        if stats["streams"] >= MAX_STREAMS or by.get(who, 0) >= PER_ADDRESS:
             stats["refused"] += 1
+            many = by.get(who, 0) >= PER_ADDRESS
             resp = web.Response(status=503, headers={"Retry-After": str(RETRY_AFTER)},
-                                text="too many pages follow this server (%d): try again "
-                                     "in a moment\n" % MAX_STREAMS)
+                                text="too many pages follow this server%s (%d): try again "
+                                     "in a moment\n" % (" from %s" % who if many else "",
+                                                         PER_ADDRESS if many else MAX_STREAMS))
             resp.force_close()  # its open file back at once
             return resp
+        by[who] = by.get(who, 0) + 1
         stats["streams"] += 1
         stats["peak"] = max(stats["peak"], stats["streams"])
         client = Client(only, request.transport)
@@ -230,5 +240,8 @@ def handler(hub):
         finally:
             hub.clients.discard(client)
             stats["streams"] -= 1
+            by[who] -= 1
+            if not by[who]:
+                del by[who]
         return resp
     return stream

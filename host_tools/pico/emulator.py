@@ -379,13 +379,15 @@ class Pico:
             waited += 50
 
     def repl(self, code, wait=True):
-        """Stop the app (Ctrl-C) and run `code` at the REPL (paste mode); with `wait`,
-        until the prompt is back. What it printed."""
+        """Stop the app (its `stop` request, then Ctrl-C) and run `code` at the REPL
+        (paste mode); with `wait`, until the prompt is back. What it printed."""
         # Ctrl-C again until the prompt: one that comes while the board is between a
         # soft reset and main.py (the interrupt key not armed) only waits in stdin.
+        from host_tools.device.channel import STOP_REQUEST
+
         for _ in range(30):
             mark = len(self.console)
-            self.write(b"\r\x03\x03")
+            self.write(STOP_REQUEST + b"\r\x03\x03")  # main.py's app ignores a Ctrl-C
             try:
                 self.expect(">>> ", mark, 1000)
                 break

@@ -328,15 +328,16 @@ def free_names(queued, journals, names):
     """`queued` named so that nothing the box holds is met (on_the_box's `journals` and
     `names`): SetupError naming the row for an id the box has a journal of (it would not
     start the match) and for one written in the file that is queued already; an id the
-    host made that is queued already gets the first free ID-2, ID-3..."""
+    host made that is queued already, or that a match started on the box has (a second
+    setup in the same minute), gets the first free ID-2, ID-3..."""
     out = []
     taken = set(names)
     for q in queued:
         name, lines = q
-        if name in journals:
+        if name in journals and not q.made:
             raise SetupError("%s: match id %s is already on the box (%s): the box would not "
                              "start it" % (q.where, name, journals[name]))
-        if name in taken:
+        if name in taken or name in journals:
             if not q.made:
                 raise SetupError("%s: match id %s is queued on the box already (%s/%s.sbn)"
                                  % (q.where, name, QUEUE, name))

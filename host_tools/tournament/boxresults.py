@@ -6,13 +6,15 @@ point loads them all), and so must any other program that stores matches of a
 tournament; without it the database refuses such a match rather than store it beside a
 bracket that misses it.
 
-A bracket that cannot take the result (the box played other players, a correction
-that would change a match already started, a result entered by hand that differs) is
-a Conflict with the reason: the match row is rolled back with it and the box keeps the
-file (`sync` says `refused ...`), until the desk settles it.
+A result from a box the match was not assigned to (tournament/identity.py), and one the
+bracket cannot take (the box played other players, a correction that would change a
+match already started, a result entered by hand that differs) is a Conflict with the
+reason: the match row is rolled back with it and the journal is held for the desk
+(store.hold: `sync` says `held ...`, the desk page and `tournament show` list it) until
+the desk takes or keeps it (store.decide); the box keeps its file meanwhile.
 """
 
-from host_tools.results.db import Conflict, on_store
+from host_tools.results.db import Conflict, on_hold, on_store
 from host_tools.tournament import TournamentError, store
 
 
@@ -26,3 +28,4 @@ def take(db, rec, outcome, found):
 
 
 on_store(take)
+on_hold(store.hold)

@@ -9,7 +9,9 @@ change's number, when, what, from where, and the details as JSON). A refused cha
 leaves nothing behind.
 
 A match's `box_match` is the id a box's header carries for it (`NAME-MATCH`, at most the
-notation's 40 characters): a stored match with that id is that tournament match's result.
+notation's 40 characters): a stored match with that id is that tournament match's result
+when it comes from the box the match was assigned to (`box_id`: identity.py); any other
+journal of it is held for the desk (`hold`, `held`, `decide`).
 """
 
 import getpass
@@ -17,7 +19,7 @@ import json
 import socket
 from datetime import UTC, datetime
 
-from host_tools.tournament import TournamentError, advance, brackets, seeding
+from host_tools.tournament import TournamentError, advance, brackets, identity, seeding
 from host_tools.tournament.model import Player, Result, Spec, Tournament
 from scoreboard.core.words import check_id
 
@@ -270,11 +272,13 @@ def _why_not(t, spec, st):
     return st.status
 
 
-def assign(db, name, match_id, table, via=None):
+def assign(db, name, match_id, table, via=None, box=None):
     """Put the match on `table` (status `assigned`) in one transaction with its audit
     row; the Tournament after it. TournamentError (nothing changed) unless check_assign
     lets it. Queueing its header on the table's box is the caller's (header.header_lines;
-    `scoreboard tournament assign --port`), before this records it."""
+    `scoreboard tournament assign --port`), before this records it; `box`: the id of
+    the box that claims the table now (its queued header's), the only box whose result
+    the bracket takes (None: the first box that claims the table when it delivers)."""
     via = via or source()
     seq = _begin_change(db, name)
     try:
@@ -286,8 +290,11 @@ def assign(db, name, match_id, table, via=None):
         t.tables[match_id] = table
         advance.resolve(t)
         _write(db, t, before)
+        db.execute("UPDATE tournament_matches SET box_id = ? WHERE tournament = ? AND id = ?",
+                   (box, name, match_id))
         _audit(db, t, seq, "assign", via, {
             "match": match_id, "table": table, "box_match": box_match(name, match_id),
+            "box": box,
             "before": {"status": was[0], "table": was[1]} if was[0] else None})
         db.commit()
     except BaseException:
@@ -329,6 +336,13 @@ def call(db, name, match_id, via=None):
     return t
 
 
+def assigned_box(db, name, match_id):
+    """(table, box id) the match is assigned to (each None when not known)."""
+    rows = db.rows("SELECT table_no, box_id FROM tournament_matches WHERE tournament = ? "
+                   "AND id = ?", (name, match_id))
+    return tuple(rows[0]) if rows else (None, None)
+
+
 def called_at(db, name, match_id):
     """When the match was last called (its `call` audit row's time, UTC), or None."""
     for seq, at, what, via, detail in reversed(audit(db, name)):
@@ -354,6 +368,16 @@ def box_result(db, name, match_id, rec, outcome):
     the bracket as `result --correct` does). TournamentError when it cannot be (the
     caller refuses the match then, row and all). Returns the audit row's `what`, or None
     when the bracket had nothing to change."""
+    table, box = assigned_box(db, name, match_id)
+    origin = rec.get("origin")
+    why = identity.judge(match_id, table, box, origin)
+    if why is not None:
+        from host_tools.results.db import Held
+
+        raise Held("tournament %s match %s: %s" % (name, match_id, why))
+    if box is None:  # the first box that claims the table and delivers: bound now
+        db.execute("UPDATE tournament_matches SET box_id = ? WHERE tournament = ? AND "
+                   "id = ?", (origin.box, name, match_id))
     seq = _bump(db, name)
     t = load(db, name)
     st = t.states[match_id]
@@ -390,6 +414,10 @@ def box_result(db, name, match_id, rec, outcome):
             what = "box correction" if had is not None else "box result"
             detail.update(winner=who, how=how, score=list(score) if score else None,
                           before=was, changed=changed)
+    # A journal held before (a correction without --accept-corrections) and taken now
+    db.execute("UPDATE tournament_held SET decision = 'taken', decided_at = ?, decided_by = ? "
+               "WHERE tournament = ? AND match = ? AND sha256 = ? AND decision IS NULL",
+               (now(), via, name, match_id, rec["sha256"]))
     if what is None:
         db.execute("UPDATE tournaments SET changes = changes - 1 WHERE name = ?", (name,))
         return None
@@ -450,3 +478,121 @@ def high_breaks(db, name, least=0):
             out += [(int(b), who, mid) for b in (breaks or "").split() if int(b) >= least]
     order = {s.id: i for i, s in enumerate(t.specs)}
     return sorted(out, key=lambda r: (-r[0], order.get(r[2], 0), r[1]))
+
+
+# -- results held for the desk (issue 37) ---------------------------------------------------
+_HELD_COLUMNS = ("n", "match", "box", "device", "box_table", "sha256", "result", "reason",
+                 "held_at", "decision", "decided_at", "decided_by")
+
+
+def hold(db, rec, frames, device, found, why):
+    """Keep a tournament match's journal that the bracket does not take, for the desk
+    (results/db's on_hold hook, in a transaction of its own): "held", or "same" when
+    the desk has decided on these very bytes (the box may mark its file then)."""
+    from host_tools.results.db import result_text
+
+    name, match_id = found
+    origin = rec.get("origin")
+    box = origin.box if origin is not None and origin.box else rec["box"]  # who gave it
+    db.begin()
+    try:
+        rows = db.rows("SELECT decision FROM tournament_held WHERE tournament = ? AND "
+                       "match = ? AND box = ? AND sha256 = ?",
+                       (name, match_id, box, rec["sha256"]))
+        if rows:
+            db.rollback()
+            return "held" if rows[0][0] is None else "same"
+        seq = _bump(db, name)
+        n = db.rows("SELECT COALESCE(MAX(n), 0) + 1 FROM tournament_held WHERE "
+                    "tournament = ?", (name,))[0][0]
+        text = result_text(rec["side_a"], rec["side_b"], rec["frames_a"], rec["frames_b"],
+                           rec["status"])
+        keep = {k: v for k, v in rec.items() if k != "origin"}
+        db.execute("INSERT INTO tournament_held (tournament, n, match, box, device, "
+                   "box_table, sha256, result, reason, rec, frames, held_at) VALUES "
+                   "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (name, n, match_id, box, device,
+                    origin.table if origin is not None else None, rec["sha256"], text,
+                    why, json.dumps(keep, sort_keys=True), json.dumps(frames), now()))
+        t = load(db, name)
+        _audit(db, t, seq, "held", source("box %s" % box), {
+            "match": match_id, "held": n, "box": box, "result": text, "why": why})
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return "held"
+
+
+def held(db, name, undecided=True):
+    """The results held for the desk, as dicts (_HELD_COLUMNS, and `bracket`: what the
+    bracket has for the match now, with its box), oldest first."""
+    t = load(db, name)
+    q = "SELECT %s FROM tournament_held WHERE tournament = ?" % ", ".join(_HELD_COLUMNS)
+    if undecided:
+        q += " AND decision IS NULL"
+    out = []
+    for row in db.rows(q + " ORDER BY n", (name,)):
+        h = dict(zip(_HELD_COLUMNS, row))
+        table, box = assigned_box(db, name, h["match"])
+        r = t.results.get(h["match"])
+        h.update(bracket=advance.describe(t, h["match"]) if r else None,
+                 bracket_by=r.by if r else None, table=table, assigned_box=box)
+        out.append(h)
+    return out
+
+
+def held_line(h):
+    """One line of a held result, as sync, `tournament show` and the log say it."""
+    return "held %d: %s from box %s%s: %s; the bracket has %s%s; %s" % (
+        h["n"], h["match"], h["box"],
+        " (table %d)" % h["box_table"] if h["box_table"] else "", h["result"],
+        h["bracket"] or "no result", " (%s)" % h["bracket_by"] if h["bracket_by"] else "",
+        h["reason"])
+
+
+def decide(db, name, n, take, via=None):
+    """The desk's decision on held result `n`: `take` makes it the match's result (the
+    box's journal the match's one current row, the other boxes' kept as history, the
+    bracket re-routed as a correction is; TournamentError when the bracket cannot take
+    it: a later match it would change has started), else the bracket keeps what it has.
+    One transaction with its audit row; the Tournament after it."""
+    via = via or source()
+    rows = db.rows("SELECT match, rec, frames, device, decision FROM tournament_held WHERE "
+                   "tournament = ? AND n = ?", (name, n))
+    if not rows:
+        raise TournamentError("no held result %s in %s" % (n, name))
+    match_id, rec, frames, device, decision = rows[0]
+    if decision is not None:
+        raise TournamentError("held result %s was decided already (%s)" % (n, decision))
+    rec, frames = json.loads(rec), json.loads(frames)
+    seq = _begin_change(db, name)
+    try:
+        t = load(db, name)
+        what = "held kept"
+        detail = {"match": match_id, "held": n, "box": rec["box"]}
+        if take:
+            before = _rows(t)
+            st = t.states[match_id]
+            entry = _box_entry(t, st, rec, _sides(t, st, rec, match_id))
+            db.replace_current(rec, frames, device)
+            if entry is not None:
+                who, score, how = entry
+                had = t.results.get(match_id)
+                detail.update(winner=who, score=list(score) if score else None, how=how,
+                              before=advance.describe(t, match_id) if had else None)
+                detail["changed"] = advance.enter(t, match_id, who, score, how,
+                                                  had is not None, at=now(), by=via)
+            _write(db, t, before)
+            db.execute("UPDATE tournament_matches SET box_id = ? WHERE tournament = ? AND "
+                       "id = ?", (rec["box"], name, match_id))
+            what = "held taken"
+        db.execute("UPDATE tournament_held SET decision = ?, decided_at = ?, decided_by = ? "
+                   "WHERE tournament = ? AND n = ?",
+                   ("taken" if take else "kept", now(), via, name, n))
+        _audit(db, t, seq, what, via, detail)
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return load(db, name)

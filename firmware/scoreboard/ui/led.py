@@ -23,6 +23,7 @@ with the next event. What it shows:
   call): the minutes and seconds still to go, `M:SS` the full panel high, for the player
   the table waits for and the room; `TIME` once it is due (in Bulgarian 0:00; the
   referee may then enter `forfeit X late`, which the e-ink panel asks for).
+- the app stopped (`stopped`): `STOP`, steady, until the box starts again.
 
 docs/design.md gives each picture's reading distance. The clock path reads only
 `match.clock` and small ints and draws with integer arithmetic: it allocates nothing
@@ -76,6 +77,31 @@ def _time(canvas):
     canvas.fill_rect(x, y, 6, 2, 1)
     canvas.fill_rect(x, y + 6, 5, 2, 1)
     canvas.fill_rect(x, y + h - 2, 6, 2, 1)
+
+
+def stopped(canvas):
+    """`STOP`, 14 rows high, strokes 2 wide: the app has stopped (App.show_stopped), the
+    box takes no key until it starts again."""
+    canvas.fill(0)
+    y = 1
+    h = 14
+    x = 1
+    canvas.fill_rect(x, y, 6, 2, 1)  # S
+    canvas.fill_rect(x, y, 2, 7, 1)
+    canvas.fill_rect(x, y + 6, 6, 2, 1)
+    canvas.fill_rect(x + 4, y + 6, 2, 8, 1)
+    canvas.fill_rect(x, y + h - 2, 6, 2, 1)
+    x += 8
+    canvas.fill_rect(x, y, 6, 2, 1)  # T
+    canvas.fill_rect(x + 2, y, 2, h, 1)
+    x += 8
+    canvas.rect(x, y, 6, h, 1)  # O
+    canvas.rect(x + 1, y + 1, 4, h - 2, 1)
+    x += 8
+    canvas.fill_rect(x, y, 2, h, 1)  # P
+    canvas.fill_rect(x, y, 6, 2, 1)
+    canvas.fill_rect(x + 4, y, 2, 8, 1)
+    canvas.fill_rect(x, y + 6, 6, 2, 1)
 
 
 def _seconds(canvas, secs):

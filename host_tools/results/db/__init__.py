@@ -32,7 +32,10 @@ A match whose id is a tournament match's (`tournament_matches.box_match`, migrat
 goes into its bracket in the same transaction as its row: `store` calls the hook the
 tournament package registers (`on_store`: host_tools/tournament/boxresults.py, which the
 commands import), and a Conflict it raises rolls the match row back too. Without a hook
-registered such a match is refused, never stored beside a bracket that misses it.
+registered such a match is refused, never stored beside a bracket that misses it. A
+tournament match's journal that the bracket does not take (another box's than the one
+it was assigned to, a correction it cannot take) is held for the desk (`on_hold`, in a
+transaction of its own): kept whole, applied only when the desk takes it.
 """
 
 import contextlib
@@ -59,6 +62,7 @@ _WITHHELD = "(the driver's message is not shown: it holds the password)"
 
 
 _STORE_HOOKS = []  # hook(db, rec, outcome, (tournament, match)): on_store's
+_HOLD_HOOKS = []  # hook(db, rec, frames, device, (tournament, match), why): on_hold's
 
 
 def on_store(hook):
@@ -70,12 +74,26 @@ def on_store(hook):
         _STORE_HOOKS.append(hook)
 
 
+def on_hold(hook):
+    """Register `hook(db, rec, frames, device, found, why)`: called, in a transaction of
+    its own, for a tournament match's journal that `store` would refuse (a Conflict: a
+    box the match was not assigned to, a correction the bracket cannot take); it keeps
+    the journal for the desk and returns store's outcome: "held", or "same" when the
+    desk has decided on these very bytes already."""
+    if hook not in _HOLD_HOOKS:
+        _HOLD_HOOKS.append(hook)
+
+
 class DbError(Exception):
     """A one-line reason, with any password masked."""
 
 
 class Conflict(Exception):
     """A different match under a (box, id) already stored: why, in one line."""
+
+
+class Held(Conflict):
+    """A tournament match's journal that is not the assigned box's: why, in one line."""
 
 
 class Correction(Conflict):
@@ -387,7 +405,7 @@ class Database:
                 self.rollback()
                 raise
 
-    def store(self, rec, frames, device=None, accept=False):
+    def store(self, rec, frames, device=None, accept=False, origin=None):
         """Store one match (and its frames) in one transaction, keyed by (box, id).
 
         Returns "new", "replaced" (the copy of a match in play brought up to date),
@@ -400,7 +418,24 @@ class Database:
         firmware, or from before schema 4) is this box's when this journal goes on
         from it; a row with no device (from before schema 5) is bound by the next
         device that writes it.
+
+        `origin`: who delivered it (tournament/identity.py's Origin: the box that
+        answered and the table it claims), for the tournament's hook. A tournament
+        match's journal that would be refused is held for the desk instead (on_hold):
+        "held" (or "same", once the desk has decided on these bytes).
         """
+        try:
+            return self._store(rec, frames, device, accept, origin)
+        except Conflict as e:
+            found = self._tournament_match(rec["id"]) if _HOLD_HOOKS and _STORE_HOOKS \
+                else None
+            if found is None:
+                raise
+            return _HOLD_HOOKS[0](self, dict(rec, origin=origin), frames,
+                                  rec["box"] if device is None else device, found,
+                                  str(e))
+
+    def _store(self, rec, frames, device, accept, origin):
         box, mid = rec["box"], rec["id"]
         device = box if device is None else device
         self.begin()
@@ -416,12 +451,35 @@ class Database:
                 return "same"
             outcome, version = ("new", 1) if old is None else self._replace(old, rec, accept)
             self._insert(dict(rec, version=version, device=device), frames)
-            self._tournament(rec, outcome)
+            self._tournament(dict(rec, origin=origin), outcome)
             self.commit()
         except BaseException:
             self.rollback()
             raise
         return outcome
+
+    def _tournament_match(self, mid):
+        """(tournament, match) whose box header carries the id `mid`, or None."""
+        rows = self.rows("SELECT tournament, id FROM tournament_matches WHERE box_match = ?",
+                         (mid,))
+        return tuple(rows[0]) if rows else None
+
+    def replace_current(self, rec, frames, device):
+        """In the caller's transaction: `rec` becomes the one current row of its id (the
+        desk took it: store.decide), every other box's current row of that id kept in
+        match_versions first. The version `rec` got."""
+        mid = rec["id"]
+        version = 0
+        for box, v in self.rows("SELECT box, version FROM matches WHERE id = ?", (mid,)):
+            self._keep(box, mid)
+            version = max(version, v)
+            self.execute("DELETE FROM frames WHERE box = ? AND match_id = ?", (box, mid))
+            self.execute("DELETE FROM matches WHERE box = ? AND id = ?", (box, mid))
+        for (v,) in self.rows("SELECT version FROM match_versions WHERE box = ? AND id = ?",
+                              (rec["box"], mid)):
+            version = max(version, v)
+        self._insert(dict(rec, version=version + 1, device=device), frames)
+        return version + 1
 
     def _tournament(self, rec, outcome):
         """The registered hooks, for a match whose id is a tournament match's."""
