@@ -1,4 +1,3 @@
-# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """Issue 38 item 5: `scoreboard export --rows matches` gives one row per match, the
 tournaments' with their stage and round (a box's result with its date, box match id and
 box; a walkover with how it ended), then the matches of no tournament; `--rows

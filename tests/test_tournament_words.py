@@ -81,10 +81,10 @@ def test_a_refusal_is_english_by_str_and_the_language_by_text():
 
 
 @pytest.mark.parametrize("lang, want", [
-    ("pl", "etap drabinka zwycięzców: rules pushout=0: „pushout” to ustawienie dziewiątki i "
-           "dziesiątki"),
-    ("bg", "етап схема на победителите: rules pushout=0: „pushout“ е настройка на деветка "
-           "и десетка")])
+    ("pl", ("etap drabinka zwycięzców: rules pushout=0: „pushout” to ustawienie dziewiątki "
+            "i dziesiątki")),
+    ("bg", ("етап схема на победителите: rules pushout=0: „pushout“ е настройка на деветка "
+            "и десетка"))])
 def test_the_boxs_refusal_of_a_header_is_said_in_the_language(lang, want):
     with pytest.raises(TournamentError) as e:
         conditions.conditions("single", "eightball", rules={"pushout": 0})
