@@ -24,9 +24,12 @@ The box is gone when the port is (a cable pulled: the device node goes, or a rea
 fails): the table says `no signal` and the link tries again every RETRY seconds; when
 the box is back it catches up, which also takes what was played meanwhile.
 
-With results (results.py): when the match followed has finished and the box has been
-idle (no line for `idle` seconds, between frames), the next catch-up runs the whole of
-`scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled` marks).
+With results (results.py): when the match followed has finished, the next catch-up runs
+the whole of `scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled`
+marks): at once (the default; the bracket and the TV page follow within a second of the
+last ball), or once the box has been idle `idle` seconds (no line: a referee may undo a
+mis-keyed last rack first; one undone after the pull is a correction held for the
+desk).
 """
 
 import contextlib
@@ -57,7 +60,7 @@ class Link(threading.Thread):
     change: kind `line` (journal lines taken: `lines` holds them), `table` (anything
     else: the signal, a catch-up)."""
 
-    def __init__(self, table, publish, results=None, idle=10.0, log=None):
+    def __init__(self, table, publish, results=None, idle=0.0, log=None):
         super().__init__(name="live-table-%d" % table.number, daemon=True)
         self.table = table
         self.publish = publish
@@ -366,7 +369,7 @@ class _LinkPipe:
         return raw
 
 
-def start_links(ports, publish, results=None, idle=10.0, log=None):
+def start_links(ports, publish, results=None, idle=0.0, log=None):
     """One Table and one running Link per port, tables numbered from 1 in that order."""
     links = []
     for i, port in enumerate(ports, 1):
