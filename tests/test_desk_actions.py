@@ -89,12 +89,12 @@ def test_odd_json_is_a_400_of_one_line(cup):
 
 
 @pytest.mark.parametrize("lang, want", [
-    ("pl", "W1-03 gra się do 3 wygranych: zwycięzca ma 3, przegrany mniej; 3:3 nie kończy go z "
-           "tym zwycięzcą"),
-    ("bg", "W1-03 се играе до 3 победи: победителят има 3, загубилият по-малко; 3:3 не го "
-           "завършва с този победител"),
-    ("en", "W1-03 is race-to 3: the winner has 3, the loser fewer; 3-3 does not end it with "
-           "that winner")])
+    ("pl", ("W1-03 gra się do 3 wygranych: zwycięzca ma 3, przegrany mniej; 3:3 nie kończy "
+            "go z tym zwycięzcą")),
+    ("bg", ("W1-03 се играе до 3 победи: победителят има 3, загубилият по-малко; 3:3 не го "
+            "завършва с този победител")),
+    ("en", ("W1-03 is race-to 3: the winner has 3, the loser fewer; 3-3 does not end it "
+            "with that winner"))])
 def test_the_desks_refusals_speak_its_language(cup, lang, want):
     web = served(cup, lang=lang)
     try:
