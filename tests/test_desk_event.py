@@ -31,7 +31,7 @@ from host_tools.live.words import words
 from host_tools.results.db import open_db
 from host_tools.tournament import players, store
 from support import mpy
-from support.deskdriver import click, match_of, state, status_is, svg_results
+from support.deskdriver import click, match_of, state, status_is, tv_results
 from support.deskdriver import who as name_of
 from support.deskpage import DeskServer, csv_text
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
@@ -299,7 +299,7 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
                       what="the champion on the TV page")
         assert got == EN["v.d_champion"] % champion
         wait_js(d, "return Desk.t.changes === %d" % trail[-1][0], what="the TV page's last change")
-        svg = svg_results(d)
+        svg = tv_results(d)
         for mid, p in played.items():
             assert svg[mid] == [str(p["score"][0]), str(p["score"][1]),
                                 "%d-%d" % tuple(p["score"])], (mid, svg[mid])

@@ -31,7 +31,8 @@ from host_tools.live.words import words
 from support import mpy
 from host_tools.results.db import open_db
 from host_tools.tournament import players, store
-from support.deskdriver import click, match_of, state, status_is, svg_results, who
+from support.deskdriver import (click, match_of, state, status_is, svg_results, tv_results,
+                                who)
 from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, served
 from support.livebox import SCOREBOARD, _readline, checkout_env, stop
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
@@ -95,7 +96,8 @@ def create_from_the_form(d, url):
     n.send_keys("3")
     d.find_element(By.ID, "c-st-final").send_keys("4")
     d.find_element(By.ID, "c-seed").send_keys("7")
-    d.find_element(By.ID, "c-clock").send_keys("shot=45  warn=10")
+    d.find_element(By.ID, "c-shot").send_keys("45")  # the shot clock: shot=45 warn=10
+    d.find_element(By.ID, "c-warn").send_keys("10")
     d.find_element(By.ID, "c-late").send_keys("10")
     Select(d.find_element(By.ID, "c-threefoul")).select_by_value("on")  # a club's eight-ball
     d.find_element(By.ID, "c-go").click()
@@ -200,7 +202,7 @@ def test_a_double_elimination_from_the_desk_page_to_its_champion(tmp_path, brows
                 assert got == EN["v.d_champion"].replace("%s", champion)
                 # the TV page followed: its state is the last change, without a reload
                 assert d.execute_script("return Desk.t.changes") == t["changes"]
-            svg = svg_results(d)
+            svg = tv_results(d) if tab == tv_tab else svg_results(d)
             for mid, (score, how) in entered.items():
                 a, b, mark = svg[mid]
                 if score is None:
@@ -428,8 +430,11 @@ def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser
     d = browser
     try:
         d.get(web.url + "desk/Cup/tv")
-        t = wait_js(d, "return Desk.t && document.querySelector('svg.bracket') && Desk.t",
-                    what="the TV page")
+        t = wait_js(d, "return Desk.t && TV.slides.length && Desk.t", what="the TV page")
+        # the slide with the first round on it
+        d.execute_script("TV.show(TV.slides.findIndex((s) => s.kind === 'section'))")
+        wait_js(d, "return document.querySelector('svg.bracket g.match[data-match=\"W1-03\"]')",
+                what="the TV page's bracket")
         w13 = next(m for m in t["matches"] if m["id"] == "W1-03")
         assert w13["status"] == "ready"
         # A result from another process (`scoreboard tournament result`): the page
@@ -446,19 +451,21 @@ def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser
         assert d.execute_script("return Desk.t.changes") == t["changes"] + 1
         # What a box plays, live: table 5's match on the TV page's board and the desk's.
         web.publish("table", snapshot(5, pots=("red", "black"), names=("Ann Lee", "Bob Kray")))
-        got = wait_js(d, "const e = document.querySelector('#tables .tbl[data-table=\"5\"]');"
-                         "return e && e.textContent", what="table 5 on the TV page")
-        assert "Ann Lee" in got and "8\u20130" in got and "Bob Kray" in got
+        d.execute_script("TV.show(0)")  # the tables' slide
+        got = wait_js(d, "const e = document.querySelector('#cards .tbl[data-table=\"5\"]');"
+                         "return e && e.dataset.line", what="table 5 on the TV page")
+        # the frames won, and the snooker frame's points
+        assert got == "Ann Lee  0\u20130  Bob Kray (frame 1: 8\u20130)"
         d.get(web.url + "desk/Cup")
         got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"5\"] .box');"
                          "return e && e.textContent", what="table 5 on the desk")
-        assert got == "Ann Lee 8-0 Bob Kray"
+        assert got == "Ann Lee 0-0 Bob Kray (frame 1: 8-0)"
         # a box whose match is the tournament's (its header's id Cup-W1-04): named so
         snap = dict(snapshot(6, names=("Eve Moss", "Ёрдан Гичев")), id="Cup-W1-04")
         web.publish("table", snap)
         got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"6\"] .box');"
                          "return e && e.textContent", what="table 6 on the desk")
-        assert got == "W1-04: Eve Moss 1-0 Ёрдан Гичев"
+        assert got == "W1-04: Eve Moss 0-0 Ёрдан Гичев (frame 1: 1-0)"
     finally:
         web.stop()
 
@@ -479,7 +486,7 @@ def test_the_desk_follows_32_tables_and_what_is_typed_stays(tmp_path, browser):
         got = wait_js(d, "const b = [...document.querySelectorAll('.tbl .box')];"
                          "return b.length === 32 && b.map((e) => e.textContent)",
                       what="32 boxes on the board")
-        assert got == ["A%02d Lee 1-0 B%02d Kray" % (n, n) for n in range(1, 33)]
+        assert got == ["A%02d Lee 0-0 B%02d Kray (frame 1: 1-0)" % (n, n) for n in range(1, 33)]
         assert len(d.find_elements(By.CSS_SELECTOR, "#tables .tbl")) == 33
         # the boxes' lines repaint the tiles alone: the input typed in is the same one
         assert d.execute_script("return document.activeElement") == box

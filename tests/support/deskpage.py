@@ -73,16 +73,19 @@ def served(db, tables=8, **options):
     return Web(desk=Desk(str(db), tables), **options)
 
 
-def played(db, name="Cup", upto=None, fmt="double", names=NAMES, race=3, conditions=None):
+def played(db, name="Cup", upto=None, fmt="double", names=NAMES, race=3, conditions=None,
+           groups=2, advance=2):
     """Tournament `name` made by the library and played up to `upto` results (all:
     None), each on a table first; side A wins, 3-0, 3-1, 3-2 by turns, but the grand
-    final's side B. `conditions`: every stage's besides its race (`clock`, `rules`)."""
+    final's side B. `conditions`: every stage's besides its race (`clock`, `rules`);
+    `groups` and `advance` the groups format's."""
     d = open_db(str(db))
     try:
         t = store.make(name, fmt, players.entries(csv_text(names)), "eightball",
                        {s: dict(conditions or {}, match="race-to %d" % race)
                         for s in ("winners", "losers", "final", "group")},
-                       7, 2 if fmt == "groups" else None, 2 if fmt == "groups" else None)
+                       7, groups if fmt == "groups" else None,
+                       advance if fmt == "groups" else None)
         store.create(d, t, "test")
         n = 0
         while upto is None or n < upto:
