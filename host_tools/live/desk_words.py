@@ -130,7 +130,8 @@ EN = (
     "v.d_ext", "extensions",
     "v.d_ext_s", "seconds each",
     "v.d_uncall", "Undo the call",
-    "v.d_uncalled", ("%s: the call taken back (a box that heard it keeps its late start: the referee's "
+    "v.d_uncalled",
+    ("%s: the call taken back (a box that heard it keeps its late start: the referee's "
                      "undo takes it back there)"),
     "v.d_placings", "Placings",
     "v.d_frame_pts", "%s %d: %s",
@@ -260,7 +261,8 @@ PL = (
     "v.d_ext", "przedłużenia",
     "v.d_ext_s", "sekund każde",
     "v.d_uncall", "Cofnij wywołanie",
-    "v.d_uncalled", ("%s: wywołanie cofnięte (tablica, która je dostała, liczy spóźnienie dalej: cofa "
+    "v.d_uncalled",
+    ("%s: wywołanie cofnięte (tablica, która je dostała, liczy spóźnienie dalej: cofa "
                      "je tam „cofnij” sędziego)"),
     "v.d_placings", "Klasyfikacja",
     "v.d_frame_pts", "%s %d: %s",
@@ -390,7 +392,8 @@ BG = (
     "v.d_ext", "удължения",
     "v.d_ext_s", "секунди всяко",
     "v.d_uncall", "Отмени обявяването",
-    "v.d_uncalled", ("%s: обявяването е отменено (табло, което го е получило, брои закъснението: "
+    "v.d_uncalled",
+    ("%s: обявяването е отменено (табло, което го е получило, брои закъснението: "
                      "отменя го там „отмени“ на съдията)"),
     "v.d_placings", "Класиране",
     "v.d_frame_pts", "%s %d: %s",
