@@ -1,3 +1,4 @@
+# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
 """Issue 38 item 1: every control of the desk works with a mouse, at 1366x768 and at
 1920x1080, in English, Polish and Bulgarian, in Debian's headless Chromium: through the
 desk's states (the create form; the drawn board; a match assigned, called, its call
