@@ -411,7 +411,7 @@ const Bracket = {
     const centres = stats.map(([lines, w]) => {
       lines.forEach((line, i) => svgEl("text", {
         "class": "head", x: at + w / 2, "text-anchor": "middle",
-        y: top - G.HEAD * 0.3 - (lines.length - 1 - i) * G.HEAD_PX * 1.05}, g, line));
+        y: top - G.HEAD * 0.3 - (lines.length - 1 - i) * G.HEAD_PX * 1.2}, g, line));
       at += w;
       return at - w / 2;
     });
