@@ -1,4 +1,4 @@
-# ruff: noqa: RUF001  (Cyrillic letters look like Latin ones: they are the language)
+
 """Issue 38 item 2: the desk's TV page (/desk/ID/tv) is for the room, in Debian's
 headless Chromium at 1920x1080 (and 3840x2160): every slide fills the screen without
 scrolling, every name on it (the bracket's, the groups', the tables', the next matches',
