@@ -722,3 +722,73 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
         web.stop()
         os.close(master)
         os.close(slave)
+
+
+def test_no_link_carries_the_token_and_the_address_bar_drops_it(tmp_path, browser):
+    """N11: the desk opened by the address `scoreboard desk` printed (with ?token=)
+    keeps the token for the tab, takes it out of the address bar and the history, and
+    no link of the desk's pages (the TV's and the print view's, the tournaments') carries
+    it; an action still goes with it."""
+    db = tmp_path / "results.sqlite"
+    played(db, "Turniej sobotni 12.12", upto=2)
+    token = "s" * 24
+    web = served(db, bind="0.0.0.0", token=token)
+    d = browser
+    try:
+        d.get(web.url + "desk?token=" + token)
+        wait_js(d, "return document.querySelectorAll('#list a').length === 3", what="the list")
+        assert token not in d.current_url
+        hrefs = d.execute_script("return [...document.querySelectorAll('a')].map((a) => a.href)")
+        assert hrefs and not [h for h in hrefs if token in h], hrefs
+        assert web.url + "desk/Turniej-sobotni-12.12/tv" in hrefs
+        d.get(web.url + "desk/Turniej-sobotni-12.12?token=" + token)
+        wait_js(d, "return Desk.t && document.querySelector('#nav a')", what="the desk")
+        assert d.current_url == web.url + "desk/Turniej-sobotni-12.12"
+        assert d.execute_script("return history.length") >= 1
+        hrefs = d.execute_script("return [...document.querySelectorAll('a')].map((a) => a.href)")
+        assert not [h for h in hrefs if token in h], hrefs
+        assert d.execute_script("return sessionStorage.getItem('desk-token')") == token
+        click(d, "assign", "W1-03")
+        assert status_is(d, "W1-03", "assigned")
+    finally:
+        web.stop()
+
+
+def test_the_message_goes_at_the_champion_and_the_placings_show(tmp_path, browser):
+    """The last call's line is not left on top once the champion is known; the
+    placings show on the desk as the rounds end; the champion's line names no gender."""
+    db = tmp_path / "results.sqlite"
+    t = played(db, upto=13)  # all but the grand final and its reset
+    web = served(db, lang="pl")
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t && document.querySelector('button[data-act=assign]')",
+                what="the board")
+        places = d.execute_script("return [...document.querySelectorAll('#placings li')]"
+                                  ".map((li) => li.textContent)")
+        assert places[0].startswith("3") and len(places) == 6  # 3, 4, 5-6, 7-8
+        click(d, "assign", "F1")
+        status_is(d, "F1", "assigned")
+        click(d, "call", "F1")
+        status_is(d, "F1", "called")
+        assert message(d) == ["F1: wywołany", "ok"]
+        # the result comes from elsewhere (a box's, stored by the desk's pull): side A,
+        # the winners' champion, wins: no reset
+        f1 = t.states["F1"]
+        other = open_db(str(db))
+        try:
+            store.result(other, "Cup", "F1", f1.a, (3, 0), via="box")
+        finally:
+            other.close()
+        wait_js(d, "return Desk.t.champion !== null", what="the champion")
+        # at once, not when the line would go by itself (20 s)
+        assert d.execute_script("return document.getElementById('msg').textContent") == ""
+        champion = t.player(f1.a).name
+        assert d.find_element(By.ID, "champion").text == "Turniej wygrywa: %s" % champion
+        places = d.execute_script("return [...document.querySelectorAll('#placings li')]"
+                                  ".map((li) => li.textContent)")
+        assert places[:2] == ["1" + champion, "2" + t.player(f1.b).name]
+        assert len(places) == 8
+    finally:
+        web.stop()
