@@ -215,3 +215,50 @@ def test_the_status_follows_the_table_from_the_first_stroke(cup):
         assert trail == [("playing", "box", "W1-03"), ("playing", "box", "W1-04")]
     finally:
         web.stop()
+
+
+def test_two_writers_at_once_take_turns_on_sqlite(tmp_path):
+    """A box's pull storing a match while the desk marks another table's match in play:
+    two write transactions at once on one SQLite file wait for each other (BEGIN
+    IMMEDIATE) instead of one failing at once with `database is locked` (a deferred
+    BEGIN that reads first deadlocks against a writer)."""
+    import threading
+
+    path = str(tmp_path / "results.sqlite")
+    played(path, upto=0)
+    done, errors = [], []
+
+    def reader_then_writer():
+        db = open_db(path)
+        try:
+            db.begin()
+            db.rows("SELECT changes FROM tournaments")
+            time.sleep(0.4)  # the other writer comes in between the read and the write
+            db.execute("UPDATE tournaments SET changes = changes + 1")
+            db.commit()
+            done.append("first")
+        except Exception as e:
+            errors.append(e)
+        finally:
+            db.close()
+
+    def writer():
+        time.sleep(0.1)
+        db = open_db(path)
+        try:
+            db.begin()
+            db.execute("UPDATE tournaments SET changes = changes + 1")
+            db.commit()
+            done.append("second")
+        except Exception as e:
+            errors.append(e)
+        finally:
+            db.close()
+
+    threads = [threading.Thread(target=reader_then_writer), threading.Thread(target=writer)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    assert not errors, errors
+    assert done == ["first", "second"]
