@@ -206,8 +206,8 @@ def test_a_double_elimination_on_four_boxes_from_the_desk_page_to_its_champion(
                 # held while its app answers the pull's writes on a starved machine can
                 # go unseen
                 last = [k for k, p in played.items() if p["table"] == table][-1]
-                wait_for(lambda: (box.flash / "matches" / ("Cup-%s.pulled" % last)).exists(),
-                         30, "%s marked pulled on table %d's box" % (last, table))
+                mark = box.flash / "matches" / ("Cup-%s.pulled" % last)
+                wait_for(mark.exists, 30, "%s marked pulled on table %d's box" % (last, table))
                 keys.append("ok")
                 box.press(["ok"])
                 wait_for(lambda: not (box.flash / "current").exists(), 30,
