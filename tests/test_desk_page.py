@@ -792,3 +792,66 @@ def test_the_message_goes_at_the_champion_and_the_placings_show(tmp_path, browse
         assert len(places) == 8
     finally:
         web.stop()
+
+
+def test_the_clicks_from_create_to_the_champion_of_a_16_player_double(tmp_path, browser):
+    """Issue 38's figure: a 16-player double elimination from the create form to its
+    champion on four tables, the results coming from the boxes (stored here by the
+    library as the desk's pull stores a box's match): one click to create and draw, then
+    two a match (Assign on the first free table, Call). Written to
+    test-output/desk/clicks.json."""
+    db = tmp_path / "results.sqlite"
+    web = served(db, tables=4, lang="pl")
+    d = browser
+    clicks = 0
+    try:
+        d.get(web.url + "desk")
+        wait_js(d, "return document.getElementById('c-name').offsetParent !== null",
+                what="the create form")
+        d.find_element(By.ID, "c-name").send_keys("Turniej sobotni 12.12")
+        players = d.find_element(By.ID, "c-players")
+        players.clear()
+        players.send_keys("nazwisko,imię\n" + "\n".join("Gracz%02d,Jan" % i for i in range(16)))
+        n = d.find_element(By.ID, "c-n")
+        n.clear()
+        n.send_keys("2")
+        d.find_element(By.ID, "c-go").click()
+        clicks += 1
+        wait_js(d, "return Desk.t && document.querySelector('button[data-act=assign]')",
+                what="the drawn board")
+        other = open_db(str(db))
+        played_n = 0
+        try:
+            while True:
+                t = state(d)
+                if t["champion"] is not None:
+                    break
+                on = [m for m in t["matches"] if m["status"] in ("assigned", "called")]
+                free = [k for k in range(1, 5) if k not in [m["table"] for m in on]]
+                ready = [m for m in t["matches"] if m["status"] == "ready"]
+                if free and ready:  # a match to a free table: Assign, then Call
+                    mid = ready[0]["id"]
+                    click(d, "assign", mid)
+                    status_is(d, mid, "assigned")
+                    click(d, "call", mid)
+                    status_is(d, mid, "called")
+                    clicks += 2
+                    continue
+                # the box's result of the oldest match on a table: its side A wins 2-1
+                # (the grand final's side B: the reset is played too)
+                m = on[0]
+                winner = m["b"] if m["id"] == "F1" else m["a"]
+                store.result(other, t["id"], m["id"], winner,
+                             (1, 2) if winner == m["b"] else (2, 1), via="box BOX1")
+                played_n += 1
+                status_is(d, m["id"], "done")
+        finally:
+            other.close()
+    finally:
+        web.stop()
+    assert played_n == 31  # 15 + 14 + the final and its reset
+    assert clicks == 1 + 2 * played_n
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / "clicks.json").write_text(json.dumps({
+        "double 16, results from the boxes": {"matches": played_n, "clicks": clicks}},
+        indent=1, sort_keys=True) + "\n")
