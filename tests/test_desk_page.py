@@ -298,7 +298,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
     desk = None
     try:
         port = _readline(box, 15, b"port ").split()[1]
-        desk = DeskServer(tmp_path, db, "--idle", "1", ports=[port])
+        desk = DeskServer(tmp_path, db, ports=[port])  # pulled at once (the default)
         d.get(desk.url + "desk/Cup")
         wait_js(d, "return Desk.t && Live.tables[1] && Live.tables[1].signal", timeout=60,
                 what="table 1's box heard")
@@ -316,7 +316,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
         assert not (tmp_path / "box" / "queue" / "Cup-W1-01.sbn").exists()
         assert [ln.rsplit(" *", 1)[0] for ln in journal.read_text().splitlines()
                 if ln.startswith("@")] == ["@0 called"]
-        d.get(desk.url + "desk/Cup/tv")
+        d.get(desk.url + "desk/Cup/tv?view=bracket")
         got = wait_js(d, "const g = document.querySelector('g.match[data-match=\"W1-01\"]');"
                          "return g && g.dataset.status === 'done' && g.dataset.score",
                       timeout=120, what="the box's result in the TV page's bracket")
@@ -327,7 +327,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
                   for ln in journal.read_text().splitlines() if ln.startswith("@")]
         assert events[:2] == ["called", "frame A"], events
         # From the box's last ball (its journal's last write) to the TV page's repaint:
-        # the figure (one match; the box idle --idle 1 s first, then live's pull).
+        # the figure (one match; live's pull at once).
         journal = max((tmp_path / "box" / "matches").glob("*.sbn"),
                       key=lambda f: f.stat().st_mtime)
         # (the page's log has the repaint unless the page loaded with the result in it)
@@ -337,7 +337,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
             OUTPUT.mkdir(parents=True, exist_ok=True)
             (OUTPUT / "box_to_tv.json").write_text(json.dumps({
                 "last_ball_to_repaint_ms": round(painted - 1000 * journal.stat().st_mtime),
-                "idle_s": 1}))
+                "idle_s": 0}))
     finally:
         if desk is not None:
             desk.stop()
