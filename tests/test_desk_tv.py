@@ -67,6 +67,14 @@ return {
 """
 
 
+def tv_slides(d, url, size=(1920, 1080)):
+    """The TV page at `url` on a screen of `size`: MEASURE of each of its slides."""
+    screen(d, *size)
+    d.get(url)
+    wait_js(d, "return window.TV && TV.slides.length", what="the TV")
+    return slides(d)
+
+
 def slides(d):
     """MEASURE of every slide of the TV page, each shown in turn."""
     out = []
@@ -181,12 +189,8 @@ def test_a_4x4_groups_stage_on_one_slide(tmp_path, browser, lang):
     db = tmp_path / "results.sqlite"
     t = played(db, "Grupy", upto=20, names=NAMES16, fmt="groups", groups=4)
     web = served(db, tables=4, lang=lang)
-    d = browser
     try:
-        screen(d, 1920, 1080)
-        d.get(web.url + "desk/Grupy/tv?every=600")
-        wait_js(d, "return window.TV && TV.slides.length", what="the TV")
-        ms = slides(d)
+        ms = tv_slides(browser, web.url + "desk/Grupy/tv?every=600")
         figure("groups 4x4 %s, 1920x1080" % lang, ms, (1920, 1080))
         groups = [m for m in ms if m["kind"] == "groups"]
         assert len(groups) == 1
@@ -205,10 +209,7 @@ def test_the_placings_get_a_slide_and_the_champion_the_top(tmp_path, browser):
     web = served(db, tables=4, lang="pl")
     d = browser
     try:
-        screen(d, 1920, 1080)
-        d.get(web.url + "desk/Sobota/tv?view=placings")
-        wait_js(d, "return window.TV && TV.slides.length", what="the TV")
-        ms = slides(d)
+        ms = tv_slides(d, web.url + "desk/Sobota/tv?view=placings")
         got = figure("placings 16, 1920x1080", ms, (1920, 1080))
         assert got["kinds"] == ["placings"]
         places = d.execute_script("return [...document.querySelectorAll('#s-placings li')]"
