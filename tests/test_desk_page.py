@@ -585,20 +585,22 @@ def _pdf_pages(d):
 
 def test_the_print_view_is_a_bracket_sheet_and_a_match_sheet_per_match(tmp_path, browser):
     db = tmp_path / "results.sqlite"
-    t = played(db, upto=None, conditions={"clock": "shot=35 warn=10",
+    t = played(db, upto=None, conditions={"clock": "shot=35 warn=10", "breaks": "winner",
                                           "rules": {"late": 10, "threefoul": 1}})
     web = served(db, lang="bg")
     d = browser
     try:
         d.get(web.url + "desk/Cup/print")
         wait_js(d, "return Desk.t && document.querySelector('.match-sheet')", what="the sheets")
-        # Each sheet carries its stage's playing conditions, as the box's header words.
+        # Each sheet carries its stage's playing conditions: who breaks and the shot
+        # clock in the language, their settings as the box's header words.
         bg = words("bg")
         rows = d.execute_script(
             "return [...document.querySelectorAll('.match-sheet table.info tr')].filter("
             "(r) => r.firstChild.textContent === arguments[0]).map("
             "(r) => r.lastChild.textContent)", bg["v.d_conditions"])
-        assert rows and set(rows) == {"clock shot=35 warn=10; rules late=10 threefoul=1"}
+        assert rows and set(rows) == {"%s: %s; %s: shot=35 warn=10; rules late=10 threefoul=1"
+                                      % (bg["v.d_breaks"], bg["v.d_b_winner"], bg["v.d_clock"])}
         matches = [s.id for s in t.specs if t.states[s.id].status != "bye"]
         sheets = d.execute_script(
             "return [...document.querySelectorAll('.match-sheet')].map((s) => ["
