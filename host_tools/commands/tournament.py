@@ -42,7 +42,7 @@ from host_tools.tournament import boxresults  # noqa: F401  (results from the bo
 from host_tools.tournament.header import header_lines
 from host_tools.tournament.advance import describe, name_of
 from host_tools.tournament.model import FORMATS, STAGE_KEYS
-from host_tools.tournament.says import LANGS, Said, text, word
+from host_tools.tournament.says import LANGS, Said, core, text, word
 
 PROG = "tournament"
 CALL_NOT_ON_BOX = 3  # `call --port`: recorded, but the box did not take it
@@ -313,8 +313,8 @@ def run_assign(args):
         else:
             _fail(args, e)
         return 1
-    except (SetupError, BoardError) as e:
-        fail(PROG, e)
+    except (SetupError, BoardError) as e:  # the box's words, said where known (says.CORE)
+        _fail(args, core((str(e).splitlines() or [type(e).__name__])[0]))
         return 1
     finally:
         db.close()
@@ -357,7 +357,7 @@ def run_call(args):
         say(text(said, args.lang))
         _fail(args, Said("the call is recorded; table %s's box did not take it: %s",
                          t.tables.get(args.match, "?"),
-                         (str(e).splitlines() or [type(e).__name__])[0]))
+                         core((str(e).splitlines() or [type(e).__name__])[0])))
         return CALL_NOT_ON_BOX
     _say(args, "%s; %s", said, box)
     return 0
