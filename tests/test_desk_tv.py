@@ -224,3 +224,34 @@ def test_the_placings_get_a_slide_and_the_champion_the_top(tmp_path, browser):
             t.player(t.champion).name)
     finally:
         web.stop()
+
+
+HEADS = """
+return [...document.querySelectorAll('svg.bracket g.group')].map((g) =>
+  [...g.querySelectorAll('text.head')].map((e) => { const r = e.getBoundingClientRect();
+    return {x: r.left, r: r.right, y: r.top, b: r.bottom, text: e.textContent}; }));
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "bg"])
+def test_the_desks_group_headers_never_run_together(tmp_path, browser, lang):
+    """The desk's own cross tables (the round-6 evening: `победи-загубигеймове`)."""
+    db = tmp_path / "results.sqlite"
+    played(db, "Grupy", upto=20, names=NAMES16, fmt="groups", groups=4)
+    web = served(db, tables=4, lang=lang)
+    try:
+        browser.get(web.url + "desk/Grupy")
+        wait_js(browser, "return Desk.t && document.querySelector('svg.bracket g.group') && "
+                         "document.fonts.status === 'loaded'", what="the groups")
+        groups = browser.execute_script(HEADS)
+        assert len(groups) == 4
+        for heads in groups:
+            # the columns' 1-4, the rows' places, won-lost (on one line or two), the
+            # frames (racks), the place
+            assert len(heads) >= 4 + 4 + 3
+            for i, a in enumerate(heads):
+                for b in heads[i + 1:]:
+                    assert a["r"] <= b["x"] + 0.5 or b["r"] <= a["x"] + 0.5 or \
+                        a["b"] <= b["y"] + 0.5 or b["b"] <= a["y"] + 0.5, (a, b)
+    finally:
+        web.stop()
