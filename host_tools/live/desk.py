@@ -8,10 +8,13 @@ tournament` is), their pages and their JSON.
                                 of its name) or name is ID: the table board (free
                                 tables, the queue of ready matches, assign and call, a
                                 result by hand), the bracket as it fills, the placings
-    /desk/NAME/tv               the TV page: the bracket and the table board
-    /desk/NAME/print            the print view: A4 bracket sheets, a match sheet per match
+    /desk/ID/tv                 the TV page: slides that fill the screen (the tables and
+                                what their boxes play, the groups, the bracket's
+                                rounds, the placings), every name 4% of its height
+    /desk/ID/print              the print view: A4 bracket sheets, a match sheet per match
                                 (`?match=ID`: that match's alone)
-    /api/tournaments            JSON: {"names": [...], "tables": [...]}
+    /api/tournaments            JSON: {"names": [...], "tournaments": [{"name", "id"}],
+                                "tables": [...]}
     /api/tournament/NAME        JSON: `scoreboard tournament show --json` (view.as_dict)
                                 and what the pages draw besides (`extra`, by match: where
                                 each side comes from, how it ended, its stage's length;
