@@ -114,3 +114,18 @@ def test_names_of_one_alphabet_each_and_real_diacritics_are_taken():
                                "e\u0301lise"))  # a combining accent: NFKC makes it é
     assert [e.name for e in got] == ["Иван Petrov", "Zoë Brontë", "Łukasz Żółć", "Γιώργος",
                                      "\u00e9lise"]
+
+
+@pytest.mark.parametrize("name", ["\u202eenilno\u202c", "Ann\u200b", "A\u200dnn"])
+def test_setup_refuses_a_name_that_does_not_show_either(tmp_path, name):
+    """N12's `scoreboard setup` half: a draw whose name holds a direction override or a
+    zero-width character is refused before anything is queued on a box."""
+    from host_tools.results.draw import SetupError, prepare
+
+    draw = tmp_path / "final.sbn"
+    draw.write_text('sbn 1\ngame snooker\nmatch best-of 3\nside A "%s"\nside B "Bob"\n' % name,
+                    encoding="utf-8")
+    with pytest.raises(SetupError, match=re.escape("side A name") + ".*" + re.escape(
+            "a character that does not show (U+%04X)" % ord(next(
+                c for c in name if c in "\u202e\u200b\u200d")))):
+        prepare(draw)

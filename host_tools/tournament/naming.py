@@ -15,8 +15,9 @@ names could be written freely keep theirs.
 import unicodedata
 
 import host_tools  # noqa: F401  (the firmware on the path)
+from host_tools.results.draw import invisible
 from host_tools.tournament import TournamentError
-from scoreboard.core.words import HIDDEN, check_id
+from scoreboard.core.words import check_id
 
 NAME_MAX = 64  # the name as written, in characters
 ID_MAX = 32  # its id: the match ids (ID-L12-064) fit the 40 of an id
@@ -67,12 +68,10 @@ def check_name(name):
     if len(got) > NAME_MAX:
         raise TournamentError("tournament name %s is %d characters (at most %d)",
                               got[:NAME_MAX] + "…", len(got), NAME_MAX)
-    for ch in got:
-        if not ch.isprintable() or ch in HIDDEN or unicodedata.category(ch) in ("Cf", "Co",
-                                                                                 "Cs"):
-            raise TournamentError("tournament name %s: a character that does not show "
-                                  "(U+%04X)", got.encode("ascii", "backslashreplace")
-                                  .decode(), ord(ch))
+    hidden = invisible(got) or next((c for c in got if not c.isprintable()), None)
+    if hidden is not None:
+        raise TournamentError("tournament name %s: a character that does not show (U+%04X)",
+                              got.encode("ascii", "backslashreplace").decode(), ord(hidden))
     slug(got)
     return got
 

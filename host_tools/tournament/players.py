@@ -22,7 +22,8 @@ import unicodedata
 from pathlib import Path
 from typing import NamedTuple
 
-from host_tools.results.draw import SetupError, check_header, csv_rows, decoded, quote
+from host_tools.results.draw import (SetupError, check_header, csv_rows, decoded, invisible,
+                                     quote)
 from host_tools.tournament import TournamentError
 from host_tools.tournament.says import Said, core, word
 
@@ -38,7 +39,6 @@ CLUB_COLUMNS = ("club", "klub", "клуб")
 # differ only in them look the same (Unicode's confusables of these scripts).
 _ALIKE = str.maketrans("авсеіјкмнорстухѕԁԛԝАВСЕІЈКМНОРСТУХЅԚԜαβεικνορτυχΑΒΕΖΗΙΚΜΝΟΡΤΥΧ",
                        "abceijkmhopctyxsdqwABCEIJKMHOPCTYXSQWabeiknoptuxABEZHIKMNOPTYX")
-_INVISIBLE = ("Cf", "Cc", "Co", "Cs")  # the categories of what does not show
 
 
 class Entry(NamedTuple):
@@ -79,11 +79,11 @@ def looks(name, where):
     """The name as it is kept (NFKC, one space between words), or TournamentError for a
     character that does not show or a word of two scripts."""
     name = " ".join(unicodedata.normalize("NFKC", name).split())
-    for ch in name:
-        if unicodedata.category(ch) in _INVISIBLE:
-            raise TournamentError('%s: "%s" holds a character that does not show (U+%04X): '
-                                  "type the name again", where, name.encode(
-                                      "ascii", "backslashreplace").decode(), ord(ch))
+    hidden = invisible(name)
+    if hidden is not None:
+        raise TournamentError('%s: "%s" holds a character that does not show (U+%04X): '
+                              "type the name again", where, name.encode(
+                                  "ascii", "backslashreplace").decode(), ord(hidden))
     for w in name.split():
         scripts = sorted({s for s in map(_script, w) if s})
         if len(scripts) > 1:

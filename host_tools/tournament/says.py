@@ -117,6 +117,7 @@ CORE = (
     "%s: column %s: a line break or control character (%s) is not allowed in a cell",
     ('%s: side %s name "%s": the box has no glyph for any of its characters (it draws '
      "Latin, Greek and Cyrillic letters)"),
+    '%s: side %s name "%s": a character that does not show (U+%s): type the name again',
     "%s: not UTF-16 text, though it starts as such",
     ('%s: not UTF-8 (byte %s): save it as "CSV UTF-8" (in Excel: Save As, CSV UTF-8) or '
      "as UTF-8 text"),

@@ -123,6 +123,8 @@ PL = {
     "Latin, Greek and Cyrillic letters)":
         "%s: strona %s, nazwisko „%s”: tablica nie ma żadnej z tych liter (rysuje litery "
         "łacińskie, greckie i cyrylicę)",
+    '%s: side %s name "%s": a character that does not show (U+%s): type the name again':
+        "%s: strona %s, nazwisko „%s”: znak, którego nie widać (U+%s): wpisz je jeszcze raz",
     "%s: not UTF-16 text, though it starts as such":
         "%s: to nie jest tekst UTF-16, choć tak się zaczyna",
     '%s: not UTF-8 (byte %s): save it as "CSV UTF-8" (in Excel: Save As, CSV UTF-8) or as '
@@ -349,6 +351,8 @@ BG = {
     "Latin, Greek and Cyrillic letters)":
         "%s: страна %s, име „%s“: таблото няма нито една от тези букви (рисува латиница, "
         "гръцки и кирилица)",
+    '%s: side %s name "%s": a character that does not show (U+%s): type the name again':
+        "%s: страна %s, име „%s“: знак, който не се вижда (U+%s): напишете го отново",
     "%s: not UTF-16 text, though it starts as such":
         "%s: не е текст UTF-16, макар да започва така",
     '%s: not UTF-8 (byte %s): save it as "CSV UTF-8" (in Excel: Save As, CSV UTF-8) or as '
