@@ -24,13 +24,16 @@ The box is gone when the port is (a cable pulled: the device node goes, or a rea
 fails): the table says `no signal` and the link tries again every RETRY seconds; when
 the box is back it catches up, which also takes what was played meanwhile.
 
-With results (results.py): when the match followed has finished and the box has been
-idle (no line for `idle` seconds, between frames), the next catch-up runs the whole of
-`scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled` marks). A
-database that fails the pull (a SQLite file locked by another program, a PostgreSQL
-server restarting) never stops the link: the table says `database unavailable`, and the
-pull is tried again after DB_RETRY seconds, twice as long after each failure up to
-DB_RETRY_MOST, until the match is stored (the box keeps it unmarked meanwhile).
+With results (results.py): when the match followed has finished, the next catch-up runs
+the whole of `scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled`
+marks): at once (the default; the bracket and the TV page follow within a second of the
+last ball), or once the box has been idle `idle` seconds (no line: a referee may undo a
+mis-keyed last rack first; one undone after the pull is a correction held for the
+desk). A database that fails the pull (a SQLite file locked by another program, a
+PostgreSQL server restarting) never stops the link: the table says `database
+unavailable`, and the pull is tried again after DB_RETRY seconds, twice as long after
+each failure up to DB_RETRY_MOST, until the match is stored (the box keeps it unmarked
+meanwhile).
 
 The box says who it is in its `hello`: its id and the table its settings claim
 (`box_id`, `claim` on the Table: follow.py numbers the table by it, desk.py maps a
@@ -70,7 +73,7 @@ class Link(threading.Thread):
     change: kind `line` (journal lines taken: `lines` holds them), `table` (anything
     else: the signal, a catch-up)."""
 
-    def __init__(self, table, publish, results=None, idle=10.0, log=None):
+    def __init__(self, table, publish, results=None, idle=0.0, log=None):
         super().__init__(name="live-table-%d" % table.number, daemon=True)
         self.table = table
         self.publish = publish
@@ -437,7 +440,7 @@ def _put_end(q):
                 q.get_nowait()
 
 
-def start_links(ports, publish, results=None, idle=10.0, log=None):
+def start_links(ports, publish, results=None, idle=0.0, log=None):
     """One Table and one running Link per port, tables numbered from 1 in that order."""
     links = []
     for i, port in enumerate(ports, 1):

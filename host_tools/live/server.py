@@ -161,7 +161,7 @@ def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en", desk=None):
     app.router.add_get("/api/stream", stream.handler(hub))
     app.router.add_static("/static/", STATIC)
     if tournaments is not None:
-        tournaments.add_routes(app, guard, hub, page)
+        tournaments.add_routes(app, guard, hub, page, lang)
 
     async def close_streams(app):
         hub.close()

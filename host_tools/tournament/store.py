@@ -8,10 +8,12 @@ whose sides, winner or status changed, and adds an audit row (`tournament_audit`
 change's number, when, what, from where, and the details as JSON). A refused change
 leaves nothing behind.
 
-A match's `box_match` is the id a box's header carries for it (`NAME-MATCH`, at most the
-notation's 40 characters): a stored match with that id is that tournament match's result
-when it comes from the box the match was assigned to (`box_id`: identity.py); any other
-journal of it is held for the desk (`hold`, `held`, `decide`).
+A match's `box_match` is the id a box's header carries for it (`ID-MATCH`, ID the
+tournament's id made of its name, naming.py; at most the notation's 40 characters): a
+stored match with that id is that tournament match's result when it comes from the box
+the match was assigned to (`box_id`: identity.py); any other journal of it is held for
+the desk (`hold`, `held`, `decide`). A tournament is found by its name as written or by
+its id (`find`).
 """
 
 import getpass
@@ -19,11 +21,11 @@ import json
 import socket
 from datetime import UTC, datetime
 
-from host_tools.tournament import TournamentError, advance, brackets, identity, seeding
+from host_tools.tournament import TournamentError, advance, brackets, identity, naming, seeding
 from host_tools.tournament.model import Player, Result, Spec, Tournament
-from scoreboard.core.words import check_id
+from host_tools.tournament.says import Said, word
 
-NAME_MAX = 32  # a tournament's name: its match ids (NAME-L12-064) fit the 40 of an id
+NAME_MAX = naming.NAME_MAX
 _MATCH_COLUMNS = ("id", "seq", "stage", "round", "a_from", "b_from", "a", "b", "winner",
                   "score_a", "score_b", "how", "status", "table_no", "box_match",
                   "entered_at", "entered_by")
@@ -44,23 +46,29 @@ def source(via="cli"):
 
 
 def check_name(name):
-    try:
-        check_id(name, "tournament name")
-    except ValueError as e:
-        raise TournamentError(str(e)) from None
-    if len(name) > NAME_MAX:
-        raise TournamentError("tournament name %s is %d characters (at most %d: its match "
-                              "ids go into the boxes' headers)" % (name, len(name), NAME_MAX))
-    return name
+    """The name as it is kept (naming.check_name), or TournamentError."""
+    return naming.check_name(name)
 
 
 def box_match(name, match_id):
-    return "%s-%s" % (name, match_id)
+    """The id a box's header carries for the match: `ID-MATCH`."""
+    return "%s-%s" % (naming.slug(name), match_id)
+
+
+def find(db, key):
+    """The stored name of the tournament named `key` or whose id is `key`, or None."""
+    key = naming.clean(key)
+    if db.rows("SELECT COUNT(*) FROM tournaments WHERE name = ?", (key,))[0][0]:
+        return key
+    for name in names(db):
+        if naming.slug(name) == key:
+            return name
+    return None
 
 
 def make(name, fmt, entries, game, conditions, draw_seed, groups=None, advance_k=None):
     """A new Tournament (drawn and resolved, not stored) of the players' `entries`."""
-    check_name(name)
+    name = check_name(name)
     order = seeding.ranked(entries, draw_seed)
     rank = {i: r + 1 for r, i in enumerate(order)}
     t = Tournament(name, fmt, game, conditions, draw_seed, groups, advance_k)
@@ -90,7 +98,12 @@ def create(db, t, via):
     db.begin()
     try:
         if db.rows("SELECT COUNT(*) FROM tournaments WHERE name = ?", (t.name,))[0][0]:
-            raise TournamentError("there is a tournament %s already" % t.name)
+            raise TournamentError("there is a tournament %s already", t.name)
+        ident = naming.slug(t.name)
+        other = next((n for n in names(db) if naming.slug(n) == ident), None)
+        if other is not None:
+            raise TournamentError("tournament name %s: its id %s is tournament %s's already "
+                                  "(give it another name)", t.name, ident, other)
         db.execute("INSERT INTO tournaments (name, format, game, conditions, draw_seed, "
                    "groups_of, advance, champion, created_at, changes) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
@@ -119,14 +132,11 @@ def names(db):
 
 
 def load(db, name):
-    """The Tournament `name`, resolved; TournamentError when there is none."""
+    """The Tournament named `name` (or whose id it is), resolved; TournamentError when
+    there is none."""
+    name = _stored(db, name)
     rows = db.rows("SELECT format, game, conditions, draw_seed, groups_of, advance "
                    "FROM tournaments WHERE name = ?", (name,))
-    if not rows:
-        known = names(db)
-        raise TournamentError("no tournament %s in the database%s" % (
-            name, " (it holds %s)" % ", ".join(known[:10]) + (" ..." if len(known) > 10
-                                                              else "") if known else ""))
     fmt, game, conditions, draw_seed, groups, advance_k = rows[0]
     t = Tournament(name, fmt, game, json.loads(conditions), draw_seed, groups, advance_k)
     t.players = [Player(*r) for r in db.rows(
@@ -147,11 +157,26 @@ def load(db, name):
     return advance.resolve(t)
 
 
+def _stored(db, key):
+    """The stored name of tournament `key` (find), or TournamentError naming those
+    there are."""
+    name = find(db, key)
+    if name is None:
+        known = names(db)
+        if known:
+            raise TournamentError("no tournament %s in the database (it holds %s)", key,
+                                  ", ".join(known[:10]) + (" ..." if len(known) > 10 else ""))
+        raise TournamentError("no tournament %s in the database", key)
+    return name
+
+
 def _begin_change(db, name):
-    """BEGIN, and the change's number (the tournament's `changes`, bumped: the lock)."""
+    """BEGIN, and (the tournament's stored name, the change's number: its `changes`,
+    bumped: the lock)."""
     db.begin()
     try:
-        return _bump(db, name)
+        name = _stored(db, name)
+        return name, _bump(db, name)
     except BaseException:
         db.rollback()
         raise
@@ -162,7 +187,7 @@ def _bump(db, name):
     cur = db.execute("UPDATE tournaments SET changes = changes + 1 WHERE name = ?", (name,))
     if cur.rowcount == 0:
         load(db, name)  # its message: no such tournament
-        raise TournamentError("no tournament %s" % name)
+        raise TournamentError("no tournament %s", name)
     return db.rows("SELECT changes FROM tournaments WHERE name = ?", (name,))[0][0]
 
 
@@ -185,11 +210,11 @@ def result(db, name, match_id, who, score, how="played", correct=False, via=None
     """Enter a match's result (or its correction) in one transaction: returns the
     Tournament after it and the ids of the matches whose players it changed."""
     via = via or source()
-    seq = _begin_change(db, name)
+    name, seq = _begin_change(db, name)
     try:
         t = load(db, name)
         before = {spec.id: _match_row(t, i, spec) for i, spec in enumerate(t.specs, 1)}
-        was = advance.describe(t, match_id) if match_id in t.results else None
+        was = str(advance.describe(t, match_id)) if match_id in t.results else None
         changed = advance.enter(t, match_id, who, score, how, correct, at=now(), by=via)
         _write(db, t, before)
         r = t.results[match_id]
@@ -214,6 +239,7 @@ def find_box_match(db, match_id):
 
 def audit(db, name):
     """[(seq, at, what, source, detail)] of a tournament's changes, in order."""
+    name = find(db, name) or name
     return db.rows("SELECT seq, at, what, source, detail FROM tournament_audit WHERE "
                    "tournament = ? ORDER BY seq", (name,))
 
@@ -239,37 +265,40 @@ def check_assign(db, t, match_id, table):
     a number 1..99 that no other active match holds."""
     spec = t.spec(match_id)
     if spec is None:
-        raise TournamentError("no match %s in %s" % (match_id, t.name))
+        raise TournamentError("no match %s in %s", match_id, t.name)
     if not isinstance(table, int) or not 1 <= table <= TABLE_MAX:
-        raise TournamentError("table %s: tables are numbered 1 to %d" % (table, TABLE_MAX))
+        raise TournamentError("table %s: tables are numbered 1 to %d", table, TABLE_MAX)
     st = t.states[match_id]
     if st.status not in ("ready", "assigned", "called"):
-        raise TournamentError("%s is not ready: %s" % (match_id, _why_not(t, spec, st)))
+        raise TournamentError("%s is not ready: %s", match_id, _why_not(t, spec, st))
     other = busy_table(db, table, t.name, match_id)
     if other is not None:
         tname, mid, status = other
         what = advance.describe(t, mid) if tname == t.name else "%s %s" % (tname, mid)
-        raise TournamentError("table %d is busy: %s is %s there" % (table, what, status))
+        raise TournamentError("table %d is busy: %s is %s there", table, what,
+                              word("status", status))
 
 
 def _why_not(t, spec, st):
     if st.status == "bye":
-        return "it is a bye"
+        return Said("it is a bye")
     if st.status in ("done", "walkover"):
-        return "it has its result (%s)" % advance.describe(t, spec.id)
+        return Said("it has its result (%s)", advance.describe(t, spec.id))
     if st.status == "playing":
-        return "it is being played%s" % (" on table %d" % t.tables[spec.id]
-                                          if spec.id in t.tables else "")
+        if spec.id in t.tables:
+            return Said("it is being played on table %d", t.tables[spec.id])
+        return Said("it is being played")
     if st.a is None or st.b is None:
-        return "it waits for its players (%s v %s)" % (
-            advance.source_text(t, spec.a_from, st.a), advance.source_text(t, spec.b_from,
-                                                                            st.b))
+        return Said("it waits for its players (%s v %s)",
+                    advance.source_text(t, spec.a_from, st.a),
+                    advance.source_text(t, spec.b_from, st.b))
     for other in t.specs:
         o = t.states[other.id]
         if other.id != spec.id and o.status in advance.ACTIVE + ("ready",) and (
                 {o.a, o.b} & {st.a, st.b}):
-            return "a player is in %s first (%s)" % (advance.describe(t, other.id), o.status)
-    return st.status
+            return Said("a player is in %s first (%s)", advance.describe(t, other.id),
+                        word("status", o.status))
+    return word("status", st.status)
 
 
 def assign(db, name, match_id, table, via=None, box=None):
@@ -280,7 +309,7 @@ def assign(db, name, match_id, table, via=None, box=None):
     the box that claims the table now (its queued header's), the only box whose result
     the bracket takes (None: the first box that claims the table when it delivers)."""
     via = via or source()
-    seq = _begin_change(db, name)
+    name, seq = _begin_change(db, name)
     try:
         t = load(db, name)
         check_assign(db, t, match_id, table)
@@ -303,32 +332,23 @@ def assign(db, name, match_id, table, via=None, box=None):
     return t
 
 
-def call(db, name, match_id, via=None):
-    """Announce an assigned match (status `called`; seed 004 1.7: the late start counts
-    from now) in one transaction with its audit row, which holds the time (`called_at`
-    reads it); the Tournament after it."""
-    via = via or source()
-    seq = _begin_change(db, name)
+def _set_status(db, name, match_id, via, what, status, check):
+    """The match's status set to `status` in one transaction with its audit row (`what`,
+    the match, its table and box id), once `check(t, spec, st)` has let it (it raises
+    TournamentError otherwise, nothing changed); the Tournament after it."""
+    name, seq = _begin_change(db, name)
     try:
         t = load(db, name)
         spec = t.spec(match_id)
         if spec is None:
-            raise TournamentError("no match %s in %s" % (match_id, t.name))
-        st = t.states[match_id]
-        if st.status == "called":
-            raise TournamentError("%s was called already, at %s" % (
-                match_id, called_at(db, name, match_id)))
-        if st.status == "ready":
-            raise TournamentError("%s has no table yet: assign it first" % match_id)
-        if st.status != "assigned":
-            raise TournamentError("%s cannot be called: %s" % (match_id,
-                                                                _why_not(t, spec, st)))
+            raise TournamentError("no match %s in %s", match_id, t.name)
+        check(t, spec, t.states[match_id])
         before = _rows(t)
-        t.active[match_id] = "called"
+        t.active[match_id] = status
         advance.resolve(t)
         _write(db, t, before)
-        _audit(db, t, seq, "call", via, {"match": match_id, "table": t.tables.get(match_id),
-                                         "box_match": box_match(name, match_id)})
+        _audit(db, t, seq, what, via, {"match": match_id, "table": t.tables.get(match_id),
+                                       "box_match": box_match(name, match_id)})
         db.commit()
     except BaseException:
         db.rollback()
@@ -341,6 +361,55 @@ def assigned_box(db, name, match_id):
     rows = db.rows("SELECT table_no, box_id FROM tournament_matches WHERE tournament = ? "
                    "AND id = ?", (name, match_id))
     return tuple(rows[0]) if rows else (None, None)
+
+
+def call(db, name, match_id, via=None):
+    """Announce an assigned match (status `called`; seed 004 1.7: the late start counts
+    from now) in one transaction with its audit row, which holds the time (`called_at`
+    reads it); the Tournament after it."""
+    def check(t, spec, st):
+        if st.status == "called":
+            raise TournamentError("%s was called already, at %s", spec.id,
+                                  called_at(db, t.name, spec.id))
+        if st.status == "ready":
+            raise TournamentError("%s has no table yet: assign it first", spec.id)
+        if st.status != "assigned":
+            raise TournamentError("%s cannot be called: %s", spec.id, _why_not(t, spec, st))
+    return _set_status(db, name, match_id, via or source(), "call", "called", check)
+
+
+def uncall(db, name, match_id, via=None):
+    """Take a call back (a match called by mistake, or at the wrong table): `assigned`
+    again, on its table, in one transaction with its audit row (`uncall`); refused once
+    the match is played (`playing`, or its result in). The late start of a box that
+    heard the call is the referee's to take back there (the box's `undo`)."""
+    def check(t, spec, st):
+        if st.status != "called":
+            raise TournamentError("%s is not called: %s", spec.id,
+                                  _why_not(t, spec, st) if st.status != "assigned"
+                                  else word("status", "assigned"))
+    return _set_status(db, name, match_id, via or source(), "uncall", "assigned", check)
+
+
+def began(db, name, match_id, via=None):
+    """A box has begun the match (its first frame's break-off is on its journal): an
+    assigned or called match is `playing` (audit `playing`); the Tournament after it,
+    or None when the match is past that (playing already, or decided) or not on a
+    table: nothing to change."""
+    try:
+        return _set_status(db, name, match_id, via or source(), "playing", "playing",
+                           _not_begun)
+    except _Begun:
+        return None
+
+
+class _Begun(Exception):
+    """The match is past `assigned` and `called`: nothing for `began` to change."""
+
+
+def _not_begun(t, spec, st):
+    if st.status not in ("assigned", "called"):
+        raise _Begun()
 
 
 def called_at(db, name, match_id):
@@ -383,7 +452,7 @@ def box_result(db, name, match_id, rec, outcome):
     st = t.states[match_id]
     if st.a is None or st.b is None:
         raise TournamentError("%s waits for its players: the box's %s v %s cannot be its "
-                              "result" % (match_id, rec["side_a"], rec["side_b"]))
+                              "result", match_id, rec["side_a"], rec["side_b"])
     swap = _sides(t, st, rec, match_id)
     via = source("box %s" % (rec.get("box") or "?"))
     detail = {"match": match_id, "box_match": rec["id"], "box": rec.get("box"),
@@ -405,10 +474,10 @@ def box_result(db, name, match_id, rec, outcome):
                 "box ")):
             raise TournamentError("%s has a result entered by hand (%s); the box's is %s: "
                                   "make them agree with `scoreboard tournament result "
-                                  "--correct`" % (match_id, advance.describe(t, match_id),
-                                                  _told(t, who, score, how)))
+                                  "--correct`", match_id, advance.describe(t, match_id),
+                                  _told(t, who, score, how))
         else:
-            was = advance.describe(t, match_id) if had is not None else None
+            was = str(advance.describe(t, match_id)) if had is not None else None
             changed = advance.enter(t, match_id, who, score, how, had is not None,
                                     at=now(), by=via)
             what = "box correction" if had is not None else "box result"
@@ -436,8 +505,8 @@ def _sides(t, st, rec, match_id):
     if got == (b, a):
         return True
     raise TournamentError("the box played %s v %s, but %s is %s now: enter its result by "
-                          "hand" % (rec["side_a"], rec["side_b"], match_id,
-                                    advance.describe(t, match_id)))
+                          "hand", rec["side_a"], rec["side_b"], match_id,
+                          advance.describe(t, match_id))
 
 
 def _box_entry(t, st, rec, swap):
@@ -460,8 +529,8 @@ def _box_entry(t, st, rec, swap):
 
 def _told(t, who, score, how):
     if score is None:
-        return "%s, %s" % (advance.name_of(t, who), how)
-    return "%s the winner, %d-%d" % (advance.name_of(t, who), score[0], score[1])
+        return Said("%s, %s", advance.name_of(t, who), word("how", how))
+    return Said("%s the winner, %d-%d", advance.name_of(t, who), score[0], score[1])
 
 
 def high_breaks(db, name, least=0):
@@ -469,6 +538,7 @@ def high_breaks(db, name, least=0):
     [(break, player, match id)] (the `frames` rows' breaks, by the box_match ids); the
     high-break prize is the first."""
     t = load(db, name)
+    name = t.name
     out = []
     for mid, side_a, side_b, breaks_a, breaks_b in db.rows(
             "SELECT tm.id, m.side_a, m.side_b, f.breaks_a, f.breaks_b FROM tournament_matches "

@@ -359,7 +359,12 @@ class Database:
         return self.execute(q, params).fetchall()
 
     def begin(self):
-        self.execute("BEGIN")
+        # SQLite: the write lock at once (IMMEDIATE). A deferred BEGIN reads first and
+        # takes it at the first write, and two such transactions at once (a box's pull
+        # storing a match while the desk marks another table's match in play) deadlock:
+        # SQLite answers the second `database is locked` at once instead of waiting its
+        # busy timeout for the first to commit.
+        self.execute("BEGIN IMMEDIATE" if self.dialect == "sqlite" else "BEGIN")
 
     def commit(self):
         self.execute("COMMIT")
