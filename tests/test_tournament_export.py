@@ -18,17 +18,19 @@ from host_tools.results.sync import load, record
 from host_tools.tournament import advance, boxresults, players, store  # noqa: F401
 from host_tools.tournament.export import MATCH_COLUMNS, PLACING_COLUMNS
 from host_tools.tournament.header import header_lines
+from host_tools.tournament.identity import Origin
 from scoreboard.core.words import with_checksum
 from support.vdev import match_lines, scoreboard
 
 NAMES = ("Ewa Łuczak", "Иван Петров", "Ann Lee", "Bob Kray")
 
 
-def _put(db, lines, box="BOX1"):
+def _put(db, lines, box="BOX1", table=None):
+    """The journal as `scoreboard sync` stores it from box `box` claiming `table`."""
     match = load(lines)
     rec, frames = record(match.header.id, lines, match, None, in_play=False)
     rec["box"] = box
-    return db.store(rec, frames, device=box)
+    return db.store(rec, frames, device=box, origin=Origin(box, table))
 
 
 @pytest.fixture
@@ -45,8 +47,9 @@ def url(tmp_path):
         store.create(db, t, "test")
         t = store.load(db, t.name)
         head = header_lines(t, "W1-01")
+        t = store.assign(db, t.name, "W1-01", 1, "test", box="BOX1")  # table 1's box
         lines = [with_checksum(x) for x in head + ["frame A", "rack A", "frame", "rack A"]]
-        assert _put(db, lines) == "new"
+        assert _put(db, lines, table=1) == "new"
         st = t.states["W1-02"]
         store.result(db, t.name, "W1-02", st.b, None, "walkover", via="test")
         loose = [with_checksum(x) for x in match_lines("PICO-3F2A-0001", seed=3,

@@ -189,7 +189,9 @@ class Desk:
         changes = self._changes(name)
         t = store.load(self._db(), name)
         self.seen[name] = changes
-        return dict(as_page(t, changes), held=store.held(self._db(), name))
+        held = [dict(h, reason=text(core(h["reason"]), self.lang))
+                for h in store.held(self._db(), name)]
+        return dict(as_page(t, changes), held=held)
 
     def _names(self):
         """[(name, id)] of the tournaments."""
@@ -336,7 +338,8 @@ class Desk:
                                       e.said) from None
             raise
         if notes:
-            state = dict(state, box={"ok": True, "said": "; ".join(notes)})
+            state = dict(state, box={"ok": True, "said": "; ".join(text(n, self.lang)
+                                                                for n in notes)})
         return state
 
     async def _call(self, name, body, via):

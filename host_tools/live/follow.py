@@ -82,7 +82,8 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
                           if t.signal]).conflicts()
         for t in tables:
             was = t.conflict
-            t.conflict = conflict_text(t.claim, clash[t.claim]) if t.claim in clash else None
+            t.conflict = (str(conflict_text(t.claim, clash[t.claim])) if t.claim in clash
+                          else None)
             if was != t.conflict and t.number in hub.tables:
                 hub.add(t.snapshot())
 

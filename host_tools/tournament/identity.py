@@ -19,6 +19,8 @@ whichever way a box is reached (a USB port today, the club's network next).
 
 from dataclasses import dataclass
 
+from host_tools.tournament.says import Said
+
 
 @dataclass(frozen=True)
 class Claim:
@@ -77,9 +79,9 @@ class TableMap:
 def conflict_text(table, claims):
     """One line: the boxes that claim one table."""
     boxes = ", ".join("%s on %s" % (c.box, c.where) for c in claims)
-    return ("table %d is claimed by %d boxes (%s): neither gets its matches until one is "
-            "set to another table (scoreboard setup --table N --port PORT)" % (
-                table, len(claims), boxes))
+    return Said("table %d is claimed by %d boxes (%s): neither gets its matches until one "
+                "is set to another table (scoreboard setup --table N --port PORT)",
+                table, len(claims), boxes)
 
 
 def judge(match_id, table, box, origin):
@@ -89,14 +91,14 @@ def judge(match_id, table, box, origin):
     table when it delivers is taken, and bound)."""
     who = origin.box if origin is not None else None
     if table is None:
-        return "%s was never assigned to a table by the desk" % match_id
+        return Said("%s was never assigned to a table by the desk", match_id)
     if box is not None:
         if who == box:
             return None
-        return "%s is assigned to table %d's box %s, not to box %s" % (
-            match_id, table, box, who or "?")
+        return Said("%s is assigned to table %s's box %s, not to box %s",
+                    match_id, table, box, who or "?")
     if origin is not None and origin.table == table:
         return None
-    return "%s is assigned to table %d, and box %s claims %s" % (
-        match_id, table, who or "?", "no table" if origin is None or origin.table is None
-        else "table %d" % origin.table)
+    return Said("%s is assigned to table %s, and box %s claims %s", match_id, table,
+                who or "?", Said("no table") if origin is None or origin.table is None
+                else Said("table %d", origin.table))

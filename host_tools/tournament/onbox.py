@@ -17,6 +17,7 @@ from host_tools.device.channel import Refused
 from host_tools.device.connect import open_box
 from host_tools.device.sync_board import BoardError
 from host_tools.tournament import TournamentError
+from host_tools.tournament.says import Said, core
 
 
 def queue(port, lines, where):
@@ -26,7 +27,7 @@ def queue(port, lines, where):
     name = lines[1].split()[1]
     with open_box(port, warn=lambda text: None) as board:
         box = board.box_id()
-        claim = board.table() if hasattr(board, "table") else None
+        claim = board.table()
         queue_one(board, name, lines, where, out=lambda text: None)
     return box, claim, "%s/%s.sbn" % (QUEUE, name)
 
@@ -36,8 +37,8 @@ def check_claim(port, claim, table):
     if claim is not None and claim != table:
         raise TournamentError("the box on %s is table %d's (its settings), not table %d's: "
                               "queue the match on table %d's box, or set this one with "
-                              "`scoreboard setup --table %d --port %s`" % (
-                                  port, claim, table, table, table, port))
+                              "`scoreboard setup --table %d --port %s`",
+                              port, claim, table, table, table, port)
 
 
 def identity(port):
@@ -53,10 +54,10 @@ def withdraw(port, box_match, table, box):
         with open_box(port, warn=lambda text: None, channel_only=True) as board:
             there = board.withdraw(box_match)
     except Refused as e:
-        raise TournamentError("not moved: table %s's box %s says %s" % (
-            table, box, str(e).replace("the box refused: ", ""))) from None
-    return "taken back from table %s's box %s" % (table, box) if there else \
-        "table %s's box %s did not hold it" % (table, box)
+        raise TournamentError("not moved: table %s's box %s says %s", table, box,
+                              core(str(e).replace("the box refused: ", ""))) from None
+    return Said("taken back from table %s's box %s", table, box) if there else \
+        Said("table %s's box %s did not hold it", table, box)
 
 
 def locate(box_id, ports):
@@ -73,5 +74,5 @@ def locate(box_id, ports):
 def not_reached(table, box):
     """The note of a move whose old box was not heard: its copy stays queued there, and
     a result from it would be held for the desk (only the assigned box's counts)."""
-    return ("table %s's box %s was not reached: its copy stays queued there, and a "
-            "result from it is held for the desk" % (table, box))
+    return Said("table %s's box %s was not reached: its copy stays queued there, and a "
+                "result from it is held for the desk", table, box)

@@ -133,6 +133,11 @@ CORE = (
     "the box refused: match %s was played on the box already",
     "the box refused: no match %s on the box",
     "the board stopped answering (cable pulled?)",
+    "the box refused: match %s has started on the box",
+    # why a box's result is held for the desk (tournament/identity.py judge, stored)
+    "%s was never assigned to a table by the desk",
+    "%s is assigned to table %s's box %s, not to box %s",
+    "%s is assigned to table %s, and box %s claims %s",
     # where in the players' CSV (the generic last: the others are tried first)
     "%s row %s",
     "players",

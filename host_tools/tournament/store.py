@@ -606,7 +606,7 @@ def held(db, name, undecided=True):
         h = dict(zip(_HELD_COLUMNS, row))
         table, box = assigned_box(db, name, h["match"])
         r = t.results.get(h["match"])
-        h.update(bracket=advance.describe(t, h["match"]) if r else None,
+        h.update(bracket=str(advance.describe(t, h["match"])) if r else None,
                  bracket_by=r.by if r else None, table=table, assigned_box=box)
         out.append(h)
     return out
@@ -614,11 +614,11 @@ def held(db, name, undecided=True):
 
 def held_line(h):
     """One line of a held result, as sync, `tournament show` and the log say it."""
-    return "held %d: %s from box %s%s: %s; the bracket has %s%s; %s" % (
-        h["n"], h["match"], h["box"],
-        " (table %d)" % h["box_table"] if h["box_table"] else "", h["result"],
-        h["bracket"] or "no result", " (%s)" % h["bracket_by"] if h["bracket_by"] else "",
-        h["reason"])
+    return Said("held %d: %s from box %s%s: %s; the bracket has %s%s; %s",
+                h["n"], h["match"], h["box"],
+                Said(" (table %d)", h["box_table"]) if h["box_table"] else "", h["result"],
+                h["bracket"] or Said("no result"),
+                " (%s)" % h["bracket_by"] if h["bracket_by"] else "", h["reason"])
 
 
 def decide(db, name, n, take, via=None):
@@ -628,16 +628,16 @@ def decide(db, name, n, take, via=None):
     it: a later match it would change has started), else the bracket keeps what it has.
     One transaction with its audit row; the Tournament after it."""
     via = via or source()
-    rows = db.rows("SELECT match, rec, frames, device, decision FROM tournament_held WHERE "
-                   "tournament = ? AND n = ?", (name, n))
-    if not rows:
-        raise TournamentError("no held result %s in %s" % (n, name))
-    match_id, rec, frames, device, decision = rows[0]
-    if decision is not None:
-        raise TournamentError("held result %s was decided already (%s)" % (n, decision))
-    rec, frames = json.loads(rec), json.loads(frames)
-    seq = _begin_change(db, name)
+    name, seq = _begin_change(db, name)
     try:
+        rows = db.rows("SELECT match, rec, frames, device, decision FROM tournament_held "
+                       "WHERE tournament = ? AND n = ?", (name, n))
+        if not rows:
+            raise TournamentError("no held result %s in %s", n, name)
+        match_id, rec, frames, device, decision = rows[0]
+        if decision is not None:
+            raise TournamentError("held result %s was decided already (%s)", n, decision)
+        rec, frames = json.loads(rec), json.loads(frames)
         t = load(db, name)
         what = "held kept"
         detail = {"match": match_id, "held": n, "box": rec["box"]}
@@ -650,7 +650,7 @@ def decide(db, name, n, take, via=None):
                 who, score, how = entry
                 had = t.results.get(match_id)
                 detail.update(winner=who, score=list(score) if score else None, how=how,
-                              before=advance.describe(t, match_id) if had else None)
+                              before=str(advance.describe(t, match_id)) if had else None)
                 detail["changed"] = advance.enter(t, match_id, who, score, how,
                                                   had is not None, at=now(), by=via)
             _write(db, t, before)

@@ -177,6 +177,43 @@ PL = {
     "%s: which table?": "%s: który stół?",
     "%s; its header stays queued on the box": "%s; mecz zostaje w kolejce na tablicy",
     "table %s's box: %s": "tablica stołu %s: %s",
+    "not moved: %s": "nie przeniesiono: %s",
+    "not moved: table %s's box %s says %s": "nie przeniesiono: tablica stołu %s (%s) mówi: %s",
+    "taken back from table %s's box %s": "zabrany z tablicy stołu %s (%s)",
+    "table %s's box %s did not hold it": "tablica stołu %s (%s) go nie miała",
+    ("table %s's box %s was not reached: its copy stays queued there, and a result from it"
+     " is held for the desk"):
+        "tablica stołu %s (%s) nie odpowiada: jej kopia zostaje w kolejce, a wynik z niej "
+        "czeka na decyzję stołu sędziowskiego",
+    ("the box on %s is table %d's (its settings), not table %d's: queue the match on table"
+     " %d's box, or set this one with `scoreboard setup --table %d --port %s`"):
+        "tablica na %s należy do stołu %d (jej ustawienia), nie do stołu %d: wyślij mecz na "
+        "tablicę stołu %d albo ustaw tę: `scoreboard setup --table %d --port %s`",
+    ("table %d is claimed by %d boxes (%s): neither gets its matches until one is set to "
+     "another table (scoreboard setup --table N --port PORT)"):
+        "stół %d zgłasza więcej niż jedna tablica (%d: %s): żadna nie dostaje jego meczów, "
+        "dopóki jednej nie "
+        "przypiszesz innego stołu (scoreboard setup --table N --port PORT)",
+    "held %d: %s from box %s%s: %s; the bracket has %s%s; %s":
+        "wstrzymany %d: %s z tablicy %s%s: %s; drabinka ma %s%s; %s",
+    " (table %d)": " (stół %d)",
+    "no result": "brak wyniku",
+    "no held result %s in %s": "nie ma wstrzymanego wyniku %s w %s",
+    "held result %s was decided already (%s)": "o wstrzymanym wyniku %s już zdecydowano (%s)",
+    "the box refused: match %s has started on the box":
+        "tablica odmawia: mecz %s już się na niej zaczął",
+    "%s was never assigned to a table by the desk": "%s nie został przydzielony do żadnego stołu",
+    "%s is assigned to table %s's box %s, not to box %s":
+        "%s jest przydzielony tablicy stołu %s (%s), nie tablicy %s",
+    "%s is assigned to table %s, and box %s claims %s":
+        "%s jest przydzielony do stołu %s, a tablica %s zgłasza %s",
+    "no table": "brak stołu",
+    "table %s's box %s is not heard: the call is recorded":
+        "tablica stołu %s (%s) nie odpowiada: wywołanie zapisane",
+    "%s: held result %d taken": "%s: wstrzymany wynik %d przyjęty",
+    "%s: held result %d kept out: the bracket's stays":
+        "%s: wstrzymany wynik %d odrzucony: zostaje wynik z drabinki",
+    'decide: {"held": N, "take": true or false}': 'decyzja: {"held": N, "take": true lub false}',
     "this needs the desk's token, printed by scoreboard desk at its start: open the desk "
     "by the address it printed": "to wymaga klucza biura, który scoreboard desk wypisuje "
                                  "na starcie: otwórz biuro pod wypisanym adresem",
@@ -405,6 +442,42 @@ BG = {
     "%s: which table?": "%s: коя маса?",
     "%s; its header stays queued on the box": "%s; мачът остава на опашката на таблото",
     "table %s's box: %s": "таблото на маса %s: %s",
+    "not moved: %s": "не е преместен: %s",
+    "not moved: table %s's box %s says %s": "не е преместен: таблото на маса %s (%s) казва: %s",
+    "taken back from table %s's box %s": "взет обратно от таблото на маса %s (%s)",
+    "table %s's box %s did not hold it": "таблото на маса %s (%s) не го е имало",
+    ("table %s's box %s was not reached: its copy stays queued there, and a result from it"
+     " is held for the desk"):
+        "таблото на маса %s (%s) не се чува: копието остава на опашката му, а резултат от "
+        "него се задържа за решение",
+    ("the box on %s is table %d's (its settings), not table %d's: queue the match on table"
+     " %d's box, or set this one with `scoreboard setup --table %d --port %s`"):
+        "таблото на %s е на маса %d (по настройките си), не на маса %d: изпратете мача на "
+        "таблото на маса %d или настройте това: `scoreboard setup --table %d --port %s`",
+    ("table %d is claimed by %d boxes (%s): neither gets its matches until one is set to "
+     "another table (scoreboard setup --table N --port PORT)"):
+        "маса %d е заявена от %d табла (%s): никое не получава мачовете ѝ, докато едното не "
+        "бъде настроено за друга маса (scoreboard setup --table N --port PORT)",
+    "held %d: %s from box %s%s: %s; the bracket has %s%s; %s":
+        "задържан %d: %s от табло %s%s: %s; в схемата е %s%s; %s",
+    " (table %d)": " (маса %d)",
+    "no result": "няма резултат",
+    "no held result %s in %s": "няма задържан резултат %s в %s",
+    "held result %s was decided already (%s)": "за задържания резултат %s вече е решено (%s)",
+    "the box refused: match %s has started on the box":
+        "таблото отказва: мач %s вече е започнал на него",
+    "%s was never assigned to a table by the desk": "%s не е разпределен на маса",
+    "%s is assigned to table %s's box %s, not to box %s":
+        "%s е разпределен на таблото на маса %s (%s), не на табло %s",
+    "%s is assigned to table %s, and box %s claims %s":
+        "%s е разпределен на маса %s, а табло %s заявява %s",
+    "no table": "няма маса",
+    "table %s's box %s is not heard: the call is recorded":
+        "таблото на маса %s (%s) не се чува: обявяването е записано",
+    "%s: held result %d taken": "%s: задържаният резултат %d е приет",
+    "%s: held result %d kept out: the bracket's stays":
+        "%s: задържаният резултат %d е отхвърлен: остава резултатът от схемата",
+    'decide: {"held": N, "take": true or false}': 'решение: {"held": N, "take": true или false}',
     "this needs the desk's token, printed by scoreboard desk at its start: open the desk "
     "by the address it printed": "това иска ключа на масата, който scoreboard desk отпечатва "
                                  "при старт: отворете я на отпечатания адрес",
