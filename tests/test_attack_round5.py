@@ -31,7 +31,8 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.floodbox import FloodBox, peak_rss_kb
 from support.livebox import SCOREBOARD, KeyBox, checkout_env
 from support.vdev import REPO, VirtualDevice, scoreboard
-from host_tools.device.channel import STOP_REQUEST, answer
+from host_tools.device.channel import answer
+from host_tools.device.frames import STOP_REQUEST
 from scoreboard.core.words import crc
 
 PLAYERS = "name,seed\nAnn,1\nBob,2\nCy,\nDana,\n"

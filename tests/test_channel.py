@@ -16,7 +16,8 @@ import os
 
 import pytest
 
-from host_tools.device.channel import answer, request_line
+from host_tools.device.channel import answer
+from host_tools.device.frames import request_line
 from host_tools.mp.device import Runner
 from scoreboard.channel import PIECE, Channel
 from support import device
@@ -381,7 +382,8 @@ class _Pipe:
 def test_the_hosts_call_is_not_done_twice_when_its_answer_is_lost(tmp_path):
     """ChannelBox.called asks once; an answer lost on the way is asked for again, and
     the box's `called already` then says the first went in: one `called` line."""
-    from host_tools.device.channel import Channel as HostChannel, ChannelBox, Refused
+    from host_tools.device.box import Refused
+    from host_tools.device.channel import Channel as HostChannel, ChannelBox
 
     d = _called_box(tmp_path, "box")
     box = ChannelBox(HostChannel(_Pipe(d, drop=1)), "PORT", hello={})

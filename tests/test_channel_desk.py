@@ -423,7 +423,7 @@ def test_the_desks_call_on_the_real_firmware_while_the_referee_plays(tmp_path):
     same call again, another match, a match past its first frame are refused with their
     reasons, asked again and again while the referee plays on: every press journaled,
     `called` once."""
-    from host_tools.device.sync_board import BoardError
+    from host_tools.device.box import BoardError
 
     queue = tmp_path / "box" / "flash" / "queue"
     queue.mkdir(parents=True)

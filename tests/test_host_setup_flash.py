@@ -12,7 +12,8 @@ from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
 from host_tools.device.flashing import APP_HEAP_KB, build, flash as flash_firmware, heap_warning
 from host_tools.commands.uf2_install import IMAGES
-from host_tools.device.sync_board import Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board
 from scoreboard.core.notation import Reader
 from scoreboard.journal import Journal
 

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from host_tools.device.channel import STOP_REQUEST
+from host_tools.device.frames import STOP_REQUEST
 from host_tools.device.flashing import OUT_OF_MEMORY, heap_warning
 from host_tools.pico.emulator import FLASH_BYTES, UF2
 from host_tools.commands.uf2 import RP2350_ARM_S, make_uf2

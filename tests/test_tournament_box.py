@@ -17,12 +17,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from host_tools.results import db as results_db
 from host_tools.results.db import Conflict, open_db
 from host_tools.results.sync import load, record
-from host_tools.tournament import boxresults, store  # noqa: F401  (the hook registered)
+from host_tools.tournament import boxresults, store
 from host_tools.tournament.header import header_lines
-from host_tools.tournament.identity import Origin
+from host_tools.results.db import Origin
 from scoreboard.core.words import with_checksum
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.vdev import REPO, VirtualDevice, scoreboard
@@ -111,7 +110,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     before = datetime.now(UTC).replace(microsecond=0)
     with VirtualDevice(flash) as dev:
         out = ok("tournament", "call", "Cup", "W1-01", "--port", dev.port, "--db", db_url)
-    db = open_db(db_url)
+    db = open_db(db_url, bracket=boxresults)
     at = store.called_at(db, "Cup", "W1-01")
     db.close()
     assert out.strip() == ("Cup: W1-01 (Ann v Cy) called to table 5 at %s; the box on %s "
@@ -160,7 +159,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     assert (m["W1-01"]["status"], m["W1-01"]["winner"], m["W1-01"]["score"],
             m["W1-01"]["table"]) == ("done", 1, [1, 0], 5)
     assert (m["F1"]["a"], m["F1"]["b"], m["F1"]["status"]) == (1, None, "waiting")
-    db = open_db(db_url)
+    db = open_db(db_url, bracket=boxresults)
     try:
         row = db.match("Cup-W1-01")
         assert (row["status"], row["winner"], row["side_a"]) == ("finished", "A", "Ann")
@@ -175,7 +174,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
         db.close()
     rc, out, err = sync(flash, db_url)  # nothing new: the bracket is not touched again
     assert rc == 0 and out.strip().splitlines()[-1] == "sync: pulled 0, skipped 1, refused 0"
-    db = open_db(db_url)
+    db = open_db(db_url, bracket=boxresults)
     assert len(store.audit(db, "Cup")) == 7
     db.close()
 
@@ -228,7 +227,7 @@ def state(db, match_id, name="Pool"):
 
 @pytest.fixture
 def sqlite_db(tmp_path):
-    db = open_db(str(tmp_path / "r.sqlite"))
+    db = open_db(str(tmp_path / "r.sqlite"), bracket=boxresults)
     yield db
     db.close()
 
@@ -313,12 +312,12 @@ def test_a_failing_bracket_update_takes_the_match_row_back(sqlite_db, monkeypatc
     store.result(db, "Pool", "W1-01", t.states["W1-01"].b, (0, 2), via="test")
     assert put(db, lines) == "held"
     assert "entered by hand" in store.held(db, "Pool")[1]["reason"] and db.counts() == (0, 0)
-    # Without the tournament's hook a tournament match is refused, never stored beside
-    # a bracket that misses it.
-    monkeypatch.setattr(results_db, "_STORE_HOOKS", [])
+    # Opened without the tournament's bracket, the database refuses a tournament match,
+    # never stores it beside a bracket that misses it.
+    monkeypatch.setattr(db, "bracket", None)
     with pytest.raises(Conflict) as e:
         put(db, journal(t, "W1-02", ["frame A"]), in_play=True)
-    assert "hook is not loaded" in str(e.value) and db.counts() == (0, 0)
+    assert "opened without its bracket" in str(e.value) and db.counts() == (0, 0)
 
 
 @pytest.mark.needs_build  # the virtual device (the MicroPython unix port)
@@ -341,7 +340,7 @@ def test_live_stores_a_tournament_match_into_the_bracket(tmp_path):
     assert "breaks winner" in head and "match race-to 1" in head
     play(flash, tmp_path, ["ok", "rackB"], "keys.txt")  # side B wins the one rack
     with VirtualDevice(flash) as dev, open_box(dev.port) as board:
-        counts = Results(url).pull(board, 2)
+        counts = Results(url, bracket=boxresults).pull(board, 2)
     assert counts["pulled"] == 1
     m = shown(url, "Pool")
     assert (m["W1-02"]["status"], m["W1-02"]["winner"], m["W1-02"]["score"]) == (

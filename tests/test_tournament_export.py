@@ -15,10 +15,10 @@ import pytest
 from host_tools.results.db import open_db
 from host_tools.results.report_lang import TEXTS
 from host_tools.results.sync import load, record
-from host_tools.tournament import advance, boxresults, players, store  # noqa: F401
+from host_tools.tournament import advance, boxresults, players, store
 from host_tools.tournament.export import MATCH_COLUMNS, PLACING_COLUMNS
 from host_tools.tournament.header import header_lines
-from host_tools.tournament.identity import Origin
+from host_tools.results.db import Origin
 from scoreboard.core.words import with_checksum
 from support.vdev import match_lines, scoreboard
 
@@ -38,7 +38,7 @@ def url(tmp_path):
     """A single elimination of 4 (race to 2): W1-01 played on a box, W1-02 a walkover
     entered by hand, the final not played; and a match of no tournament."""
     path = str(tmp_path / "results.sqlite")
-    db = open_db(path)
+    db = open_db(path, bracket=boxresults)
     try:
         entries = players.entries("name,club\n" + "\n".join(
             "%s,%s" % (n, "KS Bila" if i == 0 else "") for i, n in enumerate(NAMES)) + "\n")
@@ -106,7 +106,7 @@ def test_the_placings_and_one_tournament(url):
     assert tuple(rows[0]) == PLACING_COLUMNS
     # the final is to play: the semi-finals' losers share 3-4, the rest is to come
     assert [r[1] for r in rows[1:]] == ["3-4", "3-4"]
-    db = open_db(url)
+    db = open_db(url, bracket=boxresults)
     try:
         t = store.load(db, "Turniej-sobotni-12.12")
         st = t.states["F1"]

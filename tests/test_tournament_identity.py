@@ -14,9 +14,10 @@ import pytest
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from host_tools.results.db import open_db
 from host_tools.results.sync import load, record
-from host_tools.tournament import TournamentError, boxresults, store  # noqa: F401 (the hooks)
+from host_tools.tournament import TournamentError, boxresults, store
 from host_tools.tournament.header import header_lines
-from host_tools.tournament.identity import Claim, Origin, TableMap, judge
+from host_tools.results.db import Origin
+from host_tools.tournament.identity import Claim, TableMap, judge
 from host_tools.tournament.players import Entry
 from scoreboard.core.words import with_checksum
 
@@ -53,7 +54,7 @@ def winner(db, match_id, name="Pool"):
 
 @pytest.fixture
 def db(db_url):
-    d = open_db(db_url)
+    d = open_db(db_url, bracket=boxresults)
     yield d
     d.close()
 

@@ -34,7 +34,7 @@ from host_tools.device.flashing import MANIFEST
 from host_tools.commands import setup as setup_cmd
 from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
-from host_tools.device.channel import STOP_REQUEST
+from host_tools.device.frames import STOP_REQUEST
 from host_tools.device.sync_board import Board
 from support.waits import appears
 
@@ -345,7 +345,7 @@ def _app_runs(device, most=20):
     import serial
 
     from host_tools.device.channel import Channel, SerialPipe
-    from host_tools.device.sync_board import BoardError
+    from host_tools.device.box import BoardError
 
     deadline = time.monotonic() + most
     while time.monotonic() < deadline:

@@ -69,7 +69,7 @@ def stop(port):
     terminal or an IDE no longer stops the app)."""
     import serial
 
-    from host_tools.device.channel import stop_app
+    from host_tools.device.frames import stop_app
     from host_tools.device.port_errors import why
 
     try:

@@ -29,7 +29,8 @@ import sys
 
 from host_tools.device.flashing import APP_HEAP_KB, HEAR_S, FlashError, build, flash
 from host_tools.device.flashing import heap_warning, local_version
-from host_tools.device.sync_board import Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board
 from host_tools.messages import fail, say
 
 

@@ -64,8 +64,8 @@ def add_parser(sub):
 
 def boxes(ports):
     """[(port, box id, claimed table or None, why not heard or None)] of `ports`."""
-    from host_tools.device.sync_board import BoardError
-    from host_tools.tournament import onbox
+    from host_tools.device.box import BoardError
+    from host_tools.live import onbox
 
     out = []
     for port in ports:

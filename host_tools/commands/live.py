@@ -25,7 +25,7 @@ from host_tools.live.follow import serve
 from host_tools.live.guard import loopback
 from host_tools.messages import fail, one_of, say
 from host_tools.results.db import ENV, DbError, url_from
-from host_tools.tournament import boxresults  # noqa: F401  (tournament results: the hook)
+from host_tools.tournament import boxresults
 from scoreboard.lang import LANGS
 
 DEFAULT_HTTP_PORT = 8019
@@ -124,7 +124,7 @@ def run(args, prog="live", desk=None):
 
         try:
             url = url_from(args.db, args.db_file)
-            results = Results(url, log)
+            results = Results(url, log, bracket=boxresults)
         except DbError as e:
             fail(prog, e)
             return 2

@@ -55,7 +55,7 @@ import sys
 from datetime import datetime
 
 from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.box import BoardError
 from host_tools.messages import fail, one_of, say
 from host_tools.results.draw import SetupError, free_names, on_the_box, prepare, send
 from scoreboard.core.header import LANGS
@@ -80,7 +80,7 @@ def add_parser(sub):
 def set_table(args):
     """`--table N`: the box's table, in its settings. 0 when done, else 1 (said)."""
     from host_tools.device.ports import auto_ports
-    from host_tools.tournament import onbox
+    from host_tools.live import onbox
 
     if not 0 <= args.table <= 99:
         fail("setup", "--table %d: a table is numbered 1 to 99 (0: none)" % args.table)

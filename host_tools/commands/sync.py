@@ -8,11 +8,12 @@ port names it (it takes the box's answers), not the cable.
 """
 
 from host_tools.device.connect import crowded, open_box
-from host_tools.device.sync_board import GONE, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import GONE
 from host_tools.messages import fail, say
 from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.sync import SyncError, files_folder, new_ids, pull, stored_lines, summary
-from host_tools.tournament import boxresults  # noqa: F401  (tournament results: the hook)
+from host_tools.tournament import boxresults
 
 
 def add_parser(sub):
@@ -34,7 +35,7 @@ def add_parser(sub):
 def run(args):
     try:
         files = files_folder(args.files)
-        db = open_chosen(args)
+        db = open_chosen(args, bracket=boxresults)  # tournament matches into their bracket
     except (DbError, SyncError) as e:
         fail("sync", e)
         return 2

@@ -19,17 +19,16 @@ made of it (`Turniej-sobotni-12.12`: what the boxes' match ids and the pages' ad
 carry).
 
 The arguments and the messages; the draw, the bracket and the database are
-host_tools/tournament's (with boxresults, the hook that puts the matches the boxes play
-into the bracket as `sync` and `live --db` store them). `assign --port` queues the
-match's header (tournament/header.py) on the box as `setup` does, and records that box
-as the match's (only its result counts: tournament/identity.py); a match moved to
-another table is first taken back from the box it was queued on (found among the
-connected boxes by its id), and the move is refused when that box has started it.
-`call --port` sends the call to the box (its `called`: the box's late start counts from
-it), only to the match's own box. `decide` settles a result held for the desk (`show`
-lists them): `take` makes it the match's, `keep` keeps the bracket's.
-Bad input (an
-unknown tournament or match, a result given twice, a wrong winner, a bad CSV row, a
+host_tools/tournament's (with boxresults, the bracket its database is opened with, which
+puts the matches the boxes play into it as `sync` and `live --db` store them). `assign
+--port` queues the match's header (tournament/header.py) on the box as `setup` does, and
+records that box as the match's (only its result counts: tournament/identity.py); a
+match moved to another table is first taken back from the box it was queued on (found
+among the connected boxes by its id), and the move is refused when that box has started
+it. `call --port` sends the call to the box (its `called`: the box's late start counts
+from it), only to the match's own box. `decide` settles a result held for the desk
+(`show` lists them): `take` makes it the match's, `keep` keeps the bracket's. Bad input
+(an unknown tournament or match, a result given twice, a wrong winner, a bad CSV row, a
 match not ready, a busy table, a box not reached) is one line on stderr and exit status
 1, nothing recorded; a call recorded that the box did not take is its line on stdout,
 the box's reason on stderr and exit status 3.
@@ -39,13 +38,14 @@ import argparse
 import secrets
 
 from host_tools.device.connect import call_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.box import BoardError
 from host_tools.messages import fail, one_of, say, write_out
 from host_tools.results.db import DbError, add_db_options, open_chosen
 from host_tools.results.draw import SetupError
-from host_tools.tournament import TournamentError, onbox, players, store, view
+from host_tools.live import onbox
+from host_tools.tournament import TournamentError, players, store, view
 from host_tools.tournament import conditions as stage_conditions
-from host_tools.tournament import boxresults  # noqa: F401  (results from the boxes: the hook)
+from host_tools.tournament import boxresults
 from host_tools.tournament.header import header_lines
 from host_tools.tournament.advance import describe, name_of
 from host_tools.tournament.model import FORMATS, STAGE_KEYS
@@ -220,7 +220,7 @@ def _in_db(args, change, create=False):
     """`change(db)` in the database the arguments choose, closed after; _REFUSED when the
     database or the tournament refused, the reason said in one line."""
     try:
-        db = open_chosen(args, create=create)
+        db = open_chosen(args, create=create, bracket=boxresults)
     except DbError as e:
         fail(PROG, e)
         return _REFUSED
@@ -332,7 +332,7 @@ def run_assign(args):
     if not _checked_lang(args):
         return 2
     try:
-        db = open_chosen(args, create=False)
+        db = open_chosen(args, create=False, bracket=boxresults)
     except DbError as e:
         fail(PROG, e)
         return 1

@@ -35,12 +35,13 @@ except ImportError:  # Windows: pyserial raises its own errors there
 import serial
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.device.sync_board import GONE, BoardError, marks_journal, os_error
+from host_tools.device.box import BoardError, Refused
+from host_tools.device.frames import request_line
+from host_tools.device.sync_board import GONE, marks_journal, os_error
 from scoreboard.core.words import crc, escaped
 
 _TermiosError = termios.error if termios is not None else OSError
 PROTOCOL = 1
-REQUEST = b"#SB? "  # a comment to a Python REPL: a box whose app is stopped shrugs
 ANSWER = b"SB! "
 TRIES = 3
 HELLO_TIMEOUT = 2.0  # seconds a box has to answer `hello` (a flash erase stalls it 0.4 s)
@@ -53,10 +54,6 @@ PIECE = 192  # bytes of a queued file in one `put` (256 in base64)
 ANSWER_BYTES = 24 * 1024 * 1024
 ANSWER_PIECES = 65536
 ANSWER_S = 600.0
-
-
-class Refused(BoardError):
-    """The box answered `err`: its reason (and errno, when it gave one)."""
 
 
 class NoAnswer(BoardError):
@@ -80,34 +77,6 @@ def is_answer(raw):
 
     echo = raw.find(PREFIX)
     return echo < 0 or echo > at
-
-
-def request_line(seq, verb, args):
-    body = " ".join([str(seq), verb] + [str(a) for a in args])
-    return REQUEST + body.encode() + b" *" + crc(body).encode() + b"\n"
-
-
-# The deliberate stop (the box's `stop`, no terminal sends it by accident): written
-# before a Ctrl-C by every tool of the desk's that needs the REPL (sync_board.Board,
-# so `scoreboard flash`; the emulated Pico's REPL; the tests' mpremote). A box whose app
-# is stopped takes it as a comment; one without the verb answers `err` and its older
-# firmware stops at the Ctrl-C that follows.
-STOP_REQUEST = b"\r" + request_line(0, "stop", [])
-
-
-def stop_app(ser, wait=3.0):
-    """Ask the app on the open serial port `ser` to stop, and wait (at most `wait` s)
-    until it has (its `scoreboard: stopped`, or a REPL prompt); whether it was heard."""
-    ser.write(STOP_REQUEST)
-    ser.flush()
-    end = time.monotonic() + wait
-    got = b""
-    while time.monotonic() < end:
-        chunk = ser.read(max(1, ser.in_waiting))
-        got = (got + chunk)[-256:]
-        if b"stopped" in got or b">>> " in got or b"unknown request stop" in got:
-            return True
-    return False
 
 
 def answer(raw):
@@ -249,8 +218,6 @@ class ChannelBox:
     """A box over its request channel, with the methods sync, setup and live use (the
     same as sync_board.Board's: listdir, current, read, free, box_id, marks, mark, queue).
     `hello` is its answer to the first request: box id, firmware, state, current."""
-
-    channel_used = True
 
     def __init__(self, channel, port, hello=None, warn=None):
         self.channel = channel

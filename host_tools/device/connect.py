@@ -29,7 +29,8 @@ import serial
 
 from host_tools.device.channel import Channel, ChannelBox, NoAnswer, SerialPipe
 from host_tools.device.port_errors import holders, named, why
-from host_tools.device.sync_board import Board, BoardError, find_port
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board, find_port
 
 WAIT = 120.0  # seconds a command waits for another scoreboard command on the same port
 BAUD = 115200

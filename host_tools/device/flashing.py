@@ -12,7 +12,7 @@ import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from host_tools.device.sync_board import BoardError
+from host_tools.device.box import BoardError
 from host_tools.paths import firmware_dir, work_dir
 
 FIRMWARE = firmware_dir()  # the checkout's firmware/, or the same files in the wheel

@@ -31,6 +31,7 @@ from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.device.box import BoardError, Refused
 from host_tools.device.port_errors import holders, missing, named, why
 from scoreboard.core.words import escaped
 
@@ -156,15 +157,6 @@ del _h, _m, _sha256
 
 _WRITE_OPEN = "_f = open(%r, 'wb')\n_w = _f.write"
 _WRITE_END = "_f.close()\nimport os\n%s\ndel _f, _w"
-
-
-class BoardError(Exception):
-    """A one-line reason why the board could not be used; `errno` when the board said
-    OSError (the number is the same on a Pico and on the virtual device)."""
-
-    def __init__(self, text, errno=None):
-        super().__init__(text)
-        self.errno = errno
 
 
 class _Damaged(Exception):
@@ -359,9 +351,20 @@ class Board:
             out.append((text, int(kind) == 0x4000, int(size)))
         return out
 
-    def read(self, path, progress=None):
-        """The bytes of `path`, checked against the SHA-256 the board computed; read
-        again when they differ, then BoardError."""
+    def read(self, path, progress=None, line=1):
+        """The bytes of `path` from the start of its line `line`, checked against the
+        SHA-256 the board computed; read again when they differ, then BoardError. The raw
+        REPL reads the file whole, and the lines before `line` are dropped here."""
+        data = self._read_whole(path, progress)
+        at = 0
+        for _ in range(line - 1):
+            end = data.find(b"\n", at)
+            if end < 0:
+                return b""
+            at = end + 1
+        return data[at:]
+
+    def _read_whole(self, path, progress):
         received = [0]
 
         def consumer(data):
@@ -415,10 +418,7 @@ class Board:
             out[bytes.fromhex(raw).decode("utf-8", "backslashreplace")] = digest
         return out
 
-    # -- what sync, setup and live do with a box (device/channel.py's ChannelBox has the
-    # same methods over the request channel) -------------------------------------------
-    channel_used = False
-
+    # -- the box on the desk's side (device/box.py: the contract ChannelBox gives too) --
     def box_id(self):
         """The board's id as the box writes it into a header, '' without a unique_id."""
         try:
@@ -458,6 +458,51 @@ class Board:
         self.write("queue/%s.new" % name, data,
                    then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)" % (
                        final, "queue/%s.new" % name, final))
+
+    def table(self):
+        """The table the box's settings claim (`table=N` in settings.txt), or None."""
+        for line in self._settings():
+            key, _, value = line.partition("=")
+            if key == "table" and value.isdigit():
+                return int(value)
+        return None
+
+    def set_table(self, number):
+        """settings.txt's `table=` set (None: the line taken out), written aside and
+        renamed over the old file, as the box writes it."""
+        lines = [ln for ln in self._settings() if ln.partition("=")[0] != "table"]
+        if number is not None:
+            lines.append("table=%d" % number)
+        self.write("settings.txt.new", "".join(ln + "\n" for ln in lines).encode(),
+                   then="os.rename('settings.txt.new', 'settings.txt')")
+
+    def _settings(self):
+        """settings.txt's lines ([] when there is none)."""
+        try:
+            data = self._read_whole("settings.txt", None)
+        except BoardError as e:
+            if e.errno == _ENOENT:
+                return []
+            raise
+        return data.decode("utf-8", "replace").splitlines()
+
+    def withdraw(self, mid):
+        """queue/MID.sbn taken back: True when it was there, False when not; Refused
+        when the box has a journal of the match (it has started there)."""
+        names = [n for n, is_dir, _ in self.listdir("matches") if not is_dir]
+        if any(n == mid + ".sbn" or (n.startswith(mid + ".") and n.endswith(".sbn")
+                                     and n[len(mid) + 1:-4].isdigit()) for n in names):
+            raise Refused("the box refused: match %s has started on the box" % mid)
+        if not any(n == mid + ".sbn" for n, _, _ in self.listdir("queue")):
+            return False
+        self.remove("queue/%s.sbn" % mid)
+        return True
+
+    def called(self, mid):
+        """The raw REPL has no call: the call is for the app, which this stops."""
+        raise BoardError("%s: the box's app is not running (its raw REPL): the call needs "
+                         "it running; start it again (unplug it and plug it in) and call "
+                         "again" % self.port)
 
     def soft_reset(self):
         """Soft reset into the raw REPL again (a fresh heap, the app not started)."""
@@ -575,7 +620,7 @@ STOP_WAIT = 10.0  # seconds a box has to say its app stopped (one still booting:
 def _stop_app(ser):
     """The request channel's deliberate `stop` (device/channel.py), before the raw REPL's
     Ctrl-C: the app ignores a stray Ctrl-C on its port."""
-    from host_tools.device.channel import stop_app
+    from host_tools.device.frames import stop_app
 
     try:
         stop_app(ser, wait=STOP_WAIT)

@@ -16,10 +16,12 @@ firmware's own core, and serves pages and data on loopback (beyond it when asked
     words.py    the pages' words in the language of `--lang`, from the box's tables
     desk.py     with `scoreboard desk`: the tournaments' pages and actions (over
                 host_tools/tournament), a `tournament` event for every change
+    onbox.py    the desk's exchanges with a table's box for a tournament match (queue,
+                withdraw, who it is), which `scoreboard tournament` uses too
+    follow.py   serve(): the links, the hub and the web server, for `scoreboard live`
+                (host_tools/commands/live.py: the command line)
 
 May import the firmware, `host_tools.device`, `host_tools.results`, `host_tools.mp`,
 `host_tools.tournament` (the desk's library) and the top-level modules; never the
 commands or the developer's bench.
-    follow.py   serve(): the links, the hub and the web server, for `scoreboard live`
-                (host_tools/commands/live.py: the command line)
 """

@@ -89,14 +89,14 @@ PAGES = {"": "desk.html", "tv": "desk-tv.html", "print": "desk-print.html"}
 def queue_on_box(port, lines, where):
     """Queue a match's header on the box on `port` as `setup` does (through its owner,
     this server's link: device/owner.py); (box id, file on the box)."""
-    from host_tools.tournament import onbox
+    from host_tools.live import onbox
 
     box, _, name = onbox.queue(port, lines, where)
     return box, name
 
 
 def withdraw_from_box(port, box_match, table, box):
-    from host_tools.tournament import onbox
+    from host_tools.live import onbox
 
     return onbox.withdraw(port, box_match, table, box)
 
@@ -124,7 +124,7 @@ def tell_box(port, name, match_id, table):
     "said"} of the box. The call is recorded whatever the box says: the announcement
     was made."""
     from host_tools.device.connect import call_box
-    from host_tools.device.sync_board import BoardError
+    from host_tools.device.box import BoardError
 
     try:
         return {"ok": True, "said": call_box(port, store.box_match(name, match_id))}
@@ -159,8 +159,9 @@ class Desk:
     """The desk's routes over the database `url` (None: the default file), with the
     club's tables 1..`tables` on its board (and any a box is found on)."""
 
-    def __init__(self, url=None, tables=8, log=None, lang="en"):
+    def __init__(self, url=None, tables=8, log=None, lang="en", bracket=None):
         self.url = url
+        self.bracket = bracket  # results/db's: a result entered here moves the bracket
         self.tables = tables
         self.log = log or (lambda text: None)
         self.lang = lang    # what the desk says (its refusals), as its pages speak
@@ -175,7 +176,7 @@ class Desk:
     # -- in the pool's thread ---------------------------------------------------------
     def _db(self):
         if self.db is None:
-            self.db = open_db(self.url)
+            self.db = open_db(self.url, bracket=self.bracket)
         return self.db
 
     def _changes(self, name):
@@ -292,9 +293,9 @@ class Desk:
         when that box has started it), its header queued on the table's box when one is
         heard there, then the assignment recorded with that box (refused: the header
         stays queued, and the answer says so). A table two boxes claim is refused."""
-        from host_tools.device.sync_board import BoardError
+        from host_tools.device.box import BoardError
         from host_tools.results.draw import SetupError
-        from host_tools.tournament import onbox
+        from host_tools.live import onbox
         from host_tools.tournament.identity import conflict_text
 
         match = desk_body.text(body, "match", "")

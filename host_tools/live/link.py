@@ -52,7 +52,8 @@ import serial
 
 from host_tools.device.channel import Channel, ChannelBox, NoAnswer, is_answer
 from host_tools.device.owner import Owner
-from host_tools.device.sync_board import GONE, Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import GONE, Board
 from host_tools.device.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table, now_ms
 from host_tools.results.sync import MATCHES, Damaged, check_journal
@@ -295,7 +296,7 @@ class Link(threading.Thread):
         path = "%s/%s.sbn" % (MATCHES, stem)
         have = list(t.lines) if t.stem == stem else []
         try:
-            if have and box.channel_used:  # the raw REPL reads a file whole
+            if have:  # only the new lines (the raw REPL reads the whole, drops the rest)
                 data = box.read(path, line=len(have) + 1)
                 text = "\n".join(have) + "\n"
                 lines, _ = check_journal(text.encode("utf-8") + data)

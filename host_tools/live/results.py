@@ -52,8 +52,11 @@ _UPSERT = """INSERT INTO live_tables (tbl, port, box, match_id, stem, lines, sig
 
 
 class Results:
-    def __init__(self, url, log=None):
+    def __init__(self, url, log=None, bracket=None):
+        """`bracket`: what puts a tournament match's journal into its bracket (results/db:
+        the command passes tournament/boxresults)."""
         self.url = url
+        self.bracket = bracket
         db = open_db(url)  # a bad URL or schema is told now, in one line; migrated
         try:
             self.dialect, self.label = db.dialect, db.label
@@ -75,7 +78,7 @@ class Results:
         """`scoreboard sync`'s pull of the box on table `number`, through a connection
         of this thread's (BoardError escapes: what was committed and marked stays so)."""
         with self.lock:
-            db = open_db(self.url)
+            db = open_db(self.url, bracket=self.bracket)
             try:
                 counts = pull(board, db, out=lambda text: self._tell(number, text),
                               err=lambda text: self._tell(number, text))

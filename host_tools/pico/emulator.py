@@ -383,7 +383,7 @@ class Pico:
         (paste mode); with `wait`, until the prompt is back. What it printed."""
         # Ctrl-C again until the prompt: one that comes while the board is between a
         # soft reset and main.py (the interrupt key not armed) only waits in stdin.
-        from host_tools.device.channel import STOP_REQUEST
+        from host_tools.device.frames import STOP_REQUEST
 
         for _ in range(30):
             mark = len(self.console)

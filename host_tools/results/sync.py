@@ -33,7 +33,7 @@ from pathlib import Path
 import serial.tools.list_ports
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.results.db import FINAL, Conflict, Correction
+from host_tools.results.db import FINAL, Conflict, Correction, Origin
 from host_tools.messages import say, shown
 from host_tools.progress import progress_bar
 from scoreboard.core.notation import NotationError
@@ -191,16 +191,13 @@ class _Pull:
 
 
 def origin_of(board):
-    """Who delivers the box's journals (tournament/identity.py's Origin): the id the box
-    gives for itself and the table its settings claim (None on firmware without)."""
-    from host_tools.tournament.identity import Origin
-
-    table = getattr(board, "table", None)
+    """Who delivers the box's journals (db.Origin): the id the box gives for itself and
+    the table its settings claim (None on firmware without)."""
     try:
         box = board.box_id()
     except Exception:  # an older board: the journals' own words then
         box = ""
-    return Origin(box, table() if table is not None else None)
+    return Origin(box, board.table())
 
 
 def pull(board, db, files=None, progress=False, out=print, err=None, again=False,
@@ -351,14 +348,9 @@ def stored_lines(ids):
 
 
 def held_text(db, mid, rec):
-    """The `held` line of a journal the desk must decide on (tournament store's words)."""
-    from host_tools.tournament import store
-
-    found = db.rows("SELECT tournament FROM tournament_matches WHERE box_match = ?", (mid,))
-    for h in store.held(db, found[0][0]) if found else ():
-        if h["sha256"] == rec["sha256"]:
-            return "%s; the desk decides (scoreboard tournament decide %s %d take|keep)" % (
-                store.held_line(h), found[0][0], h["n"])
+    """The `held` line of a journal the desk must decide on (the bracket's words)."""
+    if db.bracket is not None:
+        return db.bracket.held_text(db, mid, rec)
     return "held %s from box %s for the desk" % (mid, rec["box"])
 
 

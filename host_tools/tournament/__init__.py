@@ -10,9 +10,9 @@ results (byes, walkovers, corrections), `placings` ranks the players by the roun
 went out in, `store` keeps a tournament in the results database (host_tools/results/db:
 one transaction and one audit row a change), `view` prints it (the text and the JSON of
 `scoreboard tournament show`), `header` the header a match is queued on a table's box
-with, `boxresults` the results database's hook that puts the matches the boxes play into
-the bracket in the transaction that stores them. The model is `model`'s; what the
-library says, in the club's language, `says`' (words.py the words).
+with, `boxresults` the bracket a results database is opened with, which puts the matches
+the boxes play into the bracket in the transaction that stores them. The model is
+`model`'s; what the library says, in the club's language, `says`' (words.py the words).
 May import `host_tools.results` (the draw's reading and checks, the database), the
 firmware's core and the top-level modules; never the devices, live or the commands.
 """

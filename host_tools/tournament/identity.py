@@ -31,14 +31,6 @@ class Claim:
     where: str
 
 
-@dataclass(frozen=True)
-class Origin:
-    """Who delivered a journal: the box that answered (its own id, not the journal's
-    `box` word) and the table it claims (None: not set, or firmware without tables)."""
-    box: str
-    table: int | None
-
-
 class TableMap:
     """The boxes heard now, by the table they claim."""
 

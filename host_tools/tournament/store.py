@@ -432,7 +432,7 @@ FORFEIT_HOWS = {"late": "walkover", "retired": "retired", "conduct": "abandoned"
 def box_result(db, name, match_id, rec, outcome):
     """A match a box played, stored by the results database (`rec`: its `matches` row;
     `outcome`: Database.store's), made part of the bracket inside the transaction the
-    caller has begun (host_tools/tournament/boxresults.py, Database.store's hook): in
+    caller has begun (host_tools/tournament/boxresults.py, the database's bracket): in
     play, the match is `playing`; final, its result is entered (a correction re-routes
     the bracket as `result --correct` does). TournamentError when it cannot be (the
     caller refuses the match then, row and all). Returns the audit row's `what`, or None
@@ -557,7 +557,7 @@ _HELD_COLUMNS = ("n", "match", "box", "device", "box_table", "sha256", "result",
 
 def hold(db, rec, frames, device, found, why):
     """Keep a tournament match's journal that the bracket does not take, for the desk
-    (results/db's on_hold hook, in a transaction of its own): "held", or "same" when
+    (the bracket's hold: results/db, in a transaction of its own): "held", or "same" when
     the desk has decided on these very bytes (the box may mark its file then)."""
     from host_tools.results.db import result_text
 

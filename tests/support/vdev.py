@@ -38,7 +38,7 @@ def stop_app(port, wait=10.0):
     waiting up to `wait` s for it (an emulated Pico may still be booting)."""
     import serial
 
-    from host_tools.device.channel import stop_app as stop
+    from host_tools.device.frames import stop_app as stop
 
     with serial.Serial(port, 115200, timeout=0.1) as ser:
         return stop(ser, wait)

@@ -29,19 +29,25 @@ changed (a journal going on from it) is a correction the desk confirms: refused
 (`Correction`, naming the result before and after) unless the store is told to accept it.
 
 A match whose id is a tournament match's (`tournament_matches.box_match`, migration 6)
-goes into its bracket in the same transaction as its row: `store` calls the hook the
-tournament package registers (`on_store`: host_tools/tournament/boxresults.py, which the
-commands import), and a Conflict it raises rolls the match row back too. Without a hook
-registered such a match is refused, never stored beside a bracket that misses it. A
-tournament match's journal that the bracket does not take (another box's than the one
-it was assigned to, a correction it cannot take) is held for the desk (`on_hold`, in a
-transaction of its own): kept whole, applied only when the desk takes it.
+goes into its bracket in the same transaction as its row, through the `bracket` the
+database was opened with (`open_db(url, bracket=...)`: the commands that store matches
+pass host_tools/tournament/boxresults, the library knows no tournament):
+`bracket.take(db, rec, outcome, (tournament, match))` inside `store`'s transaction, and
+a Conflict it raises rolls the match row back too. Opened without one, the database
+refuses such a match, never stores it beside a bracket that misses it. A tournament
+match's journal that the bracket does not take (another box's than the one it was
+assigned to, a correction it cannot take) is held for the desk, in a transaction of its
+own (`bracket.hold(db, rec, frames, device, found, why)`: "held", or "same" once the desk
+has decided on these bytes), and `bracket.held_text(db, match id, rec)` is its line for
+`sync`. `origin` (an Origin: the box that delivered the journal and the table it claims)
+is what the bracket judges by.
 """
 
 import contextlib
 import os
 import re
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -61,27 +67,13 @@ _ANY_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s\"']*")
 _WITHHELD = "(the driver's message is not shown: it holds the password)"
 
 
-_STORE_HOOKS = []  # hook(db, rec, outcome, (tournament, match)): on_store's
-_HOLD_HOOKS = []  # hook(db, rec, frames, device, (tournament, match), why): on_hold's
+@dataclass(frozen=True)
+class Origin:
+    """Who delivered a journal: the box that answered (its own id, `hello`) and the
+    table its settings claim (None: none, or firmware without)."""
 
-
-def on_store(hook):
-    """Register `hook(db, rec, outcome, found)`: called inside `store`'s transaction,
-    after the match row is written, for a match whose id a tournament match carries
-    (`found`: (tournament, match id)); `outcome` is store's ("new", "replaced",
-    "corrected"). It raises Conflict to refuse the match: nothing is kept then."""
-    if hook not in _STORE_HOOKS:
-        _STORE_HOOKS.append(hook)
-
-
-def on_hold(hook):
-    """Register `hook(db, rec, frames, device, found, why)`: called, in a transaction of
-    its own, for a tournament match's journal that `store` would refuse (a Conflict: a
-    box the match was not assigned to, a correction the bracket cannot take); it keeps
-    the journal for the desk and returns store's outcome: "held", or "same" when the
-    desk has decided on these very bytes already."""
-    if hook not in _HOLD_HOOKS:
-        _HOLD_HOOKS.append(hook)
+    box: str
+    table: int | None = None
 
 
 class DbError(Exception):
@@ -240,17 +232,19 @@ def _first_line(e):
     return (str(e).strip().splitlines() or ["error"])[0]
 
 
-def open_chosen(args, create=True):
+def open_chosen(args, create=True, bracket=None):
     """open_db for the database a command's options chose (add_db_options: `--db`,
     `--db-file`, else $SCOREBOARD_DB, else the default file): what sync, export, report
     and list open."""
-    return open_db(url_from(args.db, args.db_file), create)
+    return open_db(url_from(args.db, args.db_file), create, bracket)
 
 
-def open_db(url=None, create=True):
+def open_db(url=None, create=True, bracket=None):
     """A migrated Database for `url` (None: the default SQLite file). `create=False`:
-    a SQLite file that does not exist yet is an error, not a new empty database."""
+    a SQLite file that does not exist yet is an error, not a new empty database.
+    `bracket`: what puts a tournament match's journal into its bracket (see above)."""
     db = connect(url, create)
+    db.bracket = bracket
     try:
         db.migrate()
     except BaseException:
@@ -337,6 +331,7 @@ class Database:
         self.url = url
         self.made = made  # the SQLite file this connection created, if it did
         self.path = path  # the SQLite file
+        self.bracket = None  # open_db's: tournament matches into their bracket
 
     def where(self):
         """The database to name to the user: the SQLite file's full path, else the URL
@@ -424,21 +419,19 @@ class Database:
         from it; a row with no device (from before schema 5) is bound by the next
         device that writes it.
 
-        `origin`: who delivered it (tournament/identity.py's Origin: the box that
-        answered and the table it claims), for the tournament's hook. A tournament
-        match's journal that would be refused is held for the desk instead (on_hold):
-        "held" (or "same", once the desk has decided on these bytes).
+        `origin`: who delivered it (an Origin: the box that answered and the table it
+        claims), which the bracket judges by. A tournament match's journal that would be
+        refused is held for the desk instead (bracket.hold): "held" (or "same", once the
+        desk has decided on these bytes).
         """
         try:
             return self._store(rec, frames, device, accept, origin)
         except Conflict as e:
-            found = self._tournament_match(rec["id"]) if _HOLD_HOOKS and _STORE_HOOKS \
-                else None
+            found = self._tournament_match(rec["id"]) if self.bracket else None
             if found is None:
                 raise
-            return _HOLD_HOOKS[0](self, dict(rec, origin=origin), frames,
-                                  rec["box"] if device is None else device, found,
-                                  str(e))
+            return self.bracket.hold(self, dict(rec, origin=origin), frames,
+                                     rec["box"] if device is None else device, found, str(e))
 
     def _store(self, rec, frames, device, accept, origin):
         box, mid = rec["box"], rec["id"]
@@ -487,17 +480,16 @@ class Database:
         return version + 1
 
     def _tournament(self, rec, outcome):
-        """The registered hooks, for a match whose id is a tournament match's."""
+        """The bracket's take, for a match whose id is a tournament match's."""
         rows = self.rows("SELECT tournament, id FROM tournament_matches WHERE box_match = ?",
                          (rec["id"],))
         if not rows:
             return
-        if not _STORE_HOOKS:
-            raise Conflict("%s is match %s of tournament %s, and the tournament's hook is "
-                           "not loaded: its result would miss the bracket" % (
+        if self.bracket is None:
+            raise Conflict("%s is match %s of tournament %s, and this database was opened "
+                           "without its bracket: its result would miss it" % (
                                rec["id"], rows[0][1], rows[0][0]))
-        for hook in _STORE_HOOKS:
-            hook(self, rec, outcome, tuple(rows[0]))
+        self.bracket.take(self, rec, outcome, tuple(rows[0]))
 
     @staticmethod
     def _earlier(rows, rec, device):

@@ -13,9 +13,9 @@ the same three: queue a header, withdraw it, say who the box is.
 Every failure is one line (BoardError, SetupError or TournamentError).
 """
 
-from host_tools.device.channel import Refused
+from host_tools.device.box import Refused
 from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.box import BoardError
 from host_tools.tournament import TournamentError
 from host_tools.tournament.says import Said, core
 
