@@ -64,8 +64,9 @@ def test_create_and_show_give_the_json_of_the_issue(tmp_path, db_url):
              "--db", db_url)
     assert "Cup: double elimination, 8 players" in out and "draw seed 7" in out
     data = shown(db_url)
-    assert sorted(data) == ["champion", "format", "id", "matches", "name", "placings",
-                            "players"]
+    assert sorted(data) == ["champion", "format", "held", "id", "matches", "name",
+                            "placings", "players"]
+    assert data["held"] == []  # nothing held for the desk (issue 37)
     assert (data["name"], data["format"], data["champion"]) == ("Cup", "double", None)
     assert (data["id"], data["placings"]) == ("Cup", [])
     assert [p["name"] for p in data["players"]] == NAMES
