@@ -16,6 +16,7 @@ import pytest
 
 from host_tools.device.frames import STOP_REQUEST
 from host_tools.device.flashing import OUT_OF_MEMORY, heap_warning
+from host_tools.device.sync_board import RUNNING
 from host_tools.pico.emulator import FLASH_BYTES, UF2
 from host_tools.commands.uf2 import RP2350_ARM_S, make_uf2
 from support import mpy
@@ -102,14 +103,15 @@ def test_the_mpy_route_onto_a_pico_says_whether_the_app_started(tmp_path):
         assert got.returncode == 0, got.stderr
         assert got.stdout.strip().splitlines()[-1].startswith("flash: ")
         last = got.stderr.strip().splitlines()[-1]
-        assert last in (heap_warning(""), heap_warning(OUT_OF_MEMORY)), got.stderr
+        assert last in (heap_warning(RUNNING), heap_warning(OUT_OF_MEMORY)), got.stderr
         with serial.Serial(port, 115200, timeout=0.2) as s:
             s.write(STOP_REQUEST + b"\r\x03")  # the app stops when asked (a Ctrl-C: no)
             said = b""
             end = time.monotonic() + 10
             while b"scoreboard: stopped" not in said and time.monotonic() < end:
                 said += s.read(256)
-        assert (b"scoreboard: stopped" in said) == (last == heap_warning("")), (last, said)
+        assert (b"scoreboard: stopped" in said) == (last == heap_warning(RUNNING)), (last,
+                                                                                    said)
 
 
 # Waits first (`scoreboard live` connects and catches up meanwhile: the app stopped for

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from host_tools.device.box import BoardError
+from host_tools.device.sync_board import RUNNING
 from host_tools.paths import firmware_dir, work_dir
 
 FIRMWARE = firmware_dir()  # the checkout's firmware/, or the same files in the wheel
@@ -27,9 +28,10 @@ BUILD_FILES = ("manifest.py",)
 # modules (tests/test_app_heap.py PICO_FREE_KB holds the app to it; `make bench`'s rows
 # of the emulated Pico measure it): what the .mpy route must leave a board to be played on.
 APP_HEAP_KB = 64
-# How long flash listens to the app's start after a .mpy flash: an app that runs out of
-# memory says so on its console within its first second (on the emulated Pico too).
-HEAR_S = 4.0
+# How long flash listens, at most, to the app's start after a .mpy flash (it stops as
+# soon as the app answers its request channel, or says it ran out of memory): the app
+# starts within about a second on a Pico, and within several on a loaded emulator.
+HEAR_S = 30.0
 OUT_OF_MEMORY = "scoreboard: out of memory"  # the app's and main.py's report
 
 
@@ -193,6 +195,9 @@ def heap_warning(said):
     if OUT_OF_MEMORY in said or "MemoryError" in said:
         return ("flash: the app ran out of memory as it started on this board: its modules "
                 "as .mpy files take the heap that the UF2 keeps in flash; " + uf2)
-    return ("flash: the app started (heard for %g s); its modules as .mpy files cost it heap "
-            "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (
-                HEAR_S, APP_HEAP_KB, uf2))
+    if RUNNING in said:
+        return ("flash: the app started (it answers); its modules as .mpy files cost it heap "
+                "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (
+                    APP_HEAP_KB, uf2))
+    return ("flash: the app did not answer within %g s: its console says why "
+            "(`mpremote connect PORT`); %s" % (HEAR_S, uf2))

@@ -42,6 +42,12 @@ _TIMEOUT = 10
 _TRIES = 3  # a listing or a file that arrives damaged is asked for this often
 _ERRNO = re.compile(r"OSError: (?:\[Errno )?(\d+)")
 _ENOENT = 2
+# start_and_hear: what it adds once the app answers `hello` on its request channel; how
+# often it asks; what ends the listening sooner (the app gone: out of memory, stopped).
+RUNNING = "scoreboard: running (it answers its request channel)"
+_ASK_EVERY = 0.5
+_ANSWERED = re.compile(rb"SB! \d+ ok ")
+_ENDED = (b"out of memory", b"MemoryError", b"scoreboard: stopped", b"Traceback")
 _EEXIST = 17
 
 # Checked lines: `_out(text)` prints a line and adds it to the count and the SHA-256
@@ -236,15 +242,28 @@ class Board:
         return False
 
     def start_and_hear(self, seconds):
-        """Hand the box back to its app now and read what it says on its console for
-        `seconds` (its start: an out-of-memory report, say); the app keeps running."""
+        """Hand the box back to its app now and read what it says on its console (its
+        start: an out-of-memory report, say) until it answers its request channel's
+        `hello` (asked twice a second; then RUNNING ends the text), says it stopped or
+        ran out of memory, or `seconds` have passed; the app keeps running. A box slow
+        to start (a loaded emulator) is waited for, one quick to answer is not."""
+        from host_tools.device.frames import request_line
+
         self.restart_app()
         self._heard = True
         out = bytearray()
-        end = time.monotonic() + seconds
+        start = time.monotonic()
+        asked = 0
         try:
-            while time.monotonic() < end:
+            while time.monotonic() < start + seconds:
+                if time.monotonic() >= start + asked * _ASK_EVERY:
+                    asked += 1
+                    self.t.serial.write(request_line(asked, "hello", []))
                 out += self.t.serial.read(max(1, self.t.serial.in_waiting))
+                if _ANSWERED.search(out):
+                    return out.decode("utf-8", "replace") + "\n" + RUNNING + "\n"
+                if any(word in out for word in _ENDED):
+                    break
         except (serial.SerialException, OSError):
             raise BoardError(_GONE) from None
         return out.decode("utf-8", "replace")
