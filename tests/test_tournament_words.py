@@ -21,7 +21,7 @@ from support.mpy import REPO
 from support.vdev import scoreboard
 
 SOURCES = [*sorted((REPO / "host_tools" / "tournament").glob("*.py")),
-           REPO / "host_tools" / "live" / "desk.py", REPO / "host_tools" / "live" / "desk_body.py",
+           *(REPO / "host_tools" / "live" / n for n in ("desk.py", "desk_body.py", "onbox.py")),
            REPO / "host_tools" / "commands" / "tournament.py"]
 WORDS = {"how": HOWS, "status": STATUSES, "format": (*FORMAT_NAMES.values(), *FORMAT_NAMES),
          "game": ("snooker", "eightball", "nineball", "tenball", "straight"),

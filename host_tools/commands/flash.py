@@ -19,10 +19,9 @@ It is the development route: MicroPython loads a module imported from a `.mpy` f
 the heap, where a module frozen in the UF2 stays in flash (the three faces' glyphs alone
 are 41 KB): on an RP2040 Pico they no longer leave the app its heap. Every run that
 flashed starts the app and listens to its start (until it answers its request channel,
-at most HEAR_S), says on stderr whether it started or ran out of memory there, and names `scoreboard flash --uf2`, the route for a club's box.
-
-The building, planning and copying are host_tools/device/flashing.py's; this module is
-the command.
+at most HEAR_S), says on stderr whether it started or ran out of memory there, and names
+`scoreboard flash --uf2`, the route for a club's box. The building, planning and copying
+are host_tools/device/flashing.py's; this module is the command.
 """
 
 import sys

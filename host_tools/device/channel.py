@@ -389,6 +389,6 @@ class ChannelBox:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind, value, tb):
         self.close()
         return False
