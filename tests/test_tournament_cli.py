@@ -89,7 +89,9 @@ def test_create_and_show_give_the_json_of_the_issue(tmp_path, db_url):
 def stored(url, name="Cup"):
     db = open_db(url)
     try:
-        return view.as_dict(store.load(db, name))
+        data = view.as_dict(store.load(db, name))
+        data["held"] = store.held(db, name)  # show --json's dict: the bracket and what's held
+        return data
     finally:
         db.close()
 

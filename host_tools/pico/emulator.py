@@ -20,6 +20,7 @@ drives the Pico too. Key names are the legend's (keys/keymaps.py); the legend in
 is followed as `Legend` says.
 """
 
+import contextlib
 import json
 import os
 import queue
@@ -32,6 +33,7 @@ import time
 from pathlib import Path
 
 from host_tools.device.keyscript import panels_of
+from host_tools.device.ports import announce
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "harness.mjs"
@@ -163,6 +165,8 @@ class Pico:
     `chatter_ms`: the keys' contacts bounce that long on press and on release. The
     clock runs only in `run()` and the commands that take time, or after `go()` (in
     real time at most, for mpremote and people)."""
+
+    _served = 0  # the ports served so far by this process's Picos: their announcements' names
 
     def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, names=(),
                  node=None, timeout=60, flash_timing="typical", chatter_ms=0):
@@ -500,6 +504,12 @@ class Pico:
         self._pty_slave = slave  # kept open: the port stays up between mpremote runs
         self.pty = os.ttyname(slave)
         self._pty_master = master
+        # Announced as the device that serves the port (device/ports.py) while it does:
+        # `live --port auto` finds it, and the busy-port check does not take the slave
+        # kept open here for another program's.
+        Pico._served += 1
+        self._announced = contextlib.ExitStack()
+        self._announced.enter_context(announce(self.pty, "pico%d" % Pico._served))
         return self.pty
 
     def warnings(self):
@@ -538,6 +548,9 @@ class Pico:
                 except OSError:
                     pass
         self._pty_master = None
+        if getattr(self, "_announced", None) is not None:
+            self._announced.close()
+            self._announced = None
 
     def __enter__(self):
         return self
