@@ -19,6 +19,8 @@ Each run is one Node process; two run side by side (the machine's two cores).
 """
 
 import argparse
+import itertools
+import re
 import statistics
 import sys
 import tempfile
@@ -35,13 +37,25 @@ FRAME_KEYS = ["ok", "red", "black", "end", "red", "pink", "red", "black", "red",
 PERIOD_MS = 125  # 8 presses a second
 CHATTER_MS = 5
 HOLDS = (30, 25, 20, 15)
+TAP_MS = 30  # the steady taps' hold
+# The sector erase times of the steady taps' table (ms): the W25Q16JV's typical 45 to
+# its datasheet maximum 400, as a chip slows with wear and heat; pages take the
+# typical 0.4 ms below 400 and the maximum 3 ms with it.
+ERASES_MS = (45, 100, 200, 400)
 
 
-def journal_lines(pico):
-    """The stamped lines of the box's journals (the REPL reads them off littlefs)."""
+def page_ms(erase_ms):
+    """The page program time that goes with a sector erase time in the table."""
+    return 3 if erase_ms >= 400 else 0.4
+
+
+def journal_lines(pico, stamped=True):
+    """The lines of the box's journals (the REPL reads them off littlefs): the stamped
+    ones, or with `stamped` False every checksummed line (the header's too)."""
     out = pico.repl("import os\nfor n in os.listdir('matches'):\n"
                     " if n.endswith('.sbn'):\n  print(open('matches/' + n).read())\n")
-    return [line for line in out.splitlines() if line.startswith("@")]
+    return [line for line in out.splitlines()
+            if line.startswith("@") or (not stamped and re.search(r" \*[0-9a-f]{8}$", line))]
 
 
 def play_frame(image, hold, timing, uf2=UF2):
@@ -63,6 +77,113 @@ def play_frame(image, hold, timing, uf2=UF2):
         gaps = tuple(int(w) for w in pico.command("gaps")[0].split()[1:])
         pico.idle()
         return len(journal_lines(pico)), len(FRAME_KEYS), stalls, gaps
+
+
+def steady(image, frames, erase_ms, program_ms=None, uf2=UF2, hold_ms=TAP_MS,
+           period_ms=PERIOD_MS, want=None):
+    """A best-of-`frames` (app_bench's: 15 reds, each frame won by its breaker, 52 taps a
+    frame) tapped at a steady rhythm, `hold_ms` taps every `period_ms`, each contact
+    bouncing CHATTER_MS, while every sector erase takes `erase_ms` and every page
+    program `program_ms`. The finger keeps the emulated clock whatever the CPU does
+    (host_tools/pico/harness.mjs). The app runs from the REPL so that its heap is
+    counted alive after the match. A dict of figures:
+
+    taps, journaled (how many of the lines the taps give on the 32-bit build are in the
+    journal), in_order (the journal is exactly those lines), look_gap_ms (the
+    longest the CPU went without looking at the key words), fifo_wait_ms (the longest a
+    word waited in the PIO's FIFO), scan_gap_ms (the PIO's longest pause between two
+    samples: a full FIFO stops it), stamp_error_ms (the largest difference between a
+    line's `@MS` and its tap's release, both from the first tap), eink_still_ms (the
+    longest the e-ink showed no new picture while the keys were tapped), erases (sector
+    erases from the first tap until the journal had every line it took), heap (in use,
+    free) after the match with the app alive."""
+    from host_tools.measure.app_bench import match_keys
+    from host_tools.measure.pico_bench import queue_match
+    from host_tools.measure.pico_heap import expected, notation
+
+    if program_ms is None:
+        program_ms = page_ms(erase_ms)
+    keys = match_keys(frames)
+    want = want if want is not None else expected(frames, keys)
+    out = {"taps": len(keys)}
+    with Pico(image, uf2, names=keys, chatter_ms=CHATTER_MS) as pico:
+        pico.boot()
+        pico.idle()
+        queue_match(pico, frames)
+        releases = []
+
+        def play():
+            pico.idle()
+            pico.flash(erase_ms, program_ms)
+            pico.command("gap")
+            before = pico.stats()
+            mark = len(pico.events)
+            for key in keys:
+                releases.append(pico.emulated_us + hold_ms * 1000)
+                pico.press(pico.legend.key(key), hold_ms, period_ms - hold_ms)
+            tapped = pico.stats()
+            programs = -1  # the backlog: until the flash rests for 3 s
+            while pico.stats()["flash_programs"] != programs:
+                programs = pico.stats()["flash_programs"]
+                pico.run(3000)
+            after = pico.stats()
+            out["look_gap_ms"] = after["key_look_gap_us"] / 1000
+            out["fifo_wait_ms"] = after["fifo_wait_us"] / 1000
+            out["scan_gap_ms"] = after["scan_gap_us"] / 1000
+            out["erases"] = after["flash_erases"] - before["flash_erases"]
+            out["eink_still_ms"] = eink_still(pico.events[mark:], releases[0] - hold_ms * 1000,
+                                              tapped["emulated_us"]) / 1000
+            pico.flash(45, 0.4)
+
+        out["heap"] = pico.app_heap(play)
+        every = journal_lines(pico, stamped=False)
+    got = notation(every)
+    lines = [line for line in every if line.startswith("@")]
+    out["journaled"] = len(keys) - missing(want, got)  # the header is always there
+    out["in_order"] = got == want
+    # the stamps of the lines in order, up to the first tap lost
+    same = 0
+    for line, event in zip(notation(lines), want[-len(keys):]):
+        if line != event:
+            break
+        same += 1
+    out["stamp_error_ms"] = stamp_error(lines[:same], releases)
+    return out
+
+
+def missing(want, got):
+    """How many of the lines `want` are not among `got` (each counted once)."""
+    got = list(got)
+    n = 0
+    for line in want:
+        if line in got:
+            got.remove(line)
+        else:
+            n += 1
+    return n
+
+
+def stamp_error(lines, releases_us):
+    """The largest difference (ms) between a line's `@MS` and its tap's release, both
+    counted from the first line and the first tap (the match's time starts at the
+    first `ok`). The journal's stamped lines, one per tap, in the taps' order."""
+    stamps = [int(line.split(" ", 1)[0][1:]) for line in lines]
+    if not stamps:
+        return None
+    t0, s0 = releases_us[0], stamps[0]
+    return max(abs((s - s0) - (t - t0) / 1000) for s, t in zip(stamps, releases_us))
+
+
+def eink_still(events, start_us, end_us):
+    """The longest time (us) from `start_us` to `end_us` in which no e-ink refresh began
+    to show a new picture (the harness's `eink KIND START ACTIVATE ...` events)."""
+    shown = [start_us]
+    for event in events:
+        words = event.split()
+        if words[0] == "eink" and start_us < int(words[3]) < end_us:
+            shown.append(int(words[3]))
+    shown.append(end_us)
+    return max(b - a for a, b in itertools.pairwise(shown))
 
 
 def tap_search(folder, timing, holds=HOLDS, uf2=UF2):
