@@ -477,15 +477,27 @@ class App:
         """The one handler of unexpected exceptions: the error screen, and the app stops
         taking keys. The journal is intact: every line was flushed when written, and
         the next start recovers the match from it. Out of memory, the heap set aside
-        at the start is let go first, so that the report itself has room, and one line
-        goes to the console too (a box on a desk's USB cable says why it stopped)."""
+        at the start is let go first, so that the report itself has room, one line goes
+        to the console (a box on a desk's USB cable says why it stopped), and both
+        panels say so in the club's language with what to do (scoreboard.outofmemory)."""
+        said = False
         if isinstance(e, MemoryError):
             self._reserve = None
             import gc
 
             gc.collect()
-            print(OUT_OF_MEMORY % (e, gc.mem_free()))
-        self.show_error("%s: %s" % (type(e).__name__, e))
+            free = getattr(gc, "mem_free", None)  # MicroPython's (CPython has none)
+            print(OUT_OF_MEMORY % (e, free() if free is not None else -1))
+            try:
+                from scoreboard import outofmemory
+
+                self.show_error(outofmemory.text(True))
+                said = True
+                outofmemory.led(self.board)
+            except MemoryError:  # the journal is what matters
+                pass
+        if not said:
+            self.show_error("%s: %s" % (type(e).__name__, e))
         self.stopped = True
         self.buzzer.quiet()
 
