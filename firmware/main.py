@@ -30,7 +30,7 @@ def main():
     import micropython
 
     # Room for an exception's traceback when the heap is full (the app's own report
-    # of a MemoryError is scoreboard.app's OUT_OF_MEMORY). The rp2 port has the call;
+    # of a MemoryError is scoreboard.outofmemory's). The rp2 port has the call;
     # the unix port (the virtual device) builds without it.
     if sys.platform == "rp2":
         micropython.alloc_emergency_exception_buf(100)

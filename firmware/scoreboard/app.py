@@ -56,8 +56,7 @@ EINK_SHARE = const(3)  # the e-ink task gets 1 ms for every 3 of the pass's
 # report's line and the error screen's own allocations (the emulated Pico's ballast test,
 # tests/test_pico_keys.py); 1 KB took the 32-bit build past its 40 KB budget.
 RESERVE = const(512)
-OUT_OF_MEMORY = ("scoreboard: out of memory (%s; %d bytes free after a collection): "
-                 "the match is kept on the flash and recovered at the next start")
+OUT_OF_MEMORY = "scoreboard: out of memory"  # when not even its report fits (outofmemory.py)
 _FAMILY_DEFAULT = "snooker"
 _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past MAX_MS
 
@@ -480,23 +479,19 @@ class App:
         at the start is let go first, so that the report itself has room, one line goes
         to the console (a box on a desk's USB cable says why it stopped), and both
         panels say so in the club's language with what to do (scoreboard.outofmemory)."""
-        said = False
         if isinstance(e, MemoryError):
             self._reserve = None
             import gc
 
             gc.collect()
-            free = getattr(gc, "mem_free", None)  # MicroPython's (CPython has none)
-            print(OUT_OF_MEMORY % (e, free() if free is not None else -1))
             try:
                 from scoreboard import outofmemory
 
-                self.show_error(outofmemory.text(True))
-                said = True
-                outofmemory.led(self.board)
-            except MemoryError:  # the journal is what matters
-                pass
-        if not said:
+                outofmemory.mid_match(self.board, e)
+            except MemoryError:  # not even that: the journal is what matters
+                print(OUT_OF_MEMORY)
+            self.show_error(lang.t("a.oom"))  # the table's text: nothing to allocate
+        else:
             self.show_error("%s: %s" % (type(e).__name__, e))
         self.stopped = True
         self.buzzer.quiet()

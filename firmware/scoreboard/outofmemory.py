@@ -12,11 +12,22 @@ allocates little: the board (at the start), one small canvas wrapper, the texts.
 """
 
 
-def text(started):
-    """The error screen's words: the app was running (`started`), or could not start."""
-    from scoreboard import lang
+# The console's lines (a box on a desk's USB cable says why it stopped).
+MID_MATCH_LINE = ("scoreboard: out of memory (%s; %d bytes free after a collection): the "
+                  "match is kept on the flash and recovered at the next start")
+START_LINE = ("scoreboard: out of memory while starting (%s): the matches are kept on "
+              "the flash")
 
-    return lang.t("a.oom" if started else "a.oom_start")
+
+def mid_match(board, e):
+    """The app ran out of memory (`e`) while it ran (App.fail, its reserve let go and
+    collected; its error screen says `a.oom`): MID_MATCH_LINE on the console, the LED's
+    word."""
+    import gc
+
+    free = getattr(gc, "mem_free", None)  # MicroPython's (CPython has none)
+    print(MID_MATCH_LINE % (e, free() if free is not None else -1))
+    led(board)
 
 
 class _Whole:
@@ -43,10 +54,6 @@ def led(board):
 # What the error screen needs of the modules a failed start imported (the rest is let go).
 _KEEP = ("scoreboard.lang", "scoreboard.ui", "scoreboard.core", "scoreboard.files",
          "scoreboard.settings", "scoreboard.echo", __name__)
-
-
-START_LINE = ("scoreboard: out of memory while starting (%s): the matches are kept on "
-              "the flash")
 
 
 def at_start(board, board_name, e):
@@ -78,7 +85,9 @@ def at_start(board, board_name, e):
 
         screen = Screen()
         screen.kind = "error"
-        screen.error = text(False)
+        from scoreboard import lang
+
+        screen.error = lang.t("a.oom_start")
         import asyncio
 
         asyncio.run(board.eink_show(True, lambda canvas: eink.draw(canvas, screen)))
