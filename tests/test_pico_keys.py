@@ -121,6 +121,10 @@ def test_the_e_ink_changes_while_the_keys_come_at_the_flash_s_worst(worst):
     assert worst["eink_still_ms"] < 4000, worst
 
 
+def test_the_keys_too_fast_alarm_stays_quiet_when_no_tap_is_lost(worst):
+    assert worst["alarms"] == 0, worst
+
+
 def test_a_sector_erase_serves_several_strokes_at_the_flash_s_worst(worst):
     """Each synced append costs littlefs an erase: the keys that waited go in one."""
     assert worst["erases"] < worst["journaled"] / 2, worst
