@@ -13,7 +13,8 @@ cleanly, every journal line already flushed, both panels say so, and the REPL ha
 keyboard interrupt back; a soft reset runs this file again, which recovers the match
 where it was. Out of memory
 while the app runs, it shows its error screen and says so on the console (App.fail);
-before it runs, this file says so.
+before it runs, this file says so, on the console and on both panels
+(scoreboard.outofmemory).
 """
 
 import sys
@@ -36,12 +37,12 @@ def main():
     import micropython
 
     # Room for an exception's traceback when the heap is full (the app's own report
-    # of a MemoryError is scoreboard.app's OUT_OF_MEMORY). The rp2 port has the call;
+    # of a MemoryError is scoreboard.outofmemory's). The rp2 port has the call;
     # the unix port (the virtual device) builds without it.
     if sys.platform == "rp2":
         micropython.alloc_emergency_exception_buf(100)
     _interrupt(-1)  # a stray Ctrl-C from the port is a byte from now on (see above)
-    app = None
+    app = board = None
     try:
         import asyncio
 
@@ -52,11 +53,12 @@ def main():
         # block only before the app's modules have broken the heap up; frozen in the UF2
         # they stay in flash, and this costs the three small modules.
         draw.preload()
+        # the board before the app: a start that runs out of memory has its panels
+        module = __import__("boards." + board_name(), None, None, ("build",))
+        board = module.build()
         from scoreboard.app import App
 
-        name = board_name()
-        module = __import__("boards." + name, None, None, ("build",))
-        app = App(module.build())
+        app = App(board)
         asyncio.run(app.run())
     except KeyboardInterrupt:
         if app is not None:
@@ -68,8 +70,13 @@ def main():
 
         if isinstance(e, OSError) and e.errno != errno.ENOMEM:  # littlefs's buffers
             raise
-        print("scoreboard: out of memory while starting (%s): the matches are kept "
-              "on the flash" % e)
+        app = App = module = draw = None  # what the start made goes to the collector
+        try:  # the console's line and both panels, once the start's modules are let go
+            from scoreboard import outofmemory
+
+            outofmemory.at_start(board, board_name, e)
+        except MemoryError:  # not even that: the line without its details
+            print("scoreboard: out of memory while starting")
     finally:
         _interrupt(3)  # the REPL's Ctrl-C again
 

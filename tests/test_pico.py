@@ -195,11 +195,10 @@ def test_a_frame_by_keypad_presses_leaves_the_journal_its_notation_means(box, tm
     assert got["winner"] == "B" and got["status"] == "finished"
     stamps = [int(line.split()[0][1:]) for line in text.splitlines() if line.startswith("@")]
     gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    # A key is stamped in the pass that takes it: one that waits for a pass drawing an
-    # e-ink band (about 30 ms each on the emulated RP2040 with the Terminus faces) is
-    # late by that much, and the next gap short by as much; the keys' own pace holds.
-    assert all(180 <= g <= 280 for g in gaps), "a key every 230 ms of emulated time: %s" % gaps
-    assert abs(sum(gaps) / len(gaps) - 230) <= 5, gaps
+    # A key is stamped with the time the PIO's scan saw it (drivers/pio_keypad.py), not
+    # the pass that takes it: whatever the CPU was doing (an e-ink band, a flash erase),
+    # each gap is the keys' own pace within one sample (8 ms) and a millisecond.
+    assert all(abs(g - 230) <= 9 for g in gaps), "a key every 230 ms of emulated time: %s" % gaps
 
 
 def test_sync_over_the_pty_pulls_the_finished_match_into_sqlite(box):

@@ -358,7 +358,8 @@ def _kinds():
     for key in en.TEXTS[::2]:
         if key.startswith("=") or key in REFUSALS:
             refusals.append(key)
-        elif key.startswith("a.") and key not in ("a.defaults", "a.renumbered", "a.sound_off"):
+        elif key.startswith("a.") and key not in ("a.defaults", "a.renumbered", "a.sound_off",
+                                                  "a.oom", "a.oom_led", "a.oom_start"):
             notices.append(key)
         elif key.endswith(("_hint", "_hint_rack")):  # a hint, snooker's or pool's
             hints.append(key)
@@ -405,6 +406,24 @@ def test_every_refusal_notice_entry_and_hint_of_every_table(render, monkeypatch,
                     if lost:
                         problems.append("%s %s: %r not shown" % (key, kind, lost))
     assert not problems, "%s %s:\n%s" % (code, size, "\n".join(problems))
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_out_of_memory_is_said_whole_on_the_error_screen_and_in_a_word_on_the_led(
+        render, code):
+    """scoreboard/outofmemory.py's words: what happened and what to do, every word on
+    the e-ink's error screen; the LED's word within its 32 columns."""
+    from scoreboard.ui import draw
+
+    table = _table(code)
+    for key in ("a.oom", "a.oom_start"):
+        screen = model.Screen("error")
+        screen.error = table[key]
+        drawn = render(screen, 400, 300)
+        assert not drawn.problems, (key, drawn.problems)
+        shown = " ".join(t[0] for t in drawn.texts).split()
+        assert [w for w in table[key].split() if w not in shown] == [], key
+    assert draw.text_width(table["a.oom_led"], draw.SMALL) <= 32
 
 
 @pytest.mark.parametrize("code", lang.LANGS)

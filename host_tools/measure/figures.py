@@ -8,6 +8,7 @@ figure is never older than the last run of its command:
     mpy    the firmware as .mpy files (count, bytes)             `make uf2` (and make deps)
     wheel  the club desk's wheel and sdist (size, the images)    `make dist`
     bench  the budgets' table                                    `make bench`
+    keys   taps journaled by the flash's erase time               pico_keys --table
 
 A section sits between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; a rewrite
 changes only its own and keeps the rest byte for byte (a missing section is appended).
@@ -34,6 +35,7 @@ TITLES = {
     "mpy": "The firmware as .mpy files (`make uf2`)",
     "wheel": "The club desk's package (`make dist`)",
     "bench": "Benchmarks (`make bench`)",
+    "keys": "Every tap at the flash's worst (`python -m host_tools.measure.pico_keys --table`)",
 }
 
 HEAD = """# Figures

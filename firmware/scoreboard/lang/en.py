@@ -83,6 +83,12 @@ TEXTS = (
     "a.journal", "JOURNAL: %s",
     "a.keys_lost", "KEYS TOO FAST: a press may be lost, check the score",
     "a.language", "LANGUAGE: %s",
+    "a.oom", ("OUT OF MEMORY: the box has stopped. Every stroke entered is saved on the "
+        "flash. Switch the box off and on again: the match goes on where it stopped."),
+    "a.oom_led", "MEM!",
+    "a.oom_start", ("OUT OF MEMORY at the start: the box cannot run. The matches on it are "
+        "safe on the flash. Switch it off and on again; if this comes back, ask the organiser "
+        "to pull its matches to the desk and to flash it with its UF2 (scoreboard flash --uf2)."),
     "a.overtime", "match time over 6.2 days: only abandon, forfeit, suspend",
     "a.renumbered", ", match numbers go on from %d",
     "a.repaired", "FLASH REPAIRED: %s",

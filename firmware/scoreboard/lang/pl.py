@@ -88,6 +88,13 @@ TEXTS = (
     "a.journal", "DZIENNIK: %s",
     "a.keys_lost", "ZA SZYBKO: naciśnięcie mogło zginąć, sprawdź wynik",
     "a.language", "JĘZYK: %s",
+    "a.oom", ("BRAK PAMIĘCI RAM: tablica stanęła. Każde wprowadzone uderzenie jest zapisane. "
+        "Wyłącz i włącz tablicę: mecz potoczy się dalej od miejsca, w którym stanął."),
+    "a.oom_led", "PAM!",
+    "a.oom_start", ("BRAK PAMIĘCI RAM przy starcie: tablica nie może działać. Zapisane na "
+        "niej mecze są bezpieczne. Wyłącz ją i włącz; jeśli to się powtórzy, poproś "
+        "organizatora o pobranie meczów do biura zawodów i wgranie na tablicę pliku UF2 "
+        "(scoreboard flash --uf2)."),
     "a.overtime", "czas meczu ponad 6,2 dnia: tylko przerwij, walkower, wstrzymaj",
     "a.renumbered", ", numery meczów od %d",
     "a.repaired", "NAPRAWA PAMIĘCI: %s",
