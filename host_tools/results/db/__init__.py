@@ -140,16 +140,6 @@ def url_from(db=None, db_file=None, environ=None):
     return environ.get(ENV) or None
 
 
-def add_db_options(p):
-    """--db and --db-file, as sync, export and report take them."""
-    p.add_argument("--db", default=None,
-                   help="results database: a file, sqlite:///FILE or postgresql://... "
-                        "(default: $%s, else results.sqlite in the user's data "
-                        "directory)" % ENV)
-    p.add_argument("--db-file", default=None, metavar="FILE",
-                   help="read the database URL from FILE (out of sight of `ps`)")
-
-
 def _password_span(url):
     """(start, end) of the password in `url`, or None. A URL urlsplit reads has it in
     its netloc; in any other (a password with `/`, `?` or `#`, a broken host) it is
@@ -230,13 +220,6 @@ def mask(text, url=None):
 
 def _first_line(e):
     return (str(e).strip().splitlines() or ["error"])[0]
-
-
-def open_chosen(args, create=True, bracket=None):
-    """open_db for the database a command's options chose (add_db_options: `--db`,
-    `--db-file`, else $SCOREBOARD_DB, else the default file): what sync, export, report
-    and list open."""
-    return open_db(url_from(args.db, args.db_file), create, bracket)
 
 
 def open_db(url=None, create=True, bracket=None):
