@@ -434,6 +434,10 @@ class App:
             return
         self._draw_led(now)
 
+    def led_changed(self):
+        """What the LED shows has changed: it is redrawn at the next pass (led_pass)."""
+        self._led_dirty = True
+
     def _draw_led(self, now):
         self._led_dirty = False
         m = self.match

@@ -13,7 +13,8 @@ the placings' host_tools/tournament/export.py's.
 """
 
 from host_tools.messages import fail, one_of, write_out
-from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.commands.options import add_db_options, open_or_fail
+from host_tools.results.db import DbError
 from host_tools.results.export import DELIMITERS, as_csv, as_json, check_delimiter
 from host_tools.results.report_lang import LANGS
 from host_tools.tournament import TournamentError
@@ -62,10 +63,8 @@ def run(args):
     if args.format == "json" and (args.lang != "en" or args.delimiter is not None):
         fail("export", "--lang and --delimiter are for --format csv (JSON has neither)")
         return 2
-    try:
-        db = open_chosen(args, create=False)
-    except DbError as e:
-        fail("export", e)
+    db = open_or_fail("export", args)
+    if db is None:
         return 2
     if args.tournament is not None and args.rows == "frames":
         db.close()

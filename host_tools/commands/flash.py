@@ -26,6 +26,7 @@ are host_tools/device/flashing.py's; this module is the command.
 
 import sys
 
+from host_tools.commands.options import add_port_option
 from host_tools.device.flashing import APP_HEAP_KB, HEAR_S, FlashError, build, flash
 from host_tools.device.flashing import heap_warning, local_version
 from host_tools.device.box import BoardError
@@ -43,7 +44,7 @@ def add_parser(sub):
                     "flash says what they leave the board. For a club's box use "
                     "`scoreboard flash --uf2`, which puts the UF2 (the firmware frozen "
                     "in) on a board in BOOTSEL mode." % APP_HEAP_KB)
-    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    add_port_option(p)
     p.add_argument("--uf2", nargs="?", const="", metavar="DRIVE",
                    help="instead: copy the Pico image (make uf2) onto the board's RPI-RP2 "
                         "drive in BOOTSEL mode (found when not given)")

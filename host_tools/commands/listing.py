@@ -19,7 +19,8 @@ import sys
 from collections import Counter
 
 from host_tools.messages import fail, say, shown, write_out
-from host_tools.results.db import DbError, add_db_options, open_chosen, result_text
+from host_tools.commands.options import add_db_options, open_or_fail
+from host_tools.results.db import DbError, result_text
 
 
 def as_lines(matches):
@@ -105,10 +106,8 @@ def run_boxes(args):
 def run(args):
     if args.boxes:
         return run_boxes(args)
-    try:
-        db = open_chosen(args, create=False)
-    except DbError as e:
-        fail("list", e)
+    db = open_or_fail("list", args)
+    if db is None:
         return 2
     try:
         matches = db.matches()

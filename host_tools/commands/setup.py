@@ -54,6 +54,7 @@ import re
 import sys
 from datetime import datetime
 
+from host_tools.commands.options import add_port_option
 from host_tools.device.connect import open_box
 from host_tools.device.box import BoardError
 from host_tools.messages import fail, one_of, say
@@ -67,7 +68,7 @@ def add_parser(sub):
                    help="a .sbn header, or a .csv draw (table, a, b, game, format, clock)")
     p.add_argument("--table", type=int, default=None, metavar="N",
                    help="the table the box stands at (1..99; 0: none), kept on the box")
-    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    add_port_option(p)
     p.add_argument("--prefix", default="DESK",
                    help="first part of the match ids the host sets (default: DESK)")
     p.add_argument("--date", default=None, help="the match date, YYYY-MM-DDTHH:MM (default: now)")

@@ -11,14 +11,15 @@ from host_tools.device.connect import crowded, open_box
 from host_tools.device.box import BoardError
 from host_tools.device.sync_board import GONE
 from host_tools.messages import fail, say
-from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.commands.options import add_db_options, add_port_option, open_chosen
+from host_tools.results.db import DbError
 from host_tools.results.sync import SyncError, files_folder, new_ids, pull, stored_lines, summary
 from host_tools.tournament import boxresults
 
 
 def add_parser(sub):
     p = sub.add_parser("sync", help="pull the box's matches into the results database")
-    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    add_port_option(p)
     add_db_options(p)
     p.add_argument("--files", default=None, metavar="DIR",
                    help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")

@@ -40,7 +40,8 @@ import secrets
 from host_tools.device.connect import call_box
 from host_tools.device.box import BoardError
 from host_tools.messages import fail, one_of, say, write_out
-from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.commands.options import add_db_options, open_or_fail
+from host_tools.results.db import DbError
 from host_tools.results.draw import SetupError
 from host_tools.live import onbox
 from host_tools.tournament import TournamentError, players, store, view
@@ -219,10 +220,8 @@ _REFUSED = object()  # what _in_db gives when it has said why in one line
 def _in_db(args, change, create=False):
     """`change(db)` in the database the arguments choose, closed after; _REFUSED when the
     database or the tournament refused, the reason said in one line."""
-    try:
-        db = open_chosen(args, create=create, bracket=boxresults)
-    except DbError as e:
-        fail(PROG, e)
+    db = open_or_fail(PROG, args, create, bracket=boxresults)
+    if db is None:
         return _REFUSED
     try:
         return change(db)
@@ -331,10 +330,8 @@ def run_result(args):
 def run_assign(args):
     if not _checked_lang(args):
         return 2
-    try:
-        db = open_chosen(args, create=False, bracket=boxresults)
-    except DbError as e:
-        fail(PROG, e)
+    db = open_or_fail(PROG, args, bracket=boxresults)
+    if db is None:
         return 1
     queued = None
     notes = []

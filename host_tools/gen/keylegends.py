@@ -113,7 +113,7 @@ LEGENDS = {
 def label(name, code="en"):
     """The label printed on key `name` in language `code`: the table's `l.NAME`, in
     capitals."""
-    table = lang._table(code)
+    table = lang.texts(code)
     for i in range(0, len(table), 2):
         if table[i] == "l." + name:
             return lang.upper(table[i + 1])

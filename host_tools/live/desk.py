@@ -75,6 +75,8 @@ from urllib.parse import urlsplit
 from aiohttp import web
 
 from host_tools.live import desk_body
+from host_tools.live.server import DESK, GUARD, static_page
+from host_tools.live.stream import HUB
 from host_tools.results.db import DbError, open_db
 from host_tools.tournament import TournamentError, advance, naming, store, view
 from host_tools.tournament.header import header_lines
@@ -172,6 +174,7 @@ class Desk:
         self.hub = None
         self.said = None    # the last database trouble logged (once)
         self.begun = set()  # (box match id, table) seen begun (began: once each)
+        self.watching = None  # the watch's task, while the app runs
 
     # -- in the pool's thread ---------------------------------------------------------
     def _db(self):
@@ -431,110 +434,136 @@ class Desk:
     def board_tables(self):
         return sorted(set(range(1, self.tables + 1)) | set(self.hub.tables if self.hub else ()))
 
-    def add_routes(self, app, guard, hub, page, lang=None):
-        """The desk's routes on `app` (server.py's make_app), `page(file)` a static
-        page's handler; `lang` the pages' language (the desk's refusals too)."""
-        self.hub = hub
+    # -- what the routes ask, on the loop ----------------------------------------------
+    async def names(self):
+        """[(name, id)] of the tournaments."""
+        return await self._run(self._names)
+
+    async def tournament(self, name):
+        """The state of the tournament `name` (its name or id), as its page reads it."""
+        return await self._run(self._state, name)
+
+    async def action(self, verb, name, body, via):
+        """A desk action (`verb`: create, assign, call, uncall, result, decide) on the
+        tournament `name` with its checked JSON `body`, done `via` (the audit's who):
+        the tournament's state after it."""
+        if verb == "assign":
+            return await self._assign(name, body, via)
+        if verb == "call":
+            return await self._call(name, body, via)
+        if verb == "decide":
+            return await self._run(self._decided, name, body, via)
+        return await self._run(self._act, name, verb, body, via)
+
+    def attach(self, app, lang=None):
+        """The desk served by `app` (server.py's make_app, which holds the Hub and the
+        Guard): its routes (`routes` below), the Hub's changes heard, the watch of the
+        tournaments started and stopped with the app; `lang` the pages' language (the
+        desk's refusals too)."""
+        self.hub = app[HUB]
         self.lang = lang or self.lang
-        hub.on_change.append(self.table_changed)
-        task = {}
+        self.hub.on_change.append(self.table_changed)
+        app.add_routes(routes)
+        app.on_startup.append(self.start)
+        app.on_cleanup.append(self.stop)
 
-        def refuse(status, why, headers=None):
-            """A refusal of one line, in the desk's language (a Said, an error)."""
-            line = (text(why, self.lang).splitlines() or ["refused"])[0]
-            return web.json_response({"error": line}, status=status, headers=headers)
+    async def start(self, app):
+        self.watching = asyncio.get_running_loop().create_task(self.watch())
 
-        async def tournament_page(request):
-            which = request.match_info.get("page", "")
-            if which not in PAGES:
-                raise web.HTTPNotFound(text="no such page")
-            return await page(PAGES[which])(request)
+    async def stop(self, app):
+        if self.watching is not None:
+            self.watching.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.watching
+        await asyncio.get_running_loop().run_in_executor(self.pool, self._close)
+        self.pool.shutdown(wait=False)
+        self.boxes.shutdown(wait=False)
 
-        async def names(request):
-            try:
-                got = await self._run(self._names)
-            except DbError as e:
-                return refuse(503, str(e))
-            return web.json_response({"names": [n for n, _ in got],
-                                      "tournaments": [{"name": n, "id": i} for n, i in got],
-                                      "tables": self.board_tables(),
-                                      "boxes": self.box_rows()})
 
-        async def one(request):
-            try:
-                got = await self._run(self._state, request.match_info["name"])
-            except TournamentError as e:
-                return refuse(404, e)
-            except DbError as e:
-                return refuse(503, str(e))
-            return web.json_response(dict(got, tables=self.board_tables(), boxes=self.box_rows()))
+# -- the desk's routes: its state is the app's DESK (server.py's make_app) -------------
+routes = web.RouteTableDef()
 
-        def foreign(request):
-            """Why a POST is not one of the desk's pages' own, or None."""
-            if not guard.desk_ok(request):
-                return 401, Said("this needs the desk's token, printed by scoreboard desk at "
-                                 "its start: open the desk by the address it printed")
-            if request.content_type != "application/json":
-                return 415, Said("an action is a JSON POST")
-            origin = request.headers.get("Origin")
-            if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
-                return 403, Said("an action comes from the desk's own pages")
-            return None
 
-        async def act(request):
-            why = foreign(request)
-            if why is not None:
-                return refuse(*why, {"WWW-Authenticate": "Bearer"} if why[0] == 401 else None)
-            if request.content_length is not None and request.content_length > MAX_BODY:
-                return refuse(413, Said("too large: at most %d KB", MAX_BODY // 1024))
-            try:
-                body = await request.json()
-            except (ValueError, RecursionError):  # RecursionError: nested too deep
-                return refuse(400, Said("the action's body is not JSON (or nested too deep)"))
-            if not isinstance(body, dict):
-                return refuse(400, Said("the action's body is a JSON object"))
-            verb = request.match_info.get("verb", "create")
-            name = request.match_info.get("name")
-            via = "desk %s" % (request.remote or "?")
-            try:
-                if verb == "assign":
-                    state = await self._assign(name, body, via)
-                elif verb == "call":
-                    state = await self._call(name, body, via)
-                elif verb == "decide":
-                    state = await self._run(self._decided, name, body, via)
-                else:
-                    state = await self._run(self._act, name, verb, body, via)
-            except TournamentError as e:
-                return refuse(400, e)
-            except DbError as e:
-                return refuse(503, str(e))
-            box = state.pop("box", None)  # the caller's alone, not every page's
-            self.publish(state)
-            return web.json_response(dict(state, tables=self.board_tables(), box=box,
-                                          boxes=self.box_rows()))
+def refuse(request, status, why, headers=None):
+    """A refusal of one line, in the desk's language (a Said, an error)."""
+    line = (text(why, request.app[DESK].lang).splitlines() or ["refused"])[0]
+    return web.json_response({"error": line}, status=status, headers=headers)
 
-        app.router.add_get("/desk", tournament_page)
-        app.router.add_get("/desk/", tournament_page)
-        app.router.add_get("/desk/{name}", tournament_page)
-        app.router.add_get("/desk/{name}/{page}", tournament_page)
-        app.router.add_get("/api/tournaments", names)
-        app.router.add_get("/api/tournament/{name}", one)
-        app.router.add_post("/api/tournament", act)
-        app.router.add_post(
-            "/api/tournament/{name}/{verb:assign|call|uncall|result|decide}", act)
 
-        async def start(app):
-            task["watch"] = asyncio.get_running_loop().create_task(self.watch())
+@routes.get("/desk")
+@routes.get("/desk/")
+@routes.get("/desk/{name}")
+@routes.get("/desk/{name}/{page}")
+async def tournament_page(request):
+    which = request.match_info.get("page", "")
+    if which not in PAGES:
+        raise web.HTTPNotFound(text="no such page")
+    return static_page(PAGES[which])
 
-        async def stop(app):
-            if "watch" in task:
-                task["watch"].cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task["watch"]
-            await asyncio.get_running_loop().run_in_executor(self.pool, self._close)
-            self.pool.shutdown(wait=False)
-            self.boxes.shutdown(wait=False)
 
-        app.on_startup.append(start)
-        app.on_cleanup.append(stop)
+@routes.get("/api/tournaments")
+async def names(request):
+    desk = request.app[DESK]
+    try:
+        got = await desk.names()
+    except DbError as e:
+        return refuse(request, 503, str(e))
+    return web.json_response({"names": [n for n, _ in got],
+                              "tournaments": [{"name": n, "id": i} for n, i in got],
+                              "tables": desk.board_tables(),
+                              "boxes": desk.box_rows()})
+
+
+@routes.get("/api/tournament/{name}")
+async def one(request):
+    desk = request.app[DESK]
+    try:
+        got = await desk.tournament(request.match_info["name"])
+    except TournamentError as e:
+        return refuse(request, 404, e)
+    except DbError as e:
+        return refuse(request, 503, str(e))
+    return web.json_response(dict(got, tables=desk.board_tables(), boxes=desk.box_rows()))
+
+
+def foreign(request):
+    """Why a POST is not one of the desk's pages' own, or None."""
+    if not request.app[GUARD].desk_ok(request):
+        return 401, Said("this needs the desk's token, printed by scoreboard desk at "
+                         "its start: open the desk by the address it printed")
+    if request.content_type != "application/json":
+        return 415, Said("an action is a JSON POST")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc.lower() != request.host.lower():
+        return 403, Said("an action comes from the desk's own pages")
+    return None
+
+
+@routes.post("/api/tournament")
+@routes.post("/api/tournament/{name}/{verb:assign|call|uncall|result|decide}")
+async def act(request):
+    desk = request.app[DESK]
+    why = foreign(request)
+    if why is not None:
+        return refuse(request, *why, {"WWW-Authenticate": "Bearer"} if why[0] == 401 else None)
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        return refuse(request, 413, Said("too large: at most %d KB", MAX_BODY // 1024))
+    try:
+        body = await request.json()
+    except (ValueError, RecursionError):  # RecursionError: nested too deep
+        return refuse(request, 400, Said("the action's body is not JSON (or nested too deep)"))
+    if not isinstance(body, dict):
+        return refuse(request, 400, Said("the action's body is a JSON object"))
+    verb = request.match_info.get("verb", "create")
+    name = request.match_info.get("name")
+    via = "desk %s" % (request.remote or "?")
+    try:
+        state = await desk.action(verb, name, body, via)
+    except TournamentError as e:
+        return refuse(request, 400, e)
+    except DbError as e:
+        return refuse(request, 503, str(e))
+    box = state.pop("box", None)  # the caller's alone, not every page's
+    desk.publish(state)
+    return web.json_response(dict(state, tables=desk.board_tables(), box=box,
+                                  boxes=desk.box_rows()))

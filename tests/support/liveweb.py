@@ -55,9 +55,8 @@ class Web:
         self.runner = web.AppRunner(make_app(self.hub, **options), access_log=None,
                                     shutdown_timeout=0.5)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", port)
-        await site.start()
-        return site._server.sockets[0].getsockname()[1]
+        await web.TCPSite(self.runner, "127.0.0.1", port).start()
+        return self.runner.addresses[0][1]
 
     def call(self, coro, timeout=20):
         """Run `coro` on the server's loop and wait for its value."""

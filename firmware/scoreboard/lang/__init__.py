@@ -37,7 +37,9 @@ NAMES = ("English", "Polski", "Български")
 _ACTIVE = [None, "en", None]  # the table in use, its code, the English table once asked
 
 
-def _table(code):
+def texts(code):
+    """The table of language `code` (its module's TEXTS: key and text by turns, sorted by
+    key), imported when first asked; English for a code it does not know."""
     if code == "pl":
         from . import pl
 
@@ -57,7 +59,7 @@ def use(code):
     if code not in LANGS:
         code = "en"
     if _ACTIVE[0] is None or _ACTIVE[1] != code:
-        _ACTIVE[0] = _table(code)
+        _ACTIVE[0] = texts(code)
         _ACTIVE[1] = code
     return code
 
@@ -99,7 +101,7 @@ def t(key, default=None):
     if i >= 0:
         return table[i + 1]
     if _ACTIVE[2] is None:
-        _ACTIVE[2] = _table("en")
+        _ACTIVE[2] = texts("en")
     i = _find(_ACTIVE[2], key)
     if i >= 0:
         return _ACTIVE[2][i + 1]
@@ -152,7 +154,7 @@ def tn(key, n):
     if i >= 0:
         return table[i + 1]
     if _ACTIVE[2] is None:
-        _ACTIVE[2] = _table("en")
+        _ACTIVE[2] = texts("en")
     i = _form(_ACTIVE[2], key, plural(n, "en"))
     return _ACTIVE[2][i + 1] if i >= 0 else key
 
