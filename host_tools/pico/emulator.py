@@ -21,6 +21,7 @@ is followed as `Legend` says.
 """
 
 import contextlib
+import itertools
 import json
 import os
 import queue
@@ -64,6 +65,10 @@ gc.collect()
 print("HEAP %d %d" % (gc.mem_alloc(), gc.mem_free()))
 print("FRAMES %d %d" % tuple(_a.match.frames_won() if _a.match else (0, 0)))
 """
+
+
+# The ports this process's Picos have served: their announcements' names (pico1, ...).
+_SERVED = itertools.count(1)
 
 
 class PicoError(Exception):
@@ -182,8 +187,6 @@ class Pico:
     `chatter_ms`: the keys' contacts bounce that long on press and on release. The
     clock runs only in `run()` and the commands that take time, or after `go()` (in
     real time at most, for mpremote and people)."""
-
-    _served = 0  # the ports served so far by this process's Picos: their announcements' names
 
     def __init__(self, flash_image, uf2=UF2, busy=None, cut_at=0, names=(),
                  node=None, timeout=60, flash_timing="typical", chatter_ms=0):
@@ -531,9 +534,8 @@ class Pico:
         # Announced as the device that serves the port (device/ports.py) while it does:
         # `live --port auto` finds it, and the busy-port check does not take the slave
         # kept open here for another program's.
-        Pico._served += 1
         self._announced = contextlib.ExitStack()
-        self._announced.enter_context(announce(self.pty, "pico%d" % Pico._served))
+        self._announced.enter_context(announce(self.pty, "pico%d" % next(_SERVED)))
         return self.pty
 
     def warnings(self):
