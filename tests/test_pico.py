@@ -344,7 +344,9 @@ def test_the_pico_bench_measures_heap_latency_and_refreshes():
     assert all(v.startswith("flash: the app ") for v in mpy_route), mpy_route
     for value in heap.values():
         boot, after = (float(w.split()[0]) for w in value.split(" (")[0].split(" / "))
-        assert 10 < boot <= after < 200, value
+        # within the Pico image's GC heap (240 KB: docs/figures.md); the .mpy route,
+        # whose modules and faces are heap, takes most of it
+        assert 10 < boot <= after < 240, value
     latency = next(v for k, v in rows.items() if k.startswith("key release to LED"))
     median = float(latency.split()[0])
     assert 20 < median < 200, "the debounce (20 ms) and the key's pass: %s" % latency
