@@ -235,7 +235,7 @@ typecheck: deps-node deps-typings
 # date first, as make deps does, and the Pico 2's too once `make uf2` has made it: a wheel
 # never carries an image of older firmware. build/lib is emptied first: setuptools would
 # ship a module deleted since the last build. The sizes go into docs/figures.md, from
-# the default folder only: DIST=DIR writes elsewhere (tests/test_wheel.py) and leaves the
+# the default folder only: DIST=DIR writes elsewhere (tests/project/test_wheel.py) and leaves the
 # figures as they are (a test's build is no release).
 DIST ?= dist
 

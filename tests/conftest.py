@@ -65,15 +65,16 @@ def pytest_runtest_teardown(item):
     seen, guard.seen = guard.seen or [], None
     if seen and not item.get_closest_marker("needs_build"):
         pytest.fail("%s started %s but is not marked needs_build: add its file to "
-                    "NEEDS_BUILD_FILES in tests/support/tiers.py"
+                    "NEEDS_BUILD_FILES in tests/support/tiers.py (or move it to a folder "
+                    "of NEEDS_BUILD_FOLDERS)"
                     % (item.nodeid, ", ".join(sorted(set(seen)))), pytrace=False)
 
 
 def pytest_ignore_collect(collection_path, config):
-    """Under `-m "not needs_build ..."` (make check) the files listed whole in
-    NEEDS_BUILD_FILES are not even imported: every test in them would be deselected, and
-    importing them costs seconds a worker."""
-    if collection_path.name in tiers.NEEDS_BUILD_FILES and tiers.leaves_out_builds(
+    """Under `-m "not needs_build ..."` (make check) the folders and files listed whole
+    (NEEDS_BUILD_FOLDERS, NEEDS_BUILD_FILES) are not even imported: every test in them
+    would be deselected, and importing them costs seconds a worker."""
+    if tiers.listed(collection_path) and tiers.leaves_out_builds(
             config.getoption("markexpr", "")):
         return True
     return None

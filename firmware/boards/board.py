@@ -4,7 +4,7 @@ Each board module's `build()` returns an instance of a subclass of `Board`: `pic
 reference Raspberry Pi Pico), `pico2_oled` (its Pico 2 + OLED variant), `host` (the
 computer's stand-in: tests, `scoreboard device`, the virtual device) and `sim` (the
 browser simulator). The app calls these and nothing else, and probes for nothing: a
-board has all of them (tests/test_boards.py walks every board through this list).
+board has all of them (tests/boards/test_boards.py walks every board through this list).
 
     name                  "pico", "pico2_oled", "host", "sim": the box id's prefix
     echo                  a scoreboard.echo.Echo that puts every journal line on the

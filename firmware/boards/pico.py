@@ -2,7 +2,7 @@
 
 Nothing touches the hardware at import time: `build()` makes the pins, buses and
 drivers, and returns the board object the app uses (the contract's board interface).
-hardware/README.md has the same wiring as tables (tests/test_hardware_docs.py checks
+hardware/README.md has the same wiring as tables (tests/boards/test_hardware_docs.py checks
 that they match `PINS` below) with the parts, the power budget and the assembly.
 
 Wiring (GP = the Pico's GPIO number, pin = its physical pin; every GND pin is common):

@@ -54,7 +54,7 @@ SCAN_MS = const(10)  # the pass period: a key reaches the LED within one
 EINK_SHARE = const(3)  # the e-ink task gets 1 ms for every 3 of the pass's
 # Heap set aside at the start, let go for the out-of-memory report: 512 B holds the
 # report's line and the error screen's own allocations (the emulated Pico's ballast test,
-# tests/test_pico_keys.py); 1 KB took the 32-bit build past its 40 KB budget.
+# tests/emulated/test_pico_keys.py); 1 KB took the 32-bit build past its 40 KB budget.
 RESERVE = const(512)
 OUT_OF_MEMORY = "scoreboard: out of memory"  # when not even its report fits (outofmemory.py)
 _FAMILY_DEFAULT = "snooker"

@@ -17,7 +17,7 @@ ignored, `text` clips per pixel. Arguments must be ints (a float raises TypeErro
 `text` draws the UTF-8 bytes of the string with MicroPython's 8x8 font (codes outside
 32..127 draw glyph 127), taken from the firmware's generated `scoreboard/ui/font8.py`, up
 to the first NUL, where the C code's text ends (it walks a C string).
-Tests compare the bytes with a run under real MicroPython (tests/test_screens.py).
+Tests compare the bytes with a run under real MicroPython (tests/ui/test_screens.py).
 """
 
 from scoreboard.ui.font8 import FIRST, FONT, LAST

@@ -2,7 +2,7 @@
 `scoreboard tournament` use of a box, written once.
 
 Every way of reaching a box gives an object with these members, and the desk's code
-calls these and nothing else, probing for nothing (tests/test_box_contract.py walks
+calls these and nothing else, probing for nothing (tests/host/test_box_contract.py walks
 every class through MEMBERS and checks each has the same parameters):
 - device/channel.py `ChannelBox`: the request channel (docs/notation.md) over USB, or
   through the port's owner (`scoreboard live`): the usual way, while the box plays;

@@ -25,7 +25,7 @@ _MANIFEST_HEAD = "# the files `scoreboard flash` put on this board: SHA-256 and 
 # `make uf2` freezes (a MicroPython build script, never imported).
 BUILD_FILES = ("manifest.py",)
 # The heap the frozen app plays a best-of-3 by keys in on an emulated Pico, beside its
-# modules (tests/test_app_heap.py PICO_FREE_KB holds the app to it; `make bench`'s rows
+# modules (tests/app/test_app_heap.py PICO_FREE_KB holds the app to it; `make bench`'s rows
 # of the emulated Pico measure it): what the .mpy route must leave a board to be played on.
 APP_HEAP_KB = 64
 # How long flash listens, at most, to the app's start after a .mpy flash (it stops as

@@ -31,7 +31,7 @@ glyph, STRIDE bytes a row, little-endian, bit k = column k from the left: a row 
 drawn as runs of set bits by shifting right), `WIDTH`, `HEIGHT`, `STRIDE`, `COUNT`,
 `REPLACEMENT`: bytes constants and const()s, in flash when frozen, nothing built at
 import. The generated files are committed; nothing reads a font at run time.
-tests/test_i18n_glyphs.py regenerates them and compares when the font is installed.
+tests/lang/test_i18n_glyphs.py regenerates them and compares when the font is installed.
 """
 
 import argparse

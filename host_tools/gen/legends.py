@@ -26,7 +26,7 @@ never under 2.2 mm high (MIN_LABEL_MM): a label of two words is set on two lines
 FOUL`), and a word still too wide at 2.2 mm is narrowed (SVG `textLength`), to three
 quarters of its width at most.
 
-tests/test_hardware_docs.py regenerates the files and checks they are up to date, at
+tests/boards/test_hardware_docs.py regenerates the files and checks they are up to date, at
 the stated size, and name every key of their keymap, in each language.
 """
 

@@ -5,7 +5,7 @@ own tables hold (host_tools/live/words.py merges both). They live here, not in
 firmware/scoreboard/lang/, because the box never shows them: its flash and heap carry
 only what it draws and what the room's pages share with it.
 
-Each table is key and text by turns, as the box's are; tests/test_desk_page.py checks that
+Each table is key and text by turns, as the box's are; tests/live/test_desk_page.py checks that
 every language has every English key with the same `%` conversions.
 """
 

@@ -300,8 +300,8 @@ def mash_rows(tmp, presses=100_000, chunks=4):
 def slow_test_rows():
     """The power cuts at every byte and the eight-hour session (the slow tests)."""
     p = subprocess.run([os.path.join(BIN, "pytest"), "-q", "-s", "-m", "slow", "-p",
-                        "no:cacheprovider", "tests/test_power_cuts.py",
-                        "tests/test_long_session.py"], capture_output=True, text=True,
+                        "no:cacheprovider", "tests/journal/test_power_cuts.py",
+                        "tests/journal/test_long_session.py"], capture_output=True, text=True,
                        check=False, cwd=ROOT)
     lines = p.stdout.splitlines()
     cuts = next((x for x in lines if x.lstrip(".").startswith("power cuts:")), "power cuts: ?")
@@ -317,7 +317,7 @@ def live_rows(long=False):
     """scoreboard live (issue 19): press to overlay, the echo's cost, bytes a stroke, and
     with `long` the boxes before the latency doubles."""
     p = subprocess.run([os.path.join(BIN, "pytest"), "-q", "-s", "-m", "slow", "-p",
-                        "no:cacheprovider", "tests/test_live_bench.py"], capture_output=True,
+                        "no:cacheprovider", "tests/live/test_live_bench.py"], capture_output=True,
                        text=True, check=False, cwd=ROOT)
     # The figures that check nothing are no test: tests/support/live_figures.py.
     q = subprocess.run([os.path.join(BIN, "python"), "-m", "support.live_figures",

@@ -13,7 +13,7 @@ figure is never older than the last run of its command:
 A section sits between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; a rewrite
 changes only its own and keeps the rest byte for byte (a missing section is appended).
 The file is replaced whole (os.replace), so a test reading it never sees half of it.
-tests/test_figures.py recomputes the cheap ones (the images, the .mpy files) against it.
+tests/project/test_figures.py recomputes the cheap ones (the images, the .mpy files) against it.
 
 `python -m host_tools.measure.figures uf2 [FILE.uf2 ...] | mpy | wheel DIR` rewrites one.
 Only the bench's section is dated: the others are the same for the same sources.
@@ -42,7 +42,7 @@ HEAD = """# Figures
 
 Every number the README and the other docs quote, each section written by the command
 that measures it (`host_tools/measure/figures.py`): do not edit them by hand, run the
-command. `tests/test_figures.py` recomputes the images' and the .mpy files' figures and
+command. `tests/project/test_figures.py` recomputes the images' and the .mpy files' figures and
 fails when they are stale.
 """
 

@@ -16,7 +16,7 @@ An outcome is the replay JSON (compared by CRC-32 and length), the `line N: why`
 NotationError, or a crash (any other exception). The run prints how many files were
 replayed, how many ended in each outcome, the crashes on each interpreter and the
 disagreements between them; `--keep DIR` writes the files of those cases there.
-`make test` runs a small sample (tests/test_core_fuzz.py); `make bench` the full run.
+`make test` runs a small sample (tests/core/test_core_fuzz.py); `make bench` the full run.
 """
 
 import binascii

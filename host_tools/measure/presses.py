@@ -4,7 +4,7 @@
 
 The corpus is every valid scenario of tests/scenarios/ (a `.sbn` with its `.json`) and
 the key scripts under tests/: the games of tests/micropython/keys_games.py and the
-Desks of tests/test_keys_games.py and tests/test_keys_grammar.py, played through the key
+Desks of tests/keys/test_keys_games.py and tests/keys/test_keys_grammar.py, played through the key
 grammar to their lines.
 For each event line the position before it is replayed and the key grammar
 (scoreboard.keys.grammar) is searched breadth first over the 16 keys of the game's

@@ -8,7 +8,7 @@ The terms are the Polish and Bulgarian rule books', as the box's own tables
 (firmware/scoreboard/lang/) have them: Polish frejm, faul, brejk, partia (a rack),
 uderzenie (a shot); Bulgarian фрейм, гейм (a rack), фаул, серия (a break), удар (a shot),
 страна (a side). Only the page's own texts are here: names and everything else read
-from a match are escaped by report.py as they are. tests/test_i18n_desk.py checks that
+from a match are escaped by report.py as they are. tests/lang/test_i18n_desk.py checks that
 every table has every key of `en`, with the same `%` conversions.
 """
 

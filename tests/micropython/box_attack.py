@@ -1,6 +1,6 @@
 """The box under attack (issue 14): the real app on the host board, driven by commands,
 printing what the referee would see. Runs unchanged under CPython and MicroPython; the
-test (tests/test_box_attack.py) compares the outputs of the interpreters.
+test (tests/app/test_box_attack.py) compares the outputs of the interpreters.
 
     micropython tests/micropython/box_attack.py --flash DIR [--flash-kb N] < commands
 

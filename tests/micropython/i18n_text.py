@@ -2,7 +2,7 @@
 
     micropython tests/micropython/i18n_text.py
 
-Prints one line per case: its name, then the canvas's bytes in hex. tests/test_i18n_glyphs.py
+Prints one line per case: its name, then the canvas's bytes in hex. tests/lang/test_i18n_glyphs.py
 runs it under CPython (host_tools/compat/framebuf.py), the MicroPython unix port and the
 32-bit build, and the lines must be identical; the CPython run is also read pixel by pixel.
 """

@@ -1,5 +1,5 @@
 """A key script played on the box, printing what its panel says after every line: the
-referee's view of issue 17 (tests/test_referee_screens.py).
+referee's view of issue 17 (tests/ui/test_referee_screens.py).
 
 Runs unchanged under CPython, the MicroPython unix port and the 32-bit build with the
 firmware frozen in; the test compares the three outputs. The box is the real app on the

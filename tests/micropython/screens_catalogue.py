@@ -1,7 +1,7 @@
 """Every screen of the panels, drawn from matches replayed from notation lines.
 
 Runs under MicroPython (the unix port, with the real framebuf) and CPython (with
-host_tools/compat/framebuf.py); tests/test_screens.py compares the bytes of both runs
+host_tools/compat/framebuf.py); tests/ui/test_screens.py compares the bytes of both runs
 with each other and with tests/screens/NAME.fb.
 
     micropython tests/micropython/screens_catalogue.py OUTDIR [--bands]

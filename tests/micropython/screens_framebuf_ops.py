@@ -1,7 +1,7 @@
 """Exercise every framebuf method the screens use, clipping included; print the bytes.
 
 Runs under MicroPython (the real framebuf) and CPython (host_tools/compat/framebuf.py);
-tests/test_screens.py requires the two outputs to be identical. A small LCG picks the
+tests/ui/test_screens.py requires the two outputs to be identical. A small LCG picks the
 operations, so both interpreters draw the same thing: rectangles, lines and pixels
 partly or wholly off the canvas, negative sizes, text with characters outside 32..127
 and a NUL (where the C code's text ends), on canvases whose width is not a multiple of

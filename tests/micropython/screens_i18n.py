@@ -3,7 +3,7 @@
     micropython tests/micropython/screens_i18n.py OUTDIR
 
 Writes OUTDIR/NAME.fb for each screen (names `eink-pl-...`, `oled-bg-...`) and prints
-`NAME PANEL W H` lines, as screens_catalogue.py does; tests/test_i18n_screens.py
+`NAME PANEL W H` lines, as screens_catalogue.py does; tests/lang/test_i18n_screens.py
 compares the bytes of CPython's run and MicroPython's with each other and with
 tests/screens/NAME.fb, whose PNGs the README shows.
 """

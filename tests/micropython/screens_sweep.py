@@ -5,7 +5,7 @@ and after each applied event the e-ink screen the app would show (score, frame_e
 match_end, plus the menu over it), the same on a 128x64 canvas, and the LED panel at the
 last stamp are drawn. One line per file: `NAME EVENTS CRC` where CRC is the CRC-32 of
 every framebuffer drawn, in order (or `NAME error` when the file is an error scenario,
-which is drawn up to its error). Runs under MicroPython and CPython; tests/test_screens.py
+which is drawn up to its error). Runs under MicroPython and CPython; tests/ui/test_screens.py
 compares the two outputs, so every state of every scenario is drawn the same, and
 without an exception, on both.
 

@@ -1,6 +1,6 @@
 """`scoreboard ARGS` run in the test's own process: host_tools.cli.main with standard input,
 output and error of its own, for the tests where a new interpreter proves nothing (the
-entry points themselves are tested as processes: tests/test_cli.py, test_interrupt_start.py,
+entry points themselves are tested as processes: tests/host/test_cli.py, test_interrupt_start.py,
 test_wheel.py)."""
 
 import io

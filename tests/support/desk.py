@@ -1,6 +1,6 @@
 """The club desk's commands end to end (issue 20), run two ways by two test files: from the
-installed wheel in a fresh venv (tests/test_wheel.py) and from the checkout with the
-POSIX-only modules made unimportable (tests/test_desk_portable.py).
+installed wheel in a fresh venv (tests/project/test_wheel.py) and from the checkout with the
+POSIX-only modules made unimportable (tests/host/test_desk_portable.py).
 
 `Desk(command, work)` runs `COMMAND ARGS` in the folder `work` (outside the checkout) with
 the user's folders (XDG data and cache) inside `work`, so the default database lands

@@ -1,5 +1,5 @@
 """The desk's page (`scoreboard desk`) driven in Chromium, for the tests that click it
-(tests/test_desk_page.py, tests/test_desk_event.py): the page's state (`Desk.t`: the
+(tests/live/test_desk_page.py, tests/live/test_desk_event.py): the page's state (`Desk.t`: the
 tournament as `show --json` has it, with the tables), a match's status waited for, a
 match's button clicked, the bracket's results read off its SVG (on the TV page, off
 each of its slides in turn), and a match and a player looked up in the state.

@@ -1,4 +1,4 @@
-"""The desk's pages (`scoreboard desk`) for tests/test_desk_page.py and for the pictures
+"""The desk's pages (`scoreboard desk`) for tests/live/test_desk_page.py and for the pictures
 in docs/pictures/:
 
     python tests/support/deskpage.py      # writes docs/pictures/desk-board.png,

@@ -1,6 +1,6 @@
 """scoreboard live's figures that are no test (issue 19): `make bench` prints them
 (host_tools/measure/bench.py's live_rows runs `python -m support.live_figures`), and
-tests/test_live_bench.py's slow tests take press_to_paint from here.
+tests/live/test_live_bench.py's slow tests take press_to_paint from here.
 
 - press_to_paint: key press on the virtual device to the overlay's repaint in Chromium
   (the press logged by the key feed as the key goes down, the paint by the page two

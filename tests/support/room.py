@@ -1,5 +1,5 @@
 """The room's pages of `scoreboard live` (the TV page, the overlay) in headless Chromium at
-a TV's size, for tests/test_live_room.py and for the pictures in docs/pictures/:
+a TV's size, for tests/live/test_live_room.py and for the pictures in docs/pictures/:
 
     python tests/support/room.py          # writes docs/pictures/live-tables.png and
                                           # live-overlay.png at 1920x1080 again

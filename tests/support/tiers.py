@@ -6,10 +6,11 @@ MicroPython unix port (on its own or behind the virtual device), a build in buil
 32-bit port, the Cortex-M3 one under QEMU, the Pico's UF2, picotool), Node (the emulated
 Pico, the WebAssembly simulator), Chromium, a PostgreSQL server, `make` or apt.
 
-tests/conftest.py sets the marker from the test's fixtures (NEEDS_BUILD_FIXTURES) and its
-file (NEEDS_BUILD_FILES); `guard()` watches every process a test starts, and fails an
-unmarked test that starts one of those, so a new test that needs a build cannot slip into
-the fast tier unnoticed (and its author learns which line to add).
+tests/conftest.py sets the marker from the test's fixtures (NEEDS_BUILD_FIXTURES), its
+folder (NEEDS_BUILD_FOLDERS: tests/emulated/) and its file (NEEDS_BUILD_FILES);
+`guard()` watches every process a test starts, and fails an unmarked test that starts one
+of those, so a new test that needs a build cannot slip into the fast tier unnoticed (and
+its author learns which line to add).
 """
 
 import os
@@ -17,6 +18,7 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+TESTS = REPO / "tests"
 # `make check` sets SCOREBOARD_TIER=check: the sampled sweeps there take smaller samples
 # (the same assertions); `make test` runs them at their full size.
 CHECK = os.environ.get("SCOREBOARD_TIER") == "check"
@@ -40,13 +42,19 @@ NEEDS_BUILD_FIXTURES = {
     "device": "the virtual device",
 }
 
-# Files whose tests (all or most of them) run one of those, with what they run. A file
-# is listed whole: its helpers and module-scoped fixtures start the tools for every test.
+# Folders of tests/ whose every file runs one of those: the folder is left out whole.
+NEEDS_BUILD_FOLDERS = {
+    "emulated": "a box emulated or built: the virtual device, the emulated Pico, the "
+                "simulator, QEMU, the Pico's UF2",
+}
+
+# Files elsewhere whose tests (all or most of them) run one of those, with what they run,
+# by name (a test file's name is unique in tests/). A file is listed whole: its helpers
+# and module-scoped fixtures start the tools for every test.
 NEEDS_BUILD_FILES = {
     "test_app.py": "MicroPython",
     "test_app_alloc.py": "the 32-bit build",
     "test_app_heap.py": "the 32-bit build",
-    "test_app_on_pico.py": "the emulated Pico",
     "test_attack_round2.py": "the virtual device",
     "test_boards.py": "MicroPython",
     "test_box_attack.py": "the 32-bit build",
@@ -62,9 +70,6 @@ NEEDS_BUILD_FILES = {
     "test_desk_page.py": "Chromium, PostgreSQL",
     "test_desk_portable.py": "the virtual device",
     "test_desk_tv.py": "Chromium",
-    "test_device.py": "MicroPython",
-    "test_device_cli.py": "the virtual device",
-    "test_device_terminal.py": "MicroPython",
     "test_drivers_micropython.py": "MicroPython",
     "test_escaped_unicode.py": "the virtual device",
     "test_header_table.py": "MicroPython",
@@ -76,7 +81,6 @@ NEEDS_BUILD_FILES = {
     "test_host_setup_flash.py": "the virtual device",
     "test_host_sync.py": "the virtual device, PostgreSQL",
     "test_host_trust.py": "the virtual device, PostgreSQL",
-    "test_host_vdev.py": "the virtual device",
     "test_i18n_desk.py": "Chromium, the virtual device",
     "test_i18n_glyphs.py": "the Terminus font (apt), the 32-bit build",
     "test_i18n_match_lang.py": "the virtual device",
@@ -94,27 +98,15 @@ NEEDS_BUILD_FILES = {
     "test_mash.py": "MicroPython",
     "test_micropython_parity.py": "MicroPython",
     "test_mp32_parity.py": "the 32-bit build",
-    "test_pico.py": "the emulated Pico",
-    "test_pico_channel.py": "the emulated Pico",
-    "test_pico_cli.py": "the emulated Pico",
-    "test_pico_keys.py": "the emulated Pico",
-    "test_pico_parts.py": "Node",
-    "test_qemu.py": "QEMU",
     "test_referee_screens.py": "the 32-bit build",
     "test_replay_torn.py": "the virtual device",
     "test_scenarios.py": "MicroPython, the 32-bit build",
     "test_screens.py": "MicroPython",
     "test_screens_led.py": "MicroPython",
-    "test_sim.py": "Chromium",
-    "test_sim_board.py": "Node",
     "test_toolchain.py": "pyright (Node), MicroPython",
     "test_tournament_box.py": "the virtual device, PostgreSQL",
     "test_tournament_cli.py": "PostgreSQL (and the command run end to end, 40 times)",
-    "test_uf2.py": "the Pico's UF2",
     "test_uf2_drive.py": "the virtual device",
-    "test_vdev_attack.py": "the virtual device",
-    "test_vdev_interrupt.py": "the virtual device",
-    "test_vdev_sync.py": "the virtual device",
     "test_wheel.py": "make dist, the virtual device, PostgreSQL",
 }
 
@@ -178,11 +170,24 @@ def guard():
     return _GUARD
 
 
+def listed(path):
+    """Why every test under `path` (a test file, or a folder of tests/) needs_build, by
+    its folder (NEEDS_BUILD_FOLDERS) or its name (NEEDS_BUILD_FILES); None."""
+    path = Path(path)
+    try:
+        parts = path.resolve().relative_to(TESTS).parts
+    except ValueError:
+        parts = ()
+    if parts and parts[0] in NEEDS_BUILD_FOLDERS:
+        return NEEDS_BUILD_FOLDERS[parts[0]]
+    return NEEDS_BUILD_FILES.get(path.name)
+
+
 def needs_build(item):
     """Why `item` (a pytest item) needs_build, or None."""
-    path = Path(str(item.fspath))
-    if path.name in NEEDS_BUILD_FILES:
-        return NEEDS_BUILD_FILES[path.name]
+    why = listed(str(item.fspath))
+    if why:
+        return why
     for name in getattr(item, "fixturenames", ()):
         if name in NEEDS_BUILD_FIXTURES:
             return NEEDS_BUILD_FIXTURES[name]

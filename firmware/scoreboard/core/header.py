@@ -34,7 +34,7 @@ from .words import (GAMES, RULES_KEYS, RULES_SWITCHES, check_id, choice, clock_s
 HEADER_WORDS = ("sbn", "id", "box", "date", "lang", "table", "game", "match", "breaks",
                 "side", "rules", "clock")
 # The languages the box has tables for (scoreboard/lang's LANGS: the core imports
-# nothing outside itself; tests/test_i18n_match_lang.py keeps the two the same).
+# nothing outside itself; tests/lang/test_i18n_match_lang.py keeps the two the same).
 LANGS = ("en", "pl", "bg")
 
 

@@ -35,7 +35,7 @@ _ARG = const(12)  # bytes that an argument is given room for ahead
 # and forfeit reasons, and the parser's other words) and their bytes, in the same order:
 # constant tuples, in flash when frozen (a dict built from vocab at import took 1.3 KB of
 # heap). A word not here still goes in, encoded on the spot (a clock setting, `shot=45`);
-# tests/test_core_undo.py checks that every other word of every event is here.
+# tests/core/test_core_undo.py checks that every other word of every event is here.
 _WORDS = ("frame", "undo", "pot", "foul", "end", "score", "push", "again", "free",
           "replace", "respot", "pass", "rerack", "rack", "warn", "penalty", "award",
           "claim", "concede", "forfeit", "abandon", "called", "suspend", "resume",

@@ -15,7 +15,7 @@ template, which `refusal()` matches; `KEY|rack` its words for a pool rack, where
 says frame).
 MicroPython's `str.upper()` changes ASCII letters only: `upper()` here gives the
 capitals of the blocks the screens draw, the same on both interpreters.
-tests/test_i18n_tables.py checks that every table has every key of `en`, with the same
+tests/lang/test_i18n_tables.py checks that every table has every key of `en`, with the same
 `%` conversions.
 
 Counts take the plural of their language (`plural(n)`, `tn(key, n)`): a key's text is

@@ -1,5 +1,5 @@
 """Whole-match scenarios in tests/scenarios/, against their expected files: the one test
-of each `.json` and `.err` (tests/test_micropython_parity.py then checks that
+of each `.json` and `.err` (tests/core/test_micropython_parity.py then checks that
 MicroPython prints the same bytes as CPython, and test_mp32_parity.py the 32-bit build).
 
 Every `NAME.sbn` replays to the JSON object in the `NAME.json` beside it (worked out by
@@ -16,7 +16,7 @@ import re
 import pytest
 from support.sbn import lines_of, notation_error, state, to_dict
 
-HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "scenarios")
+HERE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scenarios")
 
 
 def _names(pattern):

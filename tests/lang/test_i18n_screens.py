@@ -3,7 +3,7 @@ every fixed text from the language's table, the same bytes under CPython, the
 MicroPython unix port and the 32-bit build, equal to tests/screens/NAME.fb, with a PNG
 of each for people (the README shows some).
 
-    UPDATE_SCREENS=1 .venv/bin/pytest -q tests/test_i18n_screens.py   # after a change
+    UPDATE_SCREENS=1 .venv/bin/pytest -q tests/lang/test_i18n_screens.py   # after a change
 """
 
 import os

@@ -464,7 +464,7 @@ def test_device_keys_exits_non_zero_when_the_app_reached_its_error_screen(tmp_pa
     flash = tmp_path / "box"
     device.queue(flash, "m1", HEADER)
     # a flash the journal cannot write: matches/ a link to nowhere (a file in its place
-    # the box sets aside now: tests/test_box_layouts.py)
+    # the box sets aside now: tests/journal/test_box_layouts.py)
     (flash / "matches").symlink_to(tmp_path / "nowhere" / "matches")
     keys = tmp_path / "keys.txt"
     keys.write_text("ok\nred\n")

@@ -17,7 +17,7 @@ what the e-ink (and OLED) screens say.
 Regenerate the expected files and the PNGs after a deliberate change of a screen
 (then look at the PNGs before committing them):
 
-    UPDATE_SCREENS=1 .venv/bin/pytest -q tests/test_screens.py -k expected
+    UPDATE_SCREENS=1 .venv/bin/pytest -q tests/ui/test_screens.py -k expected
 """
 
 import re
@@ -141,7 +141,7 @@ def test_the_catalogue_covers_every_kind_and_panel(rendered):
 
 def _ours(paths):
     """This catalogue's expected files: the Polish and Bulgarian screens are
-    tests/test_i18n_screens.py's (the same folder, their own catalogue)."""
+    tests/lang/test_i18n_screens.py's (the same folder, their own catalogue)."""
     return {p.stem for p in paths if not re.match(r"(eink|oled)-(pl|bg)-", p.stem)}
 
 
@@ -389,7 +389,7 @@ def test_the_start_screen_shows_a_queued_matchs_playing_conditions():
 
 
 def test_names_outside_ascii_are_drawn_as_written():
-    """Issue 18: a name keeps its letters (tests/test_i18n_glyphs.py draws them); a name
+    """Issue 18: a name keeps its letters (tests/lang/test_i18n_glyphs.py draws them); a name
     too long for its field is cut at a character, an ellipsis last."""
     assert draw.fit("S\u00e1nchez-Rodr\u00edguez", 8) == "S\u00e1nchez\u2026"
     assert draw.text_width("Zo\u00eb", draw.LARGE) == 36

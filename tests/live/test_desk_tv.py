@@ -3,7 +3,7 @@
 headless Chromium at 1920x1080 (and 3840x2160): every slide fills the screen without
 scrolling, every name on it (the bracket's, the groups', the tables', the next matches',
 the placings') at least 4% of the screen's height by its letters' size and by its box,
-measured as tests/test_live_room.py measures /tables; a 16-player double elimination's
+measured as tests/live/test_live_room.py measures /tables; a 16-player double elimination's
 every match is on one of its slides, a 4x4 groups stage on one slide, whose column
 headers never run together (in en, pl, bg); the tables' slide shows each table's match
 in play with the frames or racks won and the snooker frame's points; the placings get a

@@ -27,7 +27,7 @@ def pre_pep639(path):
     """pyproject.toml without its PEP 639 licence keys (`license = "MIT"`,
     `license-files`): `setup.py` runs here on the venv's setuptools, which may predate
     them (77); the wheel's own build takes build-system's setuptools, and
-    tests/test_packaging.py reads the licence from a wheel built that way. Which files
+    tests/project/test_packaging.py reads the licence from a wheel built that way. Which files
     are packed does not depend on them."""
     text = path.read_text(encoding="utf-8")
     return re.sub(r"^license(-files)? = .*\n", "", text, flags=re.M)

@@ -4,7 +4,7 @@ For each tests/scenarios/*.sbn, MicroPython runs host_tools/mp/replay.py on it (
 `make bench` runs too) and CPython replays it in-process with the core API: the exit
 codes (2 for `error-*.sbn`, whose `line N: why` is printed; 0 for the others, which
 print the replay JSON) and the outputs must be the same, byte for byte. What the
-outputs must be (the `.json` and `.err` files) is tests/test_scenarios.py's to check.
+outputs must be (the `.json` and `.err` files) is tests/core/test_scenarios.py's to check.
 """
 
 import pytest

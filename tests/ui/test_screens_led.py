@@ -9,7 +9,7 @@ won (issue 33: 7-dot digits with 1-dot strokes before, read at 7 m). No digit an
 has strokes under 2 dots. `led.draw` returns the ms until the picture changes by
 itself, which the app may use to schedule its next call; it is checked here too.
 The byte-for-byte comparison with MicroPython and the expected files of the LED screens
-are in tests/test_screens.py; tests/micropython/screens_led_heap.py runs the drawing
+are in tests/ui/test_screens.py; tests/micropython/screens_led_heap.py runs the drawing
 under `micropython.heap_lock()`.
 """
 

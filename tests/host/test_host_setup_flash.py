@@ -172,7 +172,7 @@ def test_flash_without_a_board_one_line(tmp_path):
 # `scoreboard flash --uf2 [DRIVE]` (issue 15): the Pico image onto the boot ROM's drive.
 # A folder with an INFO_UF2.TXT stands in for the drive; SCOREBOARD_UF2_ROOTS points the
 # search at a fake mount root, so the search itself is what is tested, and a written
-# mount table says which folders are FAT mounts (tests/test_uf2_drive.py: only those count).
+# mount table says which folders are FAT mounts (tests/host/test_uf2_drive.py: only those count).
 PICO_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
 PICO2_INFO = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
 PICO_IMAGE = IMAGES / "scoreboard-pico.uf2"

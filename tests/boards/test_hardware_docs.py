@@ -165,7 +165,7 @@ def test_timing_table_matches_the_measured_traffic():
     for prefix, nbytes in expect.items():
         r = row(prefix)
         assert int(r[1].replace(",", "")) == nbytes, prefix
-        # the rp2 port clocks SPI from 48 MHz (tests/test_pico.py measures it)
+        # the rp2 port clocks SPI from 48 MHz (tests/emulated/test_pico.py measures it)
         hz = {"8 MHz": 48e6 / 6, "4.8 MHz": 48e6 / 10, "400 kHz": 400e3}[r[2]]
         bits = nbytes * (9 if hz == 400e3 else 8)
         ms = float(r[3].split()[0])

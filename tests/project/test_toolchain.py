@@ -470,7 +470,7 @@ def test_no_test_file_imports_another():
     runs its module-level code twice and ties the two files' fixtures together."""
     tests = mpy.REPO / "tests"
     found = {p.name: _test_imports(p.read_text(encoding="utf-8"))
-             for p in sorted(tests.glob("test_*.py"))}
+             for p in sorted(tests.glob("*/test_*.py"))}
     assert {name: got for name, got in found.items() if got} == {}
 
 

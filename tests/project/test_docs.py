@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # Where code, comments and documents live (generated and installed folders are not
 # the project's: build/, .venv/, node_modules/, typings/).
@@ -34,7 +34,7 @@ SELF = Path(__file__).resolve()
 # `*.md` names that are not references to a document, each with its reason.
 NOT_DOCUMENTS = {
     # a URL the simulator's web server must refuse (404): made up on purpose
-    ("tests/test_sim_board.py", "mp/README.md"),
+    ("tests/emulated/test_sim_board.py", "mp/README.md"),
 }
 
 MD_NAME = re.compile(r"(?<![\w/.-])((?:\.{1,2}/)*(?:[\w.-]+/)*[\w-]+\.md)\b")
@@ -96,7 +96,7 @@ def test_the_scan_sees_the_code_and_the_documents():
     for expected in ("Makefile", "README.md", "firmware/scoreboard/core/notation.py",
                      "host_tools/cli.py", "docs/notation.md", "hardware/README.md"):
         assert expected in names
-    assert "tests/test_docs.py" not in names
+    assert "tests/project/test_docs.py" not in names
 
 
 def test_every_markdown_file_named_is_in_the_repository():

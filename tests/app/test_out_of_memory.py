@@ -1,11 +1,11 @@
 """Out of memory says so (issue 36 item 5): on the e-ink's error screen, with what to do,
 and in a word on the LED, in the club's language, mid-match and at the start; the match
 stays recoverable. Here the host board on CPython and the app's start under the
-MicroPython unix port; the emulated Pico's own run is tests/test_pico_keys.py's.
+MicroPython unix port; the emulated Pico's own run is tests/emulated/test_pico_keys.py's.
 
 The pictures are what scoreboard/outofmemory.py's words make on the host board
 (support.screens.error_pictures): the same drawing code makes the Pico's
-(tests/test_pico.py: the panels byte for byte), and the LED's word is read back.
+(tests/emulated/test_pico.py: the panels byte for byte), and the LED's word is read back.
 """
 
 import pytest
