@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
+from support.uf2drive import PICO2_INFO, drive
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
 from host_tools.device.flashing import APP_HEAP_KB, build, flash as flash_firmware, heap_warning
@@ -173,17 +174,7 @@ def test_flash_without_a_board_one_line(tmp_path):
 # A folder with an INFO_UF2.TXT stands in for the drive; SCOREBOARD_UF2_ROOTS points the
 # search at a fake mount root, so the search itself is what is tested, and a written
 # mount table says which folders are FAT mounts (tests/host/test_uf2_drive.py: only those count).
-PICO_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
-PICO2_INFO = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
 PICO_IMAGE = IMAGES / "scoreboard-pico.uf2"
-
-
-def drive(root, name, info=PICO_INFO):
-    path = root / name
-    path.mkdir(parents=True)
-    if info is not None:
-        (path / "INFO_UF2.TXT").write_text(info)
-    return path
 
 
 def uf2_flash(roots, *args, fat=()):

@@ -21,7 +21,7 @@ import serial.tools.list_ports
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
 from support.vdev import (VirtualDevice, journal_match, journal_text, match_lines,
-                          scoreboard, sync)
+                          scoreboard, stored, sync)
 from host_tools.results.db import masked_url, open_db
 from host_tools.results.db.migrations import LATEST
 from scoreboard.core.replay import replay
@@ -35,15 +35,6 @@ def with_box(lines, box):
 
 def last(out):
     return out.strip().splitlines()[-1]
-
-
-def stored(url):
-    """{(box, id): row} of the database's current versions."""
-    db = open_db(url)
-    try:
-        return {(m["box"], m["id"]): m for m in db.matches()}
-    finally:
-        db.close()
 
 
 class UsbPort:

@@ -39,6 +39,7 @@ from host_tools.mp.replay_json import to_json
 from scoreboard.core.notation import Reader
 from scoreboard.core.replay import replay
 from support.hostfixtures import fill_box
+from support.uf2drive import drive as uf2_drive
 from support.vdev import REPO, VirtualDevice
 
 BLOCKED = ("termios", "tty", "pty", "fcntl")
@@ -258,10 +259,7 @@ def flash_both_ways(desk, tmp_path, firmware):
     for path, data in files.items():
         assert (box / path).read_bytes() == data, path
 
-    drive = desk.work / "media" / "RPI-RP2"
-    drive.mkdir(parents=True)
-    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\n"
-                                        "Board-ID: RPI-RP2\n")
+    drive = uf2_drive(desk.work / "media", "RPI-RP2")
     image = REPO / "build" / "pico" / "scoreboard-pico.uf2"
     assert image.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make deps`"
     # The drive search on the fake mount root, the drive a FAT mount by the mount table.

@@ -182,6 +182,17 @@ def stored_ids(url):
         db.close()
 
 
+def stored(url):
+    """{(box, id): row} of the current versions in the results database at `url`."""
+    from host_tools.results.db import open_db
+
+    db = open_db(url)
+    try:
+        return {(m["box"], m["id"]): m for m in db.matches()}
+    finally:
+        db.close()
+
+
 if __name__ == "__main__":  # a quick look: python tests/support/vdev.py FLASH
     with VirtualDevice(sys.argv[1]) as dev:
         print(dev.port)
