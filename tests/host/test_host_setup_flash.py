@@ -4,11 +4,11 @@ journal offers; the firmware compiled, copied, only what changed copied again, c
 """
 
 import os
-import time
 from pathlib import Path
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.uf2drive import PICO2_INFO, drive
+from support.waits import appears
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
 from host_tools.device.flashing import APP_HEAP_KB, build, flash as flash_firmware, heap_warning
@@ -104,9 +104,7 @@ def test_flash_copies_then_only_what_changed(tmp_path):
         for path, data in files.items():
             assert (box / path).read_bytes() == data
         assert (box / "scoreboard" / "app.mpy").exists() and (box / "main.py").exists()
-        deadline = time.monotonic() + 20  # the app started from the flash makes its folders
-        while not (box / "queue").is_dir() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        appears(box / "queue", 20)  # the app started from the flash makes its folders
         assert (box / "matches").is_dir()
 
         rc, out, err = scoreboard("flash", "--port", dev.port)

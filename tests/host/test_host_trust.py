@@ -13,7 +13,6 @@ What must hold:
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import serial.tools.list_ports
@@ -22,6 +21,7 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_u
 from support.hostfixtures import fill_box
 from support.vdev import (VirtualDevice, journal_match, journal_text, match_lines,
                           scoreboard, stored, sync)
+from support.waits import wait_for
 from host_tools.results.db import masked_url, open_db
 from host_tools.results.db.migrations import LATEST
 from scoreboard.core.replay import replay
@@ -222,10 +222,7 @@ def follow(port, results, done, logged, timeout=40):
     link = Link(Table(1, port), lambda *a: None, results, idle=0.2, log=logged.append)
     link.start()
     try:
-        end = time.monotonic() + timeout
-        while not done():
-            assert time.monotonic() < end, "live did not get there: %s" % logged
-            time.sleep(0.1)
+        wait_for(done, timeout, lambda: "live to get there: %s" % logged, every=0.1)
     finally:
         link.stop()
         link.join(10)

@@ -238,6 +238,25 @@ class Live:
         return self.proc.stderr.read().decode()
 
 
+def read_events(response, count=None, until=None):
+    """The server-sent events of /api/stream read from `response` (its readline() gives
+    bytes): [(id, kind, data)], until `count` of them or the one of id `until`."""
+    out, event = [], {}
+    while True:
+        raw = response.readline().decode().rstrip("\n")
+        if raw.startswith("id: "):
+            event["id"] = int(raw[4:])
+        elif raw.startswith("event: "):
+            event["kind"] = raw[7:]
+        elif raw.startswith("data: "):
+            event["data"] = json.loads(raw[6:])
+        elif raw == "" and "kind" in event:
+            out.append((event["id"], event["kind"], event["data"]))
+            if event["id"] == until or len(out) == count:
+                return out
+            event = {}
+
+
 def score(table):
     """(A, B) of the frame in play (or the last frame), None without a match."""
     r = table["replay"]
