@@ -177,6 +177,13 @@ class LockedTable:
             raise
         return self
 
+    def match_ends(self, timeout=30):
+        """Wait until live has seen the box's match end (its `rack`, 8 s in), the
+        database still away."""
+        self.live.wait(lambda t: t[1]["replay"] is not None
+                       and t[1]["replay"]["status"] == "finished", timeout,
+                       "the match to end while the database is away")
+
     def release(self):
         """The database back; the moment it was (monotonic)."""
         if self.pg is not None:
@@ -220,7 +227,7 @@ def db(tmp):
         for name, server in (("SQLite locked", None), ("PostgreSQL stopped", pg)):
             (tmp / name.split()[0]).mkdir()
             with LockedTable(tmp / name.split()[0], server) as t:
-                time.sleep(3)
+                t.match_ends()
                 back = t.release()
                 t.stored(back)
                 print("live --db, %s while the match ended: stored %.2f s after it was "
