@@ -40,6 +40,7 @@ from scoreboard.core.notation import Reader
 from scoreboard.core.replay import replay
 from support.hostfixtures import fill_box
 from support.uf2drive import drive as uf2_drive
+from support.waits import poll
 from support.vdev import REPO, VirtualDevice
 
 BLOCKED = ("termios", "tty", "pty", "fcntl")
@@ -288,13 +289,13 @@ def live_follows(desk, tmp_path):
         proc = desk.popen("live", "--port", dev.port, "--http-port", "0")
         try:
             url = _first_line(proc, "live: http", 30).split()[1]
-            end = time.monotonic() + 30
-            table = None
-            while time.monotonic() < end:
-                table = _tables(url)[0]
-                if table["signal"] and table["lines"] == len(lines.splitlines()):
-                    break
-                time.sleep(0.2)
+            seen = {}
+
+            def caught_up():  # the last table read stays for the checks below
+                seen["table"] = t = _tables(url)[0]
+                return t["signal"] and t["lines"] == len(lines.splitlines())
+            poll(caught_up, 30, 0.2)
+            table = seen.get("table")
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
