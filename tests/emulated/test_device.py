@@ -28,14 +28,10 @@ def interpreter(request):
     return request.param
 
 
-def replay_json(path):
-    return mpy.replay_json(path, timing=False)
-
-
 def expected_json(tmp_path, header, events):
-    path = tmp_path / "expected.sbn"
-    path.write_text("\n".join(header + events) + "\n", encoding="utf-8")
-    return replay_json(path)
+    """The replay of the hand-written match, without its times."""
+    return mpy.replay_text(tmp_path, "\n".join(header + events) + "\n", timing=False,
+                           name="expected.sbn")
 
 
 def check(tmp_path, header, keys, events, interpreter=None):
@@ -44,7 +40,7 @@ def check(tmp_path, header, keys, events, interpreter=None):
     journal, out = device.play(flash, keys, interpreter)
     assert journal is not None, out
     assert device.events(journal) == events
-    got = replay_json(journal)
+    got = mpy.replay_json(journal, timing=False)
     assert got == expected_json(tmp_path, header, events)
     return got, journal
 

@@ -63,13 +63,6 @@ def journal_text(raw):
     return out
 
 
-def replay_json(tmp_path, text):
-    """`scoreboard replay --json` on `text`, written to a file first."""
-    path = tmp_path / "replay-input.sbn"
-    path.write_text(text, encoding="utf-8")
-    return mpy.replay_json(path)
-
-
 @pytest.fixture(scope="module")
 def box(tmp_path_factory):
     """The box's whole evening, with what each step left (see the module docstring)."""
@@ -186,8 +179,8 @@ def test_a_frame_by_keypad_presses_leaves_the_journal_its_notation_means(box, tm
     assert lines[first:] == EVENTS, "one journal line per key, as the keys mean"
     head = lines[:first]
     assert [h for h in head if h.split()[0] not in ("id", "date", "box")] == HEADER
-    got = replay_json(tmp_path, text)
-    want = replay_json(tmp_path, notation(head + EVENTS))
+    got = mpy.replay_text(tmp_path, text)
+    want = mpy.replay_text(tmp_path, notation(head + EVENTS))
     assert got["timing"] is not None, "the box stamps every event"
     got.pop("timing")
     want.pop("timing")
@@ -317,8 +310,8 @@ def test_a_power_cut_in_a_flash_write_recovers_to_the_last_whole_line(box, tmp_p
     print("power cut: in the program of key %d (%s bytes of %s written); recovered %d of "
           "%d events" % (died_at + 1, done, of, len(events), len(EVENTS)))
     head = lines[:lines.index("frame A")]
-    got = replay_json(tmp_path, text)
-    want = replay_json(tmp_path, notation(head + events))
+    got = mpy.replay_text(tmp_path, text)
+    want = mpy.replay_text(tmp_path, notation(head + events))
     got.pop("timing")
     want.pop("timing")
     assert got == want

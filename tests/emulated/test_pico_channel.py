@@ -17,6 +17,7 @@ from host_tools.pico.emulator import UF2, Pico
 from host_tools.measure.pico_keys import FRAME_KEYS, HEADER
 from host_tools.results.db import open_db
 from host_tools.results.sync import check_journal, pull
+from support.waits import wait_for
 
 
 def pots(lines):
@@ -59,15 +60,12 @@ def test_presses_during_syncs_and_catch_ups_on_the_emulated_pico(tmp_path, round
             link = Link(Table(1, port), lambda *a: None)  # ...then live follows it
             link.start()
             end = time.monotonic() + 120
-            while not link.table.signal:
-                assert time.monotonic() < end, "live never caught up"
-                time.sleep(0.05)
+            wait_for(lambda: link.table.signal, 120, "live to catch up")
             while catch_ups < rounds:
                 before = link.catch_ups
                 link.refresh()
-                while link.catch_ups == before:
-                    assert time.monotonic() < end + 600, "no catch-up"
-                    time.sleep(0.02)
+                wait_for(lambda: link.catch_ups != before, max(0, end + 600 - time.monotonic()),
+                         "a catch-up", every=0.02)
                 catch_ups += 1
             assert not done.is_set(), "the desk's work overlapped the play"
             assert done.wait(600), "the referee never finished"
@@ -76,10 +74,7 @@ def test_presses_during_syncs_and_catch_ups_on_the_emulated_pico(tmp_path, round
                 lines, _ = check_journal(b.read("matches/%s.sbn" % stem))
                 assert b.hello["state"] in ("match", "over")
             assert pots(lines) == wanted
-            end = time.monotonic() + 60
-            while link.table.lines != lines:
-                assert time.monotonic() < end, "the table lags the journal"
-                time.sleep(0.05)
+            wait_for(lambda: link.table.lines == lines, 60, "the table to reach the journal")
         finally:
             if link is not None:
                 link.stop()

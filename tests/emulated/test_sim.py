@@ -11,13 +11,13 @@ to test-output/sim/.
 import base64
 import json
 import shutil
-import time
 import zipfile
 
 import pytest
 
 from scoreboard.keys.keymaps import KEYMAPS
 from support.mpy import FIRMWARE, replay_json
+from support.waits import wait_for
 from support.simpage import OUTPUT, Page, Server, chrome, host_panels, quit_chrome
 
 NINEBALL = """sbn 1
@@ -152,9 +152,7 @@ def test_a_snooker_frame_by_clicks_and_keys_survives_a_reload(page):
     # the match files, downloaded as a person would, replay to the hand-worked state
     page.driver.find_element("id", "download").click()
     archive = page.downloads / "scoreboard-matches.zip"
-    end = time.monotonic() + 10
-    while not archive.exists() and time.monotonic() < end:
-        time.sleep(0.1)
+    wait_for(archive.exists, 10, "the download of scoreboard-matches.zip", every=0.1)
     with zipfile.ZipFile(archive) as z:
         data = z.read(path)
     assert data.decode() == page.journal()[1]

@@ -15,10 +15,10 @@ import time
 import pytest
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
-from support.vdev import PYTHON, REPO, VirtualDevice, journal_text, match_lines
+from support.vdev import PYTHON, REPO, VirtualDevice, app_answers, journal_text, match_lines
 from host_tools.device.sync_board import Board
 from support.vdev import mpremote
-from support.waits import appears
+from support.waits import appears, wait_for
 
 # Each probe prints `NAME refused ERRNO` or `NAME LEAK ...`: every one must be refused.
 _PROBES = r"""
@@ -118,9 +118,10 @@ def test_a_current_file_naming_a_path_outside_cannot_make_the_firmware_write_the
     outside.write_text(torn, encoding="utf-8")
     (flash / "current").write_text("../../x\n")
     before = sorted(p.name for p in tmp_path.iterdir())
-    with VirtualDevice(flash):
+    with VirtualDevice(flash) as dev:
         assert appears(flash / "queue")  # the app booted and recovered (or refused)
-        time.sleep(1.0)  # recovery runs right after: give it time to do its worst
+        # recovery runs right after, before its loop: once that answers, it has done its worst
+        assert app_answers(dev.port), "the app never answered after its recovery"
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     assert outside.read_text(encoding="utf-8") == torn
 
@@ -207,9 +208,7 @@ def test_device_pty_stopped_by_a_signal_leaves_nothing_behind(tmp_path, sig):
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(10)
-    deadline = time.monotonic() + 5
-    while not all(_gone(p) for p in children) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert all(_gone(p) for p in children), "MicroPython still runs after the signal"
+    wait_for(lambda: all(_gone(p) for p in children), 5,
+             "MicroPython to end after the signal", every=0.1)
     # No vdev-* folder and no file is left (an empty folder of another tool's may stay).
     assert [p for p in temp.rglob("*") if p.is_file() or p.name.startswith("vdev-")] == []

@@ -27,7 +27,7 @@ from mpremote.transport_serial import SerialTransport
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.hostfixtures import fill_box
-from support.vdev import PYTHON, REPO, VirtualDevice, scoreboard
+from support.vdev import PYTHON, REPO, VirtualDevice, app_answers, scoreboard
 from host_tools import cli
 from host_tools.commands import flash as flash_cmd
 from host_tools.device.flashing import MANIFEST
@@ -36,7 +36,7 @@ from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
 from host_tools.device.frames import STOP_REQUEST
 from host_tools.device.sync_board import Board
-from support.waits import appears
+from support.waits import appears, poll
 
 
 class HostFailure(Exception):
@@ -117,8 +117,9 @@ def app_is_back(flash, port, marker, timeout=20):
     says KeyboardInterrupt: then it is started again (Ctrl-D) and asked once more."""
     if not appears(flash / marker, timeout):
         return False
-    for pause in (0.3, 1.0, 2.0):
-        time.sleep(pause)  # from the journal's folders into the app's loop
+    for _ in range(3):
+        if not app_answers(port, timeout):  # from the journal's folders into its loop
+            return False
         with contextlib.redirect_stdout(io.StringIO()):
             t = SerialTransport(port, baudrate=115200, timeout=0.5)
         try:
@@ -299,8 +300,9 @@ def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
         for argv, marker, first, stops in commands:
             for p in _GONE:
                 (flash / p).unlink(missing_ok=True)
-            assert _app_runs(device) and appears(flash / marker)
-            time.sleep(0.5)  # past its journal's start-up: nothing remakes the marker now
+            # the app answers in its loop, past its journal's start-up: nothing remakes
+            # the marker now
+            assert app_answers(device.port) and appears(flash / marker)
             before = _interpreter(device)
             if stops:
                 shutil.rmtree(flash / marker)
@@ -309,9 +311,7 @@ def test_ctrl_c_on_each_command_gives_the_box_back(flash, tmp_path):
                                     stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                                     stderr=subprocess.PIPE)
             try:
-                deadline = time.monotonic() + 30
-                while not list(flash.glob(first)) and time.monotonic() < deadline:
-                    time.sleep(0.002)
+                poll(lambda: list(flash.glob(first)), 30, 0.002)  # interrupt at its first file
                 proc.send_signal(signal.SIGINT)
                 out, err = proc.communicate(timeout=60)
             finally:
@@ -336,23 +336,3 @@ def _interpreter(device):
     with open("/proc/%d/task/%d/children" % (bridge, bridge)) as f:
         kids = f.read().split()
     return int(kids[0]) if kids else None
-
-
-def _app_runs(device, most=20):
-    """Wait until the virtual device's app runs: its request channel answers `hello`
-    (the app turns the keyboard interrupt off while it plays, so its SIGINT handler no
-    longer tells)."""
-    import serial
-
-    from host_tools.device.channel import Channel, SerialPipe
-    from host_tools.device.box import BoardError
-
-    deadline = time.monotonic() + most
-    while time.monotonic() < deadline:
-        try:
-            with serial.Serial(device.port, 115200, timeout=0.1) as ser:
-                Channel(SerialPipe(ser)).ask("hello", timeout=0.5, tries=1)
-            return True
-        except (BoardError, serial.SerialException, OSError):
-            time.sleep(0.1)
-    return False

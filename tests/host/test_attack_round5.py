@@ -31,6 +31,7 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.floodbox import FloodBox, peak_rss_kb
 from support.livebox import SCOREBOARD, KeyBox, checkout_env
 from support.vdev import REPO, VirtualDevice, scoreboard
+from support.waits import wait_for
 from host_tools.device.channel import answer
 from host_tools.device.frames import STOP_REQUEST
 from scoreboard.core.words import crc
@@ -222,7 +223,7 @@ def test_a_database_away_during_live_db_is_waited_out_and_the_match_stored(tmp_p
         pg = request.getfixturevalue("pg_server")
         pg.reset()
     with LockedTable(tmp_path, pg) as t:
-        time.sleep(1.0)
+        t.match_ends()
         assert t.live.tables()[1]["status"] == "database unavailable"
         assert t.stored(t.release()) == [("finished", "B")]
         t.live.wait(lambda tables: tables[1]["status"] == "live", 10, "the table live again")
@@ -310,25 +311,24 @@ def test_a_stray_ctrl_c_and_ctrl_a_during_play_stop_nothing(tmp_path):
             for stray in (b"\x03", b"\x01", b"\r\x03\x03"):
                 os.write(fd, stray)
                 time.sleep(1.0)
-            end = time.monotonic() + 30
-            while sum(1 for ln in box.journal() if ln.split(" ")[-2:-1] in (
-                    ["red"], ["black"])) < 10:
-                assert time.monotonic() < end, "\n".join(box.journal())
-                time.sleep(0.1)
+            wait_for(lambda: sum(1 for ln in box.journal() if ln.split(" ")[-2:-1] in (
+                ["red"], ["black"])) >= 10, 30,
+                lambda: "the 10 pots journaled:\n" + "\n".join(box.journal()), every=0.1)
             pots = [ln.rsplit(" *", 1)[0].split(" ", 1)[1] for ln in box.journal()
                     if ln.startswith("@") and (" red" in ln or " black" in ln)]
             assert pots == ["pot red", "pot black"] * 5, box.journal()
             os.write(fd, STOP_REQUEST)
-            got = b""
-            end = time.monotonic() + 10
-            while b"scoreboard: stopped" not in got and time.monotonic() < end:
+            got = bytearray()
+
+            def stopped():
                 try:
-                    got += os.read(fd, 4096)
+                    got.extend(os.read(fd, 4096))
                 except BlockingIOError:
-                    time.sleep(0.05)
-            assert b"scoreboard: stopped" in got
+                    pass
+                return b"scoreboard: stopped" in got
+            wait_for(stopped, 10, lambda: "`scoreboard: stopped`: %r" % bytes(got[-300:]))
             assert any(answer(ln) and answer(ln)[1:] == ("ok", ["stopping"])
-                       for ln in got.split(b"\n"))
+                       for ln in bytes(got).split(b"\n"))
         finally:
             os.close(fd)
     finally:

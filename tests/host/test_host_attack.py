@@ -32,7 +32,7 @@ from support import mpy, pgserver
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
 from support.vdev import (PYTHON, REPO, VirtualDevice, journal_match, journal_text,
-                          match_lines, scoreboard, sync)
+                          match_lines, scoreboard, stored, sync)
 from host_tools.results.db import open_db
 from host_tools.results.db.migrations import LATEST
 
@@ -55,15 +55,6 @@ def with_box(lines, box):
     """Match lines with a `box` header line after the `id` (as the box writes it)."""
     i = next(n for n, line in enumerate(lines) if line.startswith("id "))
     return lines[:i + 1] + ["box " + box] + lines[i + 1:]
-
-
-def stored(url):
-    """{(box, id): row} of the database's current versions."""
-    db = open_db(url)
-    try:
-        return {(m["box"], m["id"]): m for m in db.matches()}
-    finally:
-        db.close()
 
 
 def history(url):

@@ -4,10 +4,11 @@ journal offers; the firmware compiled, copied, only what changed copied again, c
 """
 
 import os
-import time
 from pathlib import Path
 
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
+from support.uf2drive import PICO2_INFO, drive
+from support.waits import appears
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
 from host_tools.device.flashing import APP_HEAP_KB, build, flash as flash_firmware, heap_warning
@@ -103,9 +104,7 @@ def test_flash_copies_then_only_what_changed(tmp_path):
         for path, data in files.items():
             assert (box / path).read_bytes() == data
         assert (box / "scoreboard" / "app.mpy").exists() and (box / "main.py").exists()
-        deadline = time.monotonic() + 20  # the app started from the flash makes its folders
-        while not (box / "queue").is_dir() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        appears(box / "queue", 20)  # the app started from the flash makes its folders
         assert (box / "matches").is_dir()
 
         rc, out, err = scoreboard("flash", "--port", dev.port)
@@ -173,17 +172,7 @@ def test_flash_without_a_board_one_line(tmp_path):
 # A folder with an INFO_UF2.TXT stands in for the drive; SCOREBOARD_UF2_ROOTS points the
 # search at a fake mount root, so the search itself is what is tested, and a written
 # mount table says which folders are FAT mounts (tests/host/test_uf2_drive.py: only those count).
-PICO_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
-PICO2_INFO = "UF2 Bootloader v1.0\nModel: Raspberry Pi RP2350\nBoard-ID: RP2350\n"
 PICO_IMAGE = IMAGES / "scoreboard-pico.uf2"
-
-
-def drive(root, name, info=PICO_INFO):
-    path = root / name
-    path.mkdir(parents=True)
-    if info is not None:
-        (path / "INFO_UF2.TXT").write_text(info)
-    return path
 
 
 def uf2_flash(roots, *args, fat=()):

@@ -13,7 +13,6 @@ What must hold:
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import serial.tools.list_ports
@@ -21,7 +20,8 @@ import serial.tools.list_ports
 from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device, db_url, pg_server)
 from support.hostfixtures import fill_box
 from support.vdev import (VirtualDevice, journal_match, journal_text, match_lines,
-                          scoreboard, sync)
+                          scoreboard, stored, sync)
+from support.waits import wait_for
 from host_tools.results.db import masked_url, open_db
 from host_tools.results.db.migrations import LATEST
 from scoreboard.core.replay import replay
@@ -35,15 +35,6 @@ def with_box(lines, box):
 
 def last(out):
     return out.strip().splitlines()[-1]
-
-
-def stored(url):
-    """{(box, id): row} of the database's current versions."""
-    db = open_db(url)
-    try:
-        return {(m["box"], m["id"]): m for m in db.matches()}
-    finally:
-        db.close()
 
 
 class UsbPort:
@@ -231,10 +222,7 @@ def follow(port, results, done, logged, timeout=40):
     link = Link(Table(1, port), lambda *a: None, results, idle=0.2, log=logged.append)
     link.start()
     try:
-        end = time.monotonic() + timeout
-        while not done():
-            assert time.monotonic() < end, "live did not get there: %s" % logged
-            time.sleep(0.1)
+        wait_for(done, timeout, lambda: "live to get there: %s" % logged, every=0.1)
     finally:
         link.stop()
         link.join(10)

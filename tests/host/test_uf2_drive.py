@@ -15,17 +15,8 @@ import pytest
 
 from host_tools.commands import uf2, uf2_install
 from host_tools.commands.uf2_install import InstallError
+from support.uf2drive import PICO_INFO, drive
 from support.vdev import scoreboard
-
-PICO_INFO = "UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\nBoard-ID: RPI-RP2\n"
-
-
-def drive(root, name, info=PICO_INFO):
-    path = root / name
-    path.mkdir(parents=True)
-    if info is not None:
-        (path / "INFO_UF2.TXT").write_text(info)
-    return path
 
 
 def mount_table(path, fat=(), other=()):

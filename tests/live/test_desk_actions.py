@@ -24,6 +24,7 @@ from host_tools.tournament import store
 from host_tools.tournament.header import header_lines
 from scoreboard.core.words import with_checksum
 from support.deskpage import csv_text, played, served
+from support.waits import wait_for
 
 
 def post(url, body, raw=None):
@@ -177,12 +178,8 @@ def box_snapshot(db, table, mid, events):
 
 
 def wait_status(web, mid, want, timeout=10):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if status(web, mid) == want:
-            return
-        time.sleep(0.05)
-    raise AssertionError("%s stayed %s, not %s" % (mid, status(web, mid), want))
+    wait_for(lambda: status(web, mid) == want, timeout,
+             lambda: "%s to be %s: it stays %s" % (mid, want, status(web, mid)))
 
 
 def test_the_status_follows_the_table_from_the_first_stroke(cup):
@@ -192,13 +189,14 @@ def test_the_status_follows_the_table_from_the_first_stroke(cup):
         assert post(base + "assign", {"match": "W1-03", "table": 2})[0] == 200
         assert post(base + "call", {"match": "W1-03"})[0] == 200
         assert post(base + "assign", {"match": "W1-04", "table": 3})[0] == 200
+        # Nothing to wait for before a status that must not change: web.publish returns
+        # once the desk has taken the line, and what it makes of it is queued on the
+        # desk's one database thread ahead of the status read that follows.
         # the box of table 2 starts W1-03: its header, its `called` line: not yet in play
         web.publish("line", box_snapshot(cup, 2, "W1-03", ["called"]))
-        time.sleep(0.5)
         assert status(web, "W1-03") == "called"
         # the box of another table says it plays W1-04: the desk's assignment says where
         web.publish("line", box_snapshot(cup, 5, "W1-04", ["called", "frame A"]))
-        time.sleep(0.5)
         assert status(web, "W1-04") == "assigned"
         # the referee's `ok`: the first frame's break-off, on table 2
         web.publish("line", box_snapshot(cup, 2, "W1-03", ["called", "frame A"]))
@@ -227,12 +225,14 @@ def test_two_writers_at_once_take_turns_on_sqlite(tmp_path):
     path = str(tmp_path / "results.sqlite")
     played(path, upto=0)
     done, errors = [], []
+    have_read = threading.Event()
 
     def reader_then_writer():
         db = open_db(path)
         try:
             db.begin()
             db.rows("SELECT changes FROM tournaments")
+            have_read.set()
             time.sleep(0.4)  # the other writer comes in between the read and the write
             db.execute("UPDATE tournaments SET changes = changes + 1")
             db.commit()
@@ -243,9 +243,10 @@ def test_two_writers_at_once_take_turns_on_sqlite(tmp_path):
             db.close()
 
     def writer():
-        time.sleep(0.1)
-        db = open_db(path)
+        db = None
         try:
+            assert have_read.wait(10), "the first writer never read"
+            db = open_db(path)
             db.begin()
             db.execute("UPDATE tournaments SET changes = changes + 1")
             db.commit()
@@ -253,7 +254,8 @@ def test_two_writers_at_once_take_turns_on_sqlite(tmp_path):
         except Exception as e:
             errors.append(e)
         finally:
-            db.close()
+            if db is not None:
+                db.close()
 
     threads = [threading.Thread(target=reader_then_writer), threading.Thread(target=writer)]
     for th in threads:

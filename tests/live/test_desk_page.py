@@ -15,6 +15,7 @@ import base64
 import json
 import os
 import re
+import select
 import subprocess
 import threading
 import time
@@ -38,7 +39,7 @@ from support.livebox import SCOREBOARD, _readline, checkout_env, stop
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.liveweb import snapshot
 from support.vdev import VirtualDevice
-from support.waits import wait_js
+from support.waits import wait_for, wait_js
 
 EN = words("en")
 OUTPUT = mpy.REPO / "test-output" / "desk"
@@ -710,7 +711,8 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
             answer["took"] = time.monotonic() - t0
         caller = threading.Thread(target=call)
         caller.start()
-        time.sleep(0.5)  # the call waits on the box
+        # the call waits on the box: its request is there, unanswered
+        wait_for(lambda: select.select([master], [], [], 0)[0], 10, "the call to reach the box")
         t0 = time.monotonic()
         status, text = _status(web.url + "api/tournament/Cup")
         assert status == 200 and time.monotonic() - t0 < 1.0, time.monotonic() - t0

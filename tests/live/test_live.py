@@ -17,7 +17,8 @@ from host_tools.device.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table
 from scoreboard.core.words import with_checksum
 from support.livebox import (KEYS_1, KEYS_2, MATCH, MATCH_2, SCORES_1, SCORES_2, SCOREBOARD,
-                             Cable, KeyBox, Live, score)
+                             Cable, KeyBox, Live, read_events, score)
+from support.waits import wait_for
 
 
 def line(text):
@@ -103,21 +104,8 @@ def _stream(url, last=None, count=3, timeout=10):
     req = urllib.request.Request(url.rstrip("/") + "/api/stream")
     if last is not None:
         req.add_header("Last-Event-ID", str(last))
-    out = []
     with urllib.request.urlopen(req, timeout=timeout) as r:
-        event = {}
-        while len(out) < count:
-            raw = r.readline().decode().rstrip("\n")
-            if raw.startswith("id: "):
-                event["id"] = int(raw[4:])
-            elif raw.startswith("event: "):
-                event["kind"] = raw[7:]
-            elif raw.startswith("data: "):
-                event["data"] = json.loads(raw[6:])
-            elif raw == "" and "kind" in event:
-                out.append((event["id"], event["kind"], event["data"]))
-                event = {}
-    return out
+        return read_events(r, count)
 
 
 def _scores_of(journal):
@@ -216,10 +204,8 @@ def test_a_cable_pull_and_a_reset_mid_frame_lose_and_double_nothing(tmp_path):
     journal = box.journal
 
     def until(n, timeout=20):
-        end = time.monotonic() + timeout
-        while len(journal()) < n:
-            assert time.monotonic() < end, "the box did not reach line %d" % n
-            time.sleep(0.02)
+        wait_for(lambda: len(journal()) >= n, timeout, "the box to reach line %d" % n,
+                 every=0.02)
 
     try:
         live = Live([cable.link])

@@ -7,12 +7,12 @@ tests/support/live_figures.py.
 """
 
 import statistics
-import time
 
 import pytest
 
 from support.live_figures import HEADER, press_to_paint
 from support.livebox import MATCH, KeyBox
+from support.waits import wait_for
 
 
 @pytest.mark.slow
@@ -31,10 +31,8 @@ def test_press_to_overlay_latency(tmp_path):
 def test_bytes_per_stroke(tmp_path):
     box = KeyBox(tmp_path / "b", "ok\n" + "red\nblack\n" * 6 + "end\n", MATCH)
     try:
-        end = time.monotonic() + 30
-        while len(box.journal()) < HEADER + 13:
-            assert time.monotonic() < end
-            time.sleep(0.1)
+        wait_for(lambda: len(box.journal()) >= HEADER + 13, 30, "the 13 strokes journaled",
+                 every=0.1)
         lines = box.journal()
     finally:
         box.stop()

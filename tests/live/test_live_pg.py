@@ -7,7 +7,6 @@ nothing."""
 
 import json
 import threading
-import time
 
 import psycopg
 
@@ -62,10 +61,7 @@ def test_live_results_and_notifications_on_postgresql(tmp_path, pg_server):  # n
                          what="the match to finish")
         mid = done[1]["id"]
         mark = box.flash / "matches" / (mid + ".pulled")
-        end = time.monotonic() + 30
-        while not mark.exists():
-            assert time.monotonic() < end, "the finished match was never marked pulled"
-            time.sleep(0.1)
+        wait_for(mark.exists, 30, "the finished match to be marked pulled", every=0.1)
         rows = pg_server.psql("SELECT id, status, frames_a, frames_b, sha256 FROM matches")
         assert [r[:4] for r in rows] == [(mid, "finished", 1, 0)]
         live_row = pg_server.psql("SELECT tbl, lines, signal, match_id, state::text "

@@ -18,7 +18,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 
@@ -28,9 +27,10 @@ from aiohttp import web
 from host_tools import cli
 from host_tools.live import stream
 from host_tools.live.stream import Hub
-from support.livebox import _readline
+from support.livebox import _readline, read_events
 from support.liveweb import Web, snapshot
 from support.mpy import REPO
+from support.waits import wait_for
 
 
 def get(web_, path, host=None, headers=None):
@@ -51,33 +51,13 @@ def events(web_, path="/api/stream", until=None, count=None, timeout=10):
     """The events of a stream: [(id, kind, data)] until an event of id `until` (or
     `count` events)."""
     conn = http.client.HTTPConnection("127.0.0.1", web_.port, timeout=timeout)
-    out, event = [], {}
     try:
         conn.request("GET", path)
         r = conn.getresponse()
         assert r.status == 200, r.status
-        while True:
-            raw = r.readline().decode().rstrip("\n")
-            if raw.startswith("id: "):
-                event["id"] = int(raw[4:])
-            elif raw.startswith("event: "):
-                event["kind"] = raw[7:]
-            elif raw.startswith("data: "):
-                event["data"] = json.loads(raw[6:])
-            elif raw == "" and "kind" in event:
-                out.append((event["id"], event["kind"], event["data"]))
-                if event["id"] == until or len(out) == count:
-                    return out
-                event = {}
+        return read_events(r, count, until)
     finally:
         conn.close()
-
-
-def wait(test, timeout=10.0, what="the server"):
-    end = time.monotonic() + timeout
-    while not test():
-        assert time.monotonic() < end, "timed out waiting for " + what
-        time.sleep(0.02)
 
 
 @pytest.fixture
@@ -227,14 +207,14 @@ def test_streams_past_the_cap_are_told_to_come_back(served, monkeypatch):
             c.request("GET", "/api/stream")
             assert c.getresponse().status == 200
             held.append(c)
-        wait(lambda: w.hub.stats["streams"] == 3)
+        wait_for(lambda: w.hub.stats["streams"] == 3, 10, "3 streams open", every=0.02)
         status, headers, body = get(w, "/api/stream")
         assert status == 503 and int(headers["Retry-After"]) > 0
         assert "\n" not in body.strip()
         assert w.hub.stats["refused"] == 1
         assert get(w, "/api/tables")[0] == 200  # the rest of the server answers
         held.pop().close()
-        wait(lambda: w.hub.stats["streams"] == 2)
+        wait_for(lambda: w.hub.stats["streams"] == 2, 10, "2 streams open", every=0.02)
         assert len(events(w, count=1)) == 1
     finally:
         for c in held:
@@ -291,7 +271,7 @@ def test_a_reader_that_falls_behind_is_dropped_and_resumes_from_its_id(served,
     stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     stalled.connect(("127.0.0.1", w.port))
     stalled.sendall(b"GET /api/stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-    wait(lambda: w.hub.stats["streams"] == 1)
+    wait_for(lambda: w.hub.stats["streams"] == 1, 10, "1 stream open", every=0.02)
     snap = snapshot(1)
     snap["last"] = "x" * 20000
 
@@ -305,8 +285,8 @@ def test_a_reader_that_falls_behind_is_dropped_and_resumes_from_its_id(served,
     try:
         sent = w.call(chatty())
         assert sent is not None and sent < 5000
-        wait(lambda: w.hub.stats["dropped"] == 1 and w.hub.stats["streams"] == 0,
-             what="the stalled reader dropped")
+        wait_for(lambda: w.hub.stats["dropped"] == 1 and w.hub.stats["streams"] == 0, 10,
+                 "the stalled reader dropped", every=0.02)
     finally:
         stalled.close()
     # Back with its last id, a reader gets what followed it from the history.
@@ -329,10 +309,11 @@ def test_a_client_that_leaves_before_its_headers_leaves_no_traceback(served, cap
     c.request("GET", "/api/tables")
     assert c.getresponse().status == 200
     c.close()
-    wait(lambda: w.hub.stats["streams"] == 0)
+    wait_for(lambda: w.hub.stats["streams"] == 0, 10, "no stream open", every=0.02)
     noisy = [r for r in caplog.records if r.exc_info or r.levelno >= logging.WARNING]
     assert not noisy, [r.getMessage() for r in noisy]
-    wait(lambda: w.hub.stats["streams"] == 0)  # and their places given back
+    # and their places given back
+    wait_for(lambda: w.hub.stats["streams"] == 0, 10, "no stream open", every=0.02)
 
 
 FLOOD = """
@@ -363,17 +344,18 @@ def test_a_flood_past_the_file_limit_is_one_line_and_the_pages_answer_after():
         for s in socks:
             s.close()
         socks = []
-        end = time.monotonic() + 10
-        while True:
+
+        def answers():
             try:
                 c = http.client.HTTPConnection("127.0.0.1", port, timeout=3)
                 c.request("GET", "/api/tables")
-                assert c.getresponse().status == 200
+                status = c.getresponse().status
                 c.close()
-                break
             except (OSError, http.client.HTTPException):
-                assert time.monotonic() < end, "the pages never answered again"
-                time.sleep(0.2)
+                return False
+            assert status == 200, status
+            return True
+        wait_for(answers, 10, "the pages to answer again", every=0.2)
     finally:
         for s in socks:
             s.close()

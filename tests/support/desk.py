@@ -23,13 +23,11 @@ text written to a pipe or a file: the ANSI code page (cp1252) and `\r\n` line en
 """
 
 import csv
-import io
 import json
 import os
 import re
 import signal
 import subprocess
-import time
 import urllib.request
 from pathlib import Path
 
@@ -39,6 +37,9 @@ from host_tools.mp.replay_json import to_json
 from scoreboard.core.notation import Reader
 from scoreboard.core.replay import replay
 from support.hostfixtures import fill_box
+from support.livebox import _readline
+from support.uf2drive import drive as uf2_drive
+from support.waits import poll
 from support.vdev import REPO, VirtualDevice
 
 BLOCKED = ("termios", "tty", "pty", "fcntl")
@@ -258,10 +259,7 @@ def flash_both_ways(desk, tmp_path, firmware):
     for path, data in files.items():
         assert (box / path).read_bytes() == data, path
 
-    drive = desk.work / "media" / "RPI-RP2"
-    drive.mkdir(parents=True)
-    (drive / "INFO_UF2.TXT").write_text("UF2 Bootloader v3.0\nModel: Raspberry Pi RP2\n"
-                                        "Board-ID: RPI-RP2\n")
+    drive = uf2_drive(desk.work / "media", "RPI-RP2")
     image = REPO / "build" / "pico" / "scoreboard-pico.uf2"
     assert image.is_file(), "build/pico/scoreboard-pico.uf2 is missing: run `make deps`"
     # The drive search on the fake mount root, the drive a FAT mount by the mount table.
@@ -289,14 +287,14 @@ def live_follows(desk, tmp_path):
     with VirtualDevice(flash) as dev:
         proc = desk.popen("live", "--port", dev.port, "--http-port", "0")
         try:
-            url = _first_line(proc, "live: http", 30).split()[1]
-            end = time.monotonic() + 30
-            table = None
-            while time.monotonic() < end:
-                table = _tables(url)[0]
-                if table["signal"] and table["lines"] == len(lines.splitlines()):
-                    break
-                time.sleep(0.2)
+            url = _readline(proc, 30, b"live: http").split()[1]
+            seen = {}
+
+            def caught_up():  # the last table read stays for the checks below
+                seen["table"] = t = _tables(url)[0]
+                return t["signal"] and t["lines"] == len(lines.splitlines())
+            poll(caught_up, 30, 0.2)
+            table = seen.get("table")
         finally:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGTERM)
@@ -306,22 +304,3 @@ def live_follows(desk, tmp_path):
     assert table["lines"] == len(lines.splitlines()) and table["status"] == "live"
     assert "Traceback" not in err.decode(), err.decode()
     return flash
-
-
-def _first_line(proc, prefix, timeout):
-    """The first line of proc's stdout that starts with `prefix`."""
-    end = time.monotonic() + timeout
-    buf = io.BytesIO()
-    os.set_blocking(proc.stdout.fileno(), False)
-    while time.monotonic() < end:
-        chunk = proc.stdout.read(4096)
-        if chunk:
-            buf.write(chunk)
-            for line in buf.getvalue().decode(errors="replace").splitlines():
-                if line.startswith(prefix):
-                    return line
-        elif proc.poll() is not None:
-            break
-        else:
-            time.sleep(0.05)
-    raise AssertionError("no %r from %s: %r" % (prefix, proc.args[-4:], buf.getvalue()[-300:]))

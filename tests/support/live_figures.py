@@ -17,12 +17,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 from support import device
 from support.livebox import MATCH, KeyBox, Live
 from support.mpy import REPO
+from support.waits import wait_for
 from support.simpage import chrome, quit_chrome
 
 HEADER = 9  # journal lines before the first stroke: the header (8) and `frame A`
@@ -46,15 +46,14 @@ def press_to_paint(tmp_path, boxes, presses):
             b.begun()
         live = Live([b.port for b in played])
         driver.get(live.url + "table/1/overlay")
-        end = time.monotonic() + 60 + presses * 0.5
-        while True:  # every press made, and the overlay has painted the journal's end
+
+        def painted():  # every press made, and the overlay has painted the journal's end
             done = log.exists() and len(log.read_text().splitlines()) == presses + 1
-            if done and driver.execute_script(
-                    "return Live.log.some(e => e.table === 1 && e.lines === %d)"
-                    % len(played[0].journal())):
-                break
-            assert time.monotonic() < end, "the overlay never painted the last press"
-            time.sleep(0.2)
+            return done and driver.execute_script(
+                "return Live.log.some(e => e.table === 1 && e.lines === %d)"
+                % len(played[0].journal()))
+        wait_for(painted, 60 + presses * 0.5, "the overlay to paint the last press",
+                 every=0.2)
         paints = {}
         for e in driver.execute_script("return Live.log"):
             paints.setdefault(e["lines"], e["t"])

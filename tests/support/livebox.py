@@ -21,6 +21,7 @@ import urllib.request
 from pathlib import Path
 
 from support.vdev import REPO
+from support.waits import wait_for
 
 SCOREBOARD = REPO / ".venv" / "bin" / "scoreboard"
 
@@ -92,17 +93,13 @@ class KeyBox:
 
     def interpreter(self):
         """The pid of the MicroPython interpreter behind the pty."""
-        end = time.monotonic() + 5
-        while time.monotonic() < end:
+        def kids():
             try:
-                kids = Path("/proc/%d/task/%d/children" % (self.proc.pid, self.proc.pid)
+                return Path("/proc/%d/task/%d/children" % (self.proc.pid, self.proc.pid)
                             ).read_text().split()
             except OSError:
-                kids = []
-            if kids:
-                return int(kids[0])
-            time.sleep(0.05)
-        raise AssertionError("no interpreter under the virtual device")
+                return []
+        return int(wait_for(kids, 5, "the interpreter under the virtual device")[0])
 
     def reset(self):
         """A power cut: the interpreter dies mid-whatever; the bridge boots it again."""
@@ -113,10 +110,8 @@ class KeyBox:
         scripts press `ok` first: a host that connects before it is taken stops the app
         for its catch-up (as a sync does), and a press in that moment is lost, as on a
         box; so a test lets the box take it, then connects in the wait that follows."""
-        end = time.monotonic() + timeout
-        while not any(" frame " in ln for ln in self.journal()):
-            assert time.monotonic() < end, "the match never began: %s" % self.journal()
-            time.sleep(0.05)
+        wait_for(lambda: any(" frame " in ln for ln in self.journal()), timeout,
+                 lambda: "the match to begin: %s" % self.journal())
 
     def journal(self):
         """The lines of the box's one match journal, as on its flash."""
@@ -222,20 +217,37 @@ class Live:
 
     def wait(self, test, timeout=20.0, what="the tables"):
         """Poll /api/tables until test(tables) is true; the tables then."""
-        end = time.monotonic() + timeout
-        while True:
-            tables = self.tables()
-            if test(tables):
-                return tables
-            if time.monotonic() > end:
-                raise AssertionError("timed out waiting for %s: %s" % (
-                    what, json.dumps({n: (t["status"], t["lines"], t["last"])
-                                      for n, t in tables.items()})))
-            time.sleep(0.05)
+        seen = {}
+
+        def ready():
+            seen["tables"] = self.tables()
+            return test(seen["tables"])
+        wait_for(ready, timeout, lambda: "%s: %s" % (what, json.dumps(
+            {n: (t["status"], t["lines"], t["last"]) for n, t in seen["tables"].items()})))
+        return seen["tables"]
 
     def stop(self):
         stop(self.proc)
         return self.proc.stderr.read().decode()
+
+
+def read_events(response, count=None, until=None):
+    """The server-sent events of /api/stream read from `response` (its readline() gives
+    bytes): [(id, kind, data)], until `count` of them or the one of id `until`."""
+    out, event = [], {}
+    while True:
+        raw = response.readline().decode().rstrip("\n")
+        if raw.startswith("id: "):
+            event["id"] = int(raw[4:])
+        elif raw.startswith("event: "):
+            event["kind"] = raw[7:]
+        elif raw.startswith("data: "):
+            event["data"] = json.loads(raw[6:])
+        elif raw == "" and "kind" in event:
+            out.append((event["id"], event["kind"], event["data"]))
+            if event["id"] == until or len(out) == count:
+                return out
+            event = {}
 
 
 def score(table):

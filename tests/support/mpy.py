@@ -111,3 +111,10 @@ def replay_json(path, timing=True):
     if not timing:
         report.pop("timing")
     return report
+
+
+def replay_text(folder, text, timing=True, name="replay-input.sbn"):
+    """`replay_json` of `text`, written first to `name` in `folder` (a test's tmp_path)."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    return replay_json(path, timing)

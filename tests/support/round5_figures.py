@@ -26,6 +26,7 @@ from support.floodbox import FloodBox, peak_rss_kb
 from support.live_figures import HEADER
 from support.livebox import SCOREBOARD, KeyBox, Live, checkout_env
 from support.vdev import REPO
+from support.waits import poll, wait_for
 
 
 def _keys(presses):
@@ -74,13 +75,14 @@ def viewers(tmp, presses=40, count=200):
         port = int(live.url.rstrip("/").rsplit(":", 1)[1])
         driver.get(live.url + "table/1/overlay")
         half = presses // 2
-        while not log.exists() or len(log.read_text().splitlines()) < half + 1:
-            time.sleep(0.1)
+        wait_for(lambda: log.exists() and len(log.read_text().splitlines()) >= half + 1, 120,
+                 "half the presses", every=0.1)
         socks, _ = _viewers(port, count, stop)
-        end = time.monotonic() + 120
-        while len(log.read_text().splitlines()) < presses + 1 and time.monotonic() < end:
-            time.sleep(0.2)
-        time.sleep(2)
+        poll(lambda: len(log.read_text().splitlines()) >= presses + 1, 120, 0.2)
+        # the overlay paints the journal's end (the figures count the presses it painted)
+        poll(lambda: driver.execute_script(
+            "return Live.log.some(e => e.table === 1 && e.lines === %d)" % len(box.journal())),
+            10, 0.2)
         paints = {}
         for e in driver.execute_script("return Live.log"):
             paints.setdefault(e["lines"], e["t"])
@@ -177,6 +179,13 @@ class LockedTable:
             raise
         return self
 
+    def match_ends(self, timeout=30):
+        """Wait until live has seen the box's match end (its `rack`, 8 s in), the
+        database still away."""
+        self.live.wait(lambda t: t[1]["replay"] is not None
+                       and t[1]["replay"]["status"] == "finished", timeout,
+                       "the match to end while the database is away")
+
     def release(self):
         """The database back; the moment it was (monotonic)."""
         if self.pg is not None:
@@ -192,16 +201,14 @@ class LockedTable:
         """The matches rows once there are some (AssertionError after `most` s)."""
         from host_tools.results.db import open_db
 
-        while True:
+        def rows():
             db = open_db(self.url)
             try:
-                rows = [tuple(r) for r in db.rows("SELECT status, winner FROM matches")]
+                return [tuple(r) for r in db.rows("SELECT status, winner FROM matches")]
             finally:
                 db.close()
-            if rows:
-                return rows
-            assert time.monotonic() - since < most, "the match was not stored"
-            time.sleep(0.01)
+        return wait_for(rows, max(0, since + most - time.monotonic()), "the match to be stored",
+                        every=0.01)
 
     def __exit__(self, *exc):
         if self.away:
@@ -220,7 +227,7 @@ def db(tmp):
         for name, server in (("SQLite locked", None), ("PostgreSQL stopped", pg)):
             (tmp / name.split()[0]).mkdir()
             with LockedTable(tmp / name.split()[0], server) as t:
-                time.sleep(3)
+                t.match_ends()
                 back = t.release()
                 t.stored(back)
                 print("live --db, %s while the match ended: stored %.2f s after it was "

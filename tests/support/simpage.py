@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -20,6 +19,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 
 from support.mpy import REPO, tool
+from support.waits import wait_for
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -100,15 +100,8 @@ class Page:
 
     def wait(self, script, timeout=20.0, what="the page"):
         """Poll `return ...` until it is truthy; its value."""
-        end = time.monotonic() + timeout
-        while True:
-            value = self.js(script)
-            if value:
-                return value
-            if time.monotonic() > end:
-                raise AssertionError("timed out waiting for %s: %s; errors %s; console %s" % (
-                    what, script, self.errors(), self.console()[-15:]))
-            time.sleep(0.05)
+        return wait_for(lambda: self.js(script), timeout, lambda: "%s: %s; errors %s; console %s"
+                        % (what, script, self.errors(), self.console()[-15:]))
 
     # -- loading -------------------------------------------------------------------------
     def open(self, fresh=False):

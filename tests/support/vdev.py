@@ -182,6 +182,38 @@ def stored_ids(url):
         db.close()
 
 
+def app_answers(port, most=20):
+    """Whether the virtual device's app runs within `most` seconds: its request channel
+    answers `hello` (the app turns the keyboard interrupt off while it plays, so its
+    SIGINT handler no longer tells). The app answers once it is in its loop: the
+    journal's start-up and any recovery are done."""
+    import serial
+
+    from host_tools.device.box import BoardError
+    from host_tools.device.channel import Channel, SerialPipe
+    from support.waits import poll
+
+    def answers():
+        try:
+            with serial.Serial(port, 115200, timeout=0.1) as ser:
+                Channel(SerialPipe(ser)).ask("hello", timeout=0.5, tries=1)
+            return True
+        except (BoardError, serial.SerialException, OSError):
+            return False
+    return poll(answers, most, 0.1) is not None
+
+
+def stored(url):
+    """{(box, id): row} of the current versions in the results database at `url`."""
+    from host_tools.results.db import open_db
+
+    db = open_db(url)
+    try:
+        return {(m["box"], m["id"]): m for m in db.matches()}
+    finally:
+        db.close()
+
+
 if __name__ == "__main__":  # a quick look: python tests/support/vdev.py FLASH
     with VirtualDevice(sys.argv[1]) as dev:
         print(dev.port)
