@@ -72,9 +72,9 @@ def main():
             raise
         app = App = module = draw = None  # what the start made goes to the collector
         try:  # the console's line and both panels, once the start's modules are let go
-            from scoreboard import outofmemory
+            from scoreboard.outofmemory import at_start
 
-            outofmemory.at_start(board, board_name, e)
+            at_start(board, board_name, e)
         except MemoryError:  # not even that: the line without its details
             print("scoreboard: out of memory while starting")
     finally:

@@ -145,8 +145,10 @@ LAYERS = (
     # The browser simulator's board is the bridge that runs the app from JavaScript.
     ("boards/sim.py", ("drivers", "boards", "scoreboard.core", "scoreboard.app",
                        "scoreboard.keys", "scoreboard.files", "scoreboard.space"), set()),
-    # main.py loads the screens' faces before the app (the .mpy route: see there).
-    ("main.py", ("scoreboard.app", "scoreboard.ui", "boards"), set()),
+    # main.py loads the screens' faces before the app (the .mpy route: see there), and
+    # says a start out of memory on both panels (scoreboard.outofmemory, issue 36).
+    ("main.py", ("scoreboard.app", "scoreboard.ui", "boards", "scoreboard.outofmemory"),
+     set()),
 )
 FIRMWARE_TOPS = ("scoreboard", "drivers", "boards", "main")
 
