@@ -89,6 +89,9 @@ def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
         assert proc.stderr.read().startswith("emulated ")
 
 
+# A minute and a half of the emulated chip compiling and copying the .mpy files: `make
+# slow` runs it, and `make bench`'s heap of the .mpy route takes the same route.
+@pytest.mark.slow
 def test_the_mpy_route_onto_a_pico_says_whether_the_app_started(tmp_path):
     """Issue 23 item 6, heard on the board: `scoreboard flash` (the .mpy files) onto the
     emulated RP2040 copies everything, starts the app, and its last line says what the
