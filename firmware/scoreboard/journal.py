@@ -76,6 +76,10 @@ def _word(line):
 
 class Journal:
     echo = None  # scoreboard.echo.Echo: each line on the console too (set by the app)
+    # notify(stem, lines, bytes): the journal STEM holds that many lines and bytes on
+    # flash now (after each flush, and after a recovery), notify(None, 0, 0): no match
+    # any more. The net task's wake-up (scoreboard/net): it reads the lines back itself.
+    notify = None
 
     def __init__(self, root, board_id, errno_of=None, free=None, reserve=RESERVE,
                  sync=None):
@@ -174,6 +178,8 @@ class Journal:
         self.match = Match(header, self.store)
         if self.echo is not None:
             self.echo.lines(mid, 1, data)
+        if self.notify is not None:
+            self.notify(mid, self.lines, self.pos)
         self.frame_end = 0
         self.measure()
         return self.match
@@ -225,6 +231,8 @@ class Journal:
         self.crc = binascii.crc32(data, self.crc) & 0xFFFFFFFF
         if self.echo is not None:  # after the flush: the console never runs ahead
             self.echo.lines(self.stem, self.lines, data)
+        if self.notify is not None:  # after the flush too: the net sends what flash holds
+            self.notify(self.stem, self.lines, self.pos)
         if _word(line) == "frame":
             self.frame_end = self.pos
             self._checkpoint()
@@ -313,6 +321,8 @@ class Journal:
         self._open(r.stem, r.match.header.id, r.pos, r.line, r.crc)
         if self.echo is not None:
             self.echo.state(self.stem, self.lines)
+        if self.notify is not None:
+            self.notify(self.stem, self.lines, self.pos)
         self.frame_end = r.frame_end()
         self.measure()
         return self.match, None if damage is None else str(damage)
@@ -333,6 +343,8 @@ class Journal:
         self.store = None
         self.frames_left = None
         self.stuck = None
+        if self.notify is not None:
+            self.notify(None, 0, 0)
 
     # -- space -----------------------------------------------------------------------
     def space_message(self):
