@@ -56,6 +56,8 @@ _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past M
 
 
 class App:
+    net = None  # the net task's Net (scoreboard/net/task.py) while App.run() runs one
+
     def __init__(self, board):
         self.board = board
         self.journal = Journal(board.flash, box_id(board.unique_id(), board.name),
@@ -532,4 +534,5 @@ def _net_task(app):
 
     from scoreboard.net.task import Net
 
-    return asyncio.create_task(Net(app).run())
+    app.net = Net(app)
+    return asyncio.create_task(app.net.run())

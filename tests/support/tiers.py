@@ -32,6 +32,7 @@ NEEDS_BUILD_FIXTURES = {
     "micropython_bin": "the MicroPython unix port",
     "pg_server": "a PostgreSQL server",
     "device": "the virtual device",
+    "mosquitto": "a Mosquitto broker",
 }
 
 # Files whose tests (all or most of them) run one of those, with what they run. A file
@@ -86,6 +87,11 @@ NEEDS_BUILD_FILES = {
     "test_mash.py": "MicroPython",
     "test_micropython_parity.py": "MicroPython",
     "test_mp32_parity.py": "the 32-bit build",
+    "test_net_box.py": "the virtual device, Mosquitto",
+    "test_net_micropython.py": "MicroPython, the 32-bit build",
+    "test_broker.py": "Mosquitto (and the command run end to end)",
+    "test_setup_wifi.py": "the virtual device, Mosquitto",
+    "test_picow.py": "the emulated Pico W, make",
     "test_pico.py": "the emulated Pico",
     "test_pico_channel.py": "the emulated Pico",
     "test_pico_cli.py": "the emulated Pico",
@@ -113,7 +119,8 @@ NEEDS_BUILD_FILES = {
 # What a fast test must never start, by the program's name.
 _PROGRAMS = {"micropython": "MicroPython", "node": "Node", "chromium": "Chromium",
              "chromedriver": "Chromium", "postgres": "PostgreSQL", "initdb": "PostgreSQL",
-             "pg_ctl": "PostgreSQL", "make": "make", "apt-get": "apt", "picotool": "picotool"}
+             "pg_ctl": "PostgreSQL", "make": "make", "apt-get": "apt", "picotool": "picotool",
+             "mosquitto": "Mosquitto", "mosquitto_passwd": "Mosquitto"}
 # ... and the CPython modules that start one themselves (python -m NAME).
 _MODULES = {"host_tools.device.vdev": "the virtual device", "host_tools.sim": "the simulator",
             "host_tools.live": "scoreboard live",

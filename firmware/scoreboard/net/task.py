@@ -27,8 +27,9 @@ What it does, in a loop until the app stops:
    60 s, plus a part of that from the box id's CRC-32 (64 boxes after the club's router
    restarts do not all come back in the same second), and goes to 2.
 
-Idle, connected, it wakes every TICK_MS and allocates nothing there: its waits are
-asyncio's Event and sleep_ms, its checks compare ints and the settings' strings.
+Idle, connected, only its watchdog wakes, every TICK_MS, and allocates nothing there
+(sleep_ms, int compares, the settings' strings); the serving task sleeps on its Event
+until there is work (asyncio's Event.wait makes a generator each time: not per tick).
 
 `stats()` says what it did (for the tests and the desk's `hello`): the status, the
 connects, the lines and bytes sent, the last reason a link ended.
@@ -97,7 +98,8 @@ class Net:
         self.connects = 0
         self.lines_sent = 0
         self.bytes_out = 0
-        self._cfg = (None, None)  # (wifi, broker) the current attempt was made with
+        self._wifi = None  # the settings the current attempt was made with
+        self._broker = None
         self._radio_ssid = None
         self._noted = None  # the notice said last (its key), until another is due
         self._shown = None  # its text while it stands on the panel
@@ -134,23 +136,24 @@ class Net:
             self._shown = None
 
     # -- the loop ----------------------------------------------------------------------
-    def _config(self):
+    def _changed(self):
+        """Whether the network's settings differ from the attempt's (no allocation)."""
         s = self.app.settings
-        return s.get("wifi"), s.get("broker")
+        return s.get("wifi") != self._wifi or s.get("broker") != self._broker
 
     async def run(self):
         self.wake = asyncio.Event()
         app = self.app
         while not app.stopped:
-            cfg = self._config()
-            self._cfg = cfg
-            if not cfg[1]:
+            self._wifi = app.settings.get("wifi")
+            self._broker = app.settings.get("broker")
+            if not self._broker:
                 self.status = "off"
                 await tcp.sleep_ms(PARKED_MS)
                 continue
             try:
                 where = broker_of(app.settings)
-                if where is None or not await self._join(cfg[0]):
+                if where is None or not await self._join(self._wifi):
                     continue
                 await self._session(where[0], where[1])
             except Refused as e:
@@ -179,7 +182,7 @@ class Net:
         end = ticks_ms()
         while ticks_diff(ticks_ms(), end) < delay and not self.app.stopped:
             self._unnote(ticks_ms())
-            if self._config() != self._cfg:  # new settings: try them now
+            if self._changed():  # new settings: try them now
                 self.failures = 0
                 return
             await tcp.sleep_ms(TICK_MS)
@@ -254,15 +257,17 @@ class Net:
                 now = ticks_ms()
                 if link.silent(now):
                     self.why = "silent for %d ms" % ticks_diff(now, link.heard)
-                elif self._config() != self._cfg:
+                elif self._changed():
                     self.why = "settings changed"
                 elif self.app.stopped:
                     link.bye(now)
                     self.why = "stopped"
                 if not self.fenced and ticks_diff(now, fence) >= FENCE_MS:
                     self.fenced = True  # no PINGRESP yet: go on with the acks there are
+                    self.wake.set()
+                if link.ping_due(now):
+                    self.wake.set()
                 self._unnote(now)
-                self.wake.set()
         finally:
             self.bytes_out += link.bytes_out
             self.outbox.done()
@@ -303,6 +308,8 @@ class Net:
                     wrote = True
                 if wrote:
                     await link.drain()
+                else:
+                    await tcp.sleep_ms(0)  # a wake set again meanwhile: the passes first
         except Exception as e:
             if self.why is None:
                 self.why = _reason(e)
@@ -334,8 +341,8 @@ class Net:
             link.publish(self.t_reply, lines.pop(0), now)
             wrote = True
         r.step(now)
-        if lines:
-            self.wake.set()
+        if (lines and link.room()) or (r.job is not None and r.replies.room()):
+            self.wake.set()  # more to send or to make: after the passes
         return wrote
 
     # -- the link's handler (link.Link.receive) ----------------------------------------
