@@ -1,8 +1,9 @@
 """Entry on the device: pick the board, run the app until stopped.
 
 The board is named by `board.txt` on the flash when it exists (for a variant, e.g.
-`pico2_oled`), else it follows from the port: `pico` on an RP2040/RP2350, `host` on a
-computer (the unix port: the virtual device). mpremote connecting interrupts the app
+`pico2_oled`), else it follows from the port: `pico` on an RP2040/RP2350 (`picow` on a
+Pico W: the image says so in its machine name), `host` on a computer (the unix port:
+the virtual device). mpremote connecting interrupts the app
 (KeyboardInterrupt): it stops cleanly, every journal line already flushed, and a soft
 reset runs this file again, which recovers the match where it was. Out of memory
 while the app runs, it shows its error screen and says so on the console (App.fail);
@@ -22,6 +23,8 @@ def board_name():
             return name
     except OSError:
         pass
+    if "Pico W" in getattr(sys.implementation, "_machine", ""):
+        return "picow"  # the Wi-Fi image (Raspberry Pi Pico W with RP2040)
     return _DEFAULT.get(sys.platform, "pico")
 
 
