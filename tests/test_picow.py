@@ -40,8 +40,34 @@ def f(n):
 print('FUNCSEL', ' '.join('%d=%d' % (n, f(n)) for n in (16, 17, 18, 19, 24, 29)))
 print('SMS', machine.mem32[0x50200000] & 15, machine.mem32[0x50300000] & 15)
 """
-REBUILD = """from boards import picow
+# The board built again (the app started again from the REPL) with another program in
+# the keypad's PIO block: the keypad removes nothing but its own, so the block's free
+# room is the same after it (one-instruction programs added until none fits, counted).
+REBUILD = """import rp2
+from boards import picow
+def room(pio):
+    progs = []
+    while True:
+        @rp2.asm_pio()
+        def one():
+            nop()
+        try:
+            pio.add_program(one)
+        except Exception:
+            break
+        progs.append(one)
+    for p in progs:
+        pio.remove_program(p)
+    return len(progs)
+@rp2.asm_pio()
+def other():
+    wrap_target()
+    nop()
+    wrap()
+rp2.PIO(0).add_program(other)
+before = room(rp2.PIO(0))
 _b = picow.build()
+print('ROOM', before, room(rp2.PIO(0)))
 """
 
 
@@ -92,7 +118,8 @@ def box(tmp_path_factory):
         pico.idle()
         got["stats"] = pico.stats()
         got["places"] = places(pico.repl(PIO_PLACES))
-        pico.repl(REBUILD)  # the board built again: the keypad's program again
+        got["room"] = [int(w) for w in next(
+            t for t in pico.repl(REBUILD).splitlines() if t.startswith("ROOM")).split()[1:]]
         got["rebuilt"] = places(pico.repl(PIO_PLACES))
         got["console"] = pico.console_text()
         pico.repl("import machine\nmachine.soft_reset()\n", wait=False)
@@ -152,6 +179,9 @@ def test_the_radio_fails_the_box_says_so_and_plays_on(box):
 
 
 def test_the_keypad_and_the_radio_are_on_different_pio_blocks(box):
+    before, after = box["room"]
+    assert before == after, "the keypad's build freed another program's room"
+    assert before == 32 - 23 - 1  # the block: the keypad's 23, the other's 1, the rest
     for what in ("places", "rebuilt"):
         funcsel, sms = box[what]
         assert [funcsel[n] for n in ("16", "17", "18", "19")] == ["6"] * 4, (what, funcsel)
