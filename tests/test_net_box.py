@@ -20,100 +20,18 @@ for a resend on a gap, retained acks). What must hold, from the contract
 """
 
 import base64
-import os
-import shutil
-import threading
 import time
-from pathlib import Path
 
 import pytest
 
 from host_tools.device.channel import answer, request_line
-from support import mpy
-from support.faultproxy import FaultProxy
-from support.mqttbroker import Mosquitto
-from support.mqttdesk import Desk
-from support.vdev import VirtualDevice
+from support.netbox import BOX, Box, journal_lines
 
-BOX = "HOST-3F2A0001"  # the host board's id (boards/host.py's unique id)
-MP = mpy.REPO / "tests" / "micropython"
-HEADER = ('sbn 1\nid M1\ngame snooker reds=15\nmatch best-of 3\nside A "Ann"\n'
-          'side B "Bob"\n')
 # The pass budget on the unix port, the bound mqtt.md's measurements set for a
 # non-blocking outbox (a blocking client froze the loop for 2 s): the scan every 10 ms,
 # at most this late.
 GAP_P99_MS = 25
 GAP_MAX_MS = 80
-
-
-def drain(port, stop):
-    """Read the device's console (the echo's frames) so that it never waits on the pty."""
-    fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
-    try:
-        while not stop.is_set():
-            import select
-
-            r, _, _ = select.select([fd], [], [], 0.2)
-            if r:
-                try:
-                    os.read(fd, 65536)
-                except OSError:
-                    return
-    finally:
-        os.close(fd)
-
-
-def stats(flash):
-    try:
-        text = (Path(flash) / "stats.txt").read_text()
-    except OSError:
-        return {}
-    return dict(line.split(" ", 1) for line in text.splitlines() if " " in line)
-
-
-def journal_lines(flash, stem):
-    data = (Path(flash) / "matches" / (stem + ".sbn")).read_bytes()
-    assert data.endswith(b"\n")
-    return data[:-1].split(b"\n")
-
-
-class Box:
-    """A box on the virtual device, its broker behind a fault proxy, and the desk."""
-
-    def __init__(self, tmp_path, keys, server=None, ack=True):
-        self.server = server or Mosquitto([BOX])
-        self.proxy = FaultProxy(self.server.port)
-        self.flash = tmp_path / "flash"
-        (self.flash / "queue").mkdir(parents=True)
-        (self.flash / "queue" / "M1.sbn").write_text(HEADER)
-        (self.flash / "settings.txt").write_text("broker=127.0.0.1:%d\n" % self.proxy.port)
-        (self.flash / "netpass.txt").write_text("mqtt_pass=%s\n" % self.server.passwords[BOX])
-        (self.flash / "keys.txt").write_text("\n".join(keys) + "\n")
-        shutil.copy(MP / "net_box.py", self.flash / "main.py")
-        shutil.copy(MP / "lwip_shim.py", self.flash / "lwip_shim.py")
-        self.desk = Desk(self.server, ack=ack)
-        self.dev = VirtualDevice(self.flash)
-        self._stop = threading.Event()
-        threading.Thread(target=drain, args=(self.dev.port, self._stop), daemon=True).start()
-
-    def stats(self):
-        return stats(self.flash)
-
-    def wait(self, check, timeout=60, what="the box"):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            s = self.stats()
-            if s and check(s):
-                return s
-            time.sleep(0.1)
-        raise AssertionError("%s: not in %d s: %s" % (what, timeout, self.stats()))
-
-    def close(self):
-        self._stop.set()
-        self.dev.stop()
-        self.desk.close()
-        self.proxy.close()
-        self.server.stop()
 
 
 @pytest.fixture
@@ -195,6 +113,11 @@ def test_an_idle_box_allocates_nothing_and_its_score_and_status_are_retained(box
                       "0", "B", "0"], state
     assert state[13:] == ['"Ann"', '"Bob"'], state
     assert got["sb/%s/status" % BOX] == b"online"
+    # Every packet one write, whole, on a socket with TCP_NODELAY: no Nagle's wait
+    sockets = [v.split() for k, v in s.items() if k.startswith("socket_")]
+    assert len(sockets) == 1 and sockets[0][0] == "True", sockets
+    assert int(sockets[0][1]) == int(s["net_packets"]), (sockets, s)
+    assert int(sockets[0][2]) == int(s["net_bytes"])
     # The box gone without a word (its process killed: a power cut): its Last Will.
     got.clear()
     box.dev.stop()

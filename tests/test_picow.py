@@ -116,6 +116,11 @@ def box(tmp_path_factory):
             pico.send("press " + key)
         pico.send("wait 1500")
         pico.idle()
+        # the Pico's image asked for, the match in play: refused before anything is done
+        pico.go()
+        got["switch"] = run(SCOREBOARD, "flash", "--uf2", "--image", PICO, "--port", port,
+                            "--db", tmp / "results.sqlite")
+        pico.stop()
         got["stats"] = pico.stats()
         got["places"] = places(pico.repl(PIO_PLACES))
         got["room"] = [int(w) for w in next(
@@ -273,3 +278,9 @@ def test_a_micropython_tree_copied_before_the_wifi_libraries_gets_them(tmp_path)
     assert (tree / "ports" / "rp2" / "build-RPI_PICO" / "firmware.bin").read_bytes() == b"kept"
     again = subprocess.run(make, capture_output=True, text=True, timeout=60, check=False)
     assert again.returncode == 0 and again.stdout == "", again.stdout  # nothing to do
+
+
+def test_changing_the_family_of_a_box_with_a_match_in_play_is_refused(box):
+    rc, out, err = box["switch"]
+    assert rc == 1 and "match W1 is in play on the box" in err, (out, err)
+    assert not (box["tmp"] / "results.sqlite").exists()  # refused before anything was done

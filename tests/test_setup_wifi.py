@@ -18,6 +18,7 @@ import threading
 import time
 
 from support.mqttbroker import Mosquitto
+from support.netbox import drain
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, match_lines
 
 BOX = "HOST-3F2A0001"
@@ -56,20 +57,6 @@ def in_a_terminal(args, answers, timeout=120):
     return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")
 
 
-def drain(port, sink, stop):
-    fd = os.open(port, os.O_RDWR | os.O_NOCTTY)
-    try:
-        while not stop.is_set():
-            r, _, _ = select.select([fd], [], [], 0.2)
-            if r:
-                try:
-                    sink.append(os.read(fd, 65536))
-                except OSError:
-                    return
-    finally:
-        os.close(fd)
-
-
 def test_setup_puts_the_box_on_the_wifi_and_shows_no_password(tmp_path):
     server = Mosquitto()
     flash = tmp_path / "flash"
@@ -105,7 +92,7 @@ def test_setup_puts_the_box_on_the_wifi_and_shows_no_password(tmp_path):
         # Its console, after all that (the echo's frames, the channel's answers)
         console = []
         stop = threading.Event()
-        t = threading.Thread(target=drain, args=(dev.port, console, stop), daemon=True)
+        t = threading.Thread(target=drain, args=(dev.port, stop, console), daemon=True)
         t.start()
         time.sleep(1)
         stop.set()

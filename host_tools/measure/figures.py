@@ -8,6 +8,8 @@ figure is never older than the last run of its command:
     mpy    the firmware as .mpy files (count, bytes)             `make uf2` (and make deps)
     wheel  the club desk's wheel and sdist (size, the images)    `make dist`
     bench  the budgets' table                                    `make bench`
+    net    the Pico W's heap, bytes a stroke, passes in an outage `python -m
+           (issue 40)                                             host_tools.measure.net_bench`
 
 A section sits between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; a rewrite
 changes only its own and keeps the rest byte for byte (a missing section is appended).
@@ -33,6 +35,7 @@ TITLES = {
     "mpy": "The firmware as .mpy files (`make uf2`)",
     "wheel": "The club desk's package (`make dist`)",
     "bench": "Benchmarks (`make bench`)",
+    "net": "The boxes on the club's Wi-Fi (`python -m host_tools.measure.net_bench`)",
 }
 
 HEAD = """# Figures

@@ -40,7 +40,7 @@ class Mosquitto:
         self.proc = None
         self.start()
 
-    def start(self, timeout=10):
+    def start(self, timeout=30):
         self.proc = subprocess.Popen(self.broker.command(), stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         self.broker.pid.write_text("%d\n" % self.proc.pid)

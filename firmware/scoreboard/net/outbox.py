@@ -153,13 +153,10 @@ class Outbox:
     def ack(self, payload):
         """The desk's (retained) acknowledgement `STEM N OFFSET CRC`: it holds lines 1..N
         of STEM, and line N+1 starts at OFFSET. Whether it was taken."""
-        p = position(payload)
-        if p is None:
+        got = self._told(payload)
+        if got is None:
             return False
-        t = self.tracks.get(p[0])
-        if t is None or not self._agrees(p, t):
-            return False
-        n, off = p[1], p[2]
+        t, _, n, off = got
         if n > t[_ACK_N]:
             t[_ACK_N] = n
             t[_ACK_OFF] = off
@@ -171,13 +168,10 @@ class Outbox:
     def resend(self, payload):
         """The desk's `resend STEM N OFFSET CRC`: it lacks what follows line N (a gap):
         the track goes back to send from line N+1 again."""
-        p = position(payload)
-        if p is None:
+        got = self._told(payload)
+        if got is None:
             return False
-        t = self.tracks.get(p[0])
-        if t is None or not self._agrees(p, t):
-            return False
-        stem, n, off, _ = p
+        t, stem, n, off = got
         if n < t[_SENT_N]:
             t[_SENT_N] = n
             t[_SENT_OFF] = off
@@ -187,6 +181,17 @@ class Outbox:
         if self.stuck is not None and self.stuck[0] == stem:
             self.stuck = None
         return True
+
+    def _told(self, payload):
+        """(track, stem, line, offset) of an ack or resend the box can take: read, of a
+        journal it sends, and agreeing with the flash; else None."""
+        p = position(payload)
+        if p is None:
+            return None
+        t = self.tracks.get(p[0])
+        if t is None or not self._agrees(p, t):
+            return None
+        return t, p[0], p[1], p[2]
 
     def _agrees(self, p, t):
         """Whether the flash holds a line ending at OFFSET with the CRC the desk names

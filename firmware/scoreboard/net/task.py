@@ -97,14 +97,14 @@ class Net:
         self.ended = None  # why the last link ended
         self.connects = 0
         self.lines_sent = 0
-        self.bytes_out = 0
+        self.bytes_out = 0  # MQTT bytes written, over the links that ended
+        self.packets_out = 0
         self._wifi = None  # the settings the current attempt was made with
         self._broker = None
         self._radio_ssid = None
         self._noted = None  # the notice said last (its key), until another is due
         self._shown = None  # its text while it stands on the panel
         self._note_at = 0
-        self._joined = False
         self.journal.notify = self.notify
         if self.journal.stem is not None:  # a match recovered before the net was made
             self.outbox.grew(self.journal.stem, self.journal.pos)
@@ -179,8 +179,8 @@ class Net:
         delay = min(delay, BACKOFF_MAX_MS)
         delay += (self.seed * self.failures) % (delay // 2 + 1)
         self.status = "waiting"
-        end = ticks_ms()
-        while ticks_diff(ticks_ms(), end) < delay and not self.app.stopped:
+        start = ticks_ms()
+        while ticks_diff(ticks_ms(), start) < delay and not self.app.stopped:
             self._unnote(ticks_ms())
             if self._changed():  # new settings: try them now
                 self.failures = 0
@@ -204,10 +204,7 @@ class Net:
         while True:
             state = radio.state()
             if state == "up":
-                if not self._joined:
-                    self._joined = True
                 return True
-            self._joined = False
             if state == "no radio":  # not started again: a chip that is not there stays away
                 self.status = "no radio"
                 self._note("a.wifi_radio")
@@ -270,6 +267,7 @@ class Net:
                 self._unnote(now)
         finally:
             self.bytes_out += link.bytes_out
+            self.packets_out += link.sent
             self.outbox.done()
             for t in (serve, reader):
                 if t is not None:
@@ -382,6 +380,7 @@ class Net:
         return {"status": self.status, "connects": self.connects,
                 "lines": self.lines_sent,
                 "bytes": self.bytes_out + (link.bytes_out if link is not None else 0),
+                "packets": self.packets_out + (link.sent if link is not None else 0),
                 "inflight": link.inflight if link is not None else 0,
                 "behind": self.outbox.behind(), "ended": self.ended,
                 "stuck": self.outbox.stuck, "skipped": self.outbox.skipped}
