@@ -137,12 +137,12 @@ $(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY
 # minutes from nothing here, docs/figures.md); `make uf2` the Pico 2's too (about as long
 # again as the Pico's, and no test runs it, so `make test` from nothing does not wait for it).
 # The Pico W is the port's RPI_PICO_W without Bluetooth: a board folder of the project's
-# own (host_tools/mp/boards/SCOREBOARD_PICO_W, which says why).
+# own (host_tools/mp/rp2_boards/SCOREBOARD_PICO_W, which says why).
 PICOTOOL_SRC := $(dir $(MP_SRC))picotool
 PICOTOOL := build/picotool/bin/picotool
 PICO_UF2 := build/pico/scoreboard-pico.uf2
 PICOW_UF2 := build/pico/scoreboard-picow.uf2
-PICOW_BOARD := host_tools/mp/boards/SCOREBOARD_PICO_W
+PICOW_BOARD := host_tools/mp/rp2_boards/SCOREBOARD_PICO_W
 PICO2_UF2 := build/pico/scoreboard-pico2.uf2
 RP2_INPUTS := $(PICOTOOL) $(MP_TREE)/mpy-cross/build/mpy-cross firmware/manifest.py $(FIRMWARE_PY)
 # What the two builds need on PATH (Debian: cmake, gcc-arm-none-eabi, g++): a missing one
@@ -159,6 +159,7 @@ RP2_CHECK = @for t in $(RP2_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
 define rp2_uf2
 	$(RP2_CHECK)
 	mkdir -p build/pico
+	$(if $(3),$(call rp2_board_moved,$(1),$(3)))
 	CMAKE_ARGS="-Dpicotool_DIR=$(abspath build/picotool)/lib/cmake/picotool" \
 		$(MAKE) -C $(MP_TREE)/ports/rp2 -j2 $(if $(3),BOARD_DIR=$(abspath $(3)),BOARD=$(1)) \
 		FROZEN_MANIFEST=$(abspath firmware/manifest.py) >build/pico/build-$(1).log 2>&1 \
@@ -167,6 +168,17 @@ define rp2_uf2
 	cp $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $@
 	$(BIN)/python -m host_tools.measure.figures uf2 $@
 	$(BIN)/python -m host_tools.measure.figures mpy
+endef
+
+# A board folder of our own given by path: the port's build folder for it keeps that path
+# in its cmake cache, and cmake, run again, would look for the board where it was (a
+# checkout moved or renamed): such a build folder is made afresh.
+define rp2_board_moved
+	@cache=$(MP_TREE)/ports/rp2/build-$(1)/CMakeCache.txt; \
+	if [ -f $$cache ] && ! grep -qx "MICROPY_BOARD_DIR:[A-Z]*=$(abspath $(2))" $$cache; then \
+		echo "make: the board folder of build-$(1) moved: building it afresh"; \
+		rm -rf $(MP_TREE)/ports/rp2/build-$(1); \
+	fi
 endef
 
 deps-uf2: $(PICO_UF2) $(PICOW_UF2)

@@ -314,13 +314,13 @@ def run(drive=None, image=None, out=print, err=sys.stderr, port=None, db_args=No
             image = default_image(found[0] if found else chip)
         target = image_target(str(image), chip)
         switch_guard(target, found, pulled)
-        if found is None:
-            print("flash: %s shows no %s: where the board keeps its filesystem was not "
-                  "checked" % (path, CURRENT), file=err)
         dest, blocks, size = install(str(image), path, target)
     except InstallError as e:
         print("flash: %s" % e, file=err)
         return 1
+    if found is None:  # every RP2040 boot ROM shows one: said, once the image is on
+        print("flash: %s showed no %s: where the board kept its filesystem was not "
+              "checked" % (path, CURRENT), file=err)
     out("flash: %s copied to %s (%d blocks of 256 bytes, %d bytes): the %s restarts "
         "with the scoreboard; %s" % (
             os.path.basename(dest), path, blocks, size, target.name,

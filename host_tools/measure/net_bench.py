@@ -42,7 +42,7 @@ LWIP_HEADERS = 40  # IPv4 20 + TCP 20 a segment
 
 # The port's stock RPI_PICO_W board (Bluetooth on), when it was built beside ours (`make
 # -C build/micropython/ports/rp2 BOARD=RPI_PICO_W ...`): its GC heap, for the choice of
-# host_tools/mp/boards/SCOREBOARD_PICO_W.
+# host_tools/mp/rp2_boards/SCOREBOARD_PICO_W.
 STOCK = REPO / "build" / "micropython" / "ports" / "rp2" / "build-RPI_PICO_W" / "firmware.uf2"
 GC_HEAP = "import gc\ngc.collect()\nprint('GCHEAP', gc.mem_alloc() + gc.mem_free())\n"
 

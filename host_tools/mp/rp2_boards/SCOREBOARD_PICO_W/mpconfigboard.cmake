@@ -1,7 +1,9 @@
 # The scoreboard's Pico W (boards/picow.py in the firmware): the rp2 port's RPI_PICO_W
 # with Bluetooth off. Nothing on the box uses Bluetooth, and without btstack the GC heap
 # is larger and the image smaller (docs/figures.md has both). The stock board's pins and
-# header are used as they are (mpconfigboard.h includes it).
+# header are used as they are (mpconfigboard.h includes it). The folder above is
+# rp2_boards, not boards: the MicroPython scripts run from host_tools/mp would import a
+# `boards` there in place of the firmware's.
 
 set(PICO_BOARD "pico_w")
 
