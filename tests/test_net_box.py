@@ -27,11 +27,14 @@ import pytest
 from host_tools.device.channel import answer, request_line
 from support.netbox import BOX, Box, journal_lines
 
-# The pass budget on the unix port: the scan every 10 ms (the pass itself a few ms), at
-# most this late, the bound a non-blocking outbox was measured to keep under faults before
-# this was built (a blocking client, umqtt.simple, froze the loop for 2 s).
-GAP_P99_MS = 25
-GAP_MAX_MS = 80
+# The pass budget on the unix port: a pass starts SCAN_MS (10 ms) after the last one
+# ended, at most this late (the other tasks, the net task and the app's own e-ink
+# painting, holding the loop meanwhile), the bound a non-blocking outbox was measured to
+# keep under faults before this was built (a blocking client, umqtt.simple, held the
+# loop for 2 s). The pass's own length (its journal write, on a loaded disk) is the
+# app's, not the network's: it is reported (pass_max_us), not bound here.
+LATE_P99_MS = 15
+LATE_MAX_MS = 60
 
 
 @pytest.fixture
@@ -80,9 +83,9 @@ def test_lines_arrive_once_in_order_through_a_black_hole_a_broker_kill_and_a_res
     want = journal_lines(box.flash, "M1")
     assert len(want) == 7 + 1 + 150  # the header (with id and box), `frame A`, the safeties
     s = box.wait(lambda s: int(s.get("net_connects")) >= 4, what="the connects")
-    # The passes never waited for the network: gaps within the budget all along.
-    assert int(s["gap_p99_ms"]) <= GAP_P99_MS, s
-    assert int(s["gap_max_ms"]) <= GAP_MAX_MS, s
+    # The passes never waited for the network: on time within the budget all along.
+    assert int(s["late_p99_ms"]) <= LATE_P99_MS, s
+    assert int(s["late_max_ms"]) <= LATE_MAX_MS, s
     # The sockets as the Pico W needs them: every one with TCP_NODELAY, never set
     # blocking, no name looked up.
     sockets = [v.split() for k, v in s.items() if k.startswith("socket_")]

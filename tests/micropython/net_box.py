@@ -8,10 +8,12 @@ semantics (lwip_shim) installed first, and two tasks of the test's around it:
 - the referee: presses the keys of `keys.txt` (a key name a line, `@MS` a wait) on the
   host board's keypad bits in real time, each held HOLD_MS and followed by GAP_MS, as a
   person at the table does; then `done` in stats.txt;
-- the monitor: times every pass of the app (App.step wrapped: its length, and the gap
-  since the pass before, of which SCAN_MS is the app's own sleep), and every STATS_MS
-  writes stats.txt: `passes N`, `pass_max_us`, `gap_max_ms`, `gap_p99_ms`, the net
-  task's stats() and the shim's socket record, one `key value` a line. Once the keys
+- the monitor: times every pass of the app (App.step wrapped: its length, the gap
+  since the pass before, and how late it started: after the last pass ended and its
+  SCAN_MS sleep, what the other tasks held the loop), and every STATS_MS writes
+  stats.txt: `passes N`, `pass_max_us`, `gap_max_ms`, `gap_p99_ms`, `late_max_ms`,
+  `late_p99_ms`, the net task's stats() and the shim's socket record, one `key value` a
+  line. Once the keys
   are done and the desk has acknowledged every line, it measures the idle box: the
   bytes allocated in IDLE_MS with the collector off (`idle_alloc`), the app's passes and
   the connected net task's watchdog ticking meanwhile, the monitor itself asleep.
@@ -41,10 +43,11 @@ STATS_MS = 250
 IDLE_MS = 3000
 _BINS = 400  # gap histogram, 1 ms a bin; the last holds everything longer
 
-gaps = [0] * _BINS
-seen = {"passes": 0, "pass_max_us": 0, "gap_max_ms": 0, "keys": 0, "done": 0,
-        "idle_alloc": -1, "idle_passes": 0}
-last = [None]
+gaps = [0] * _BINS  # ms from a pass's start to the next's
+lates = [0] * _BINS  # ms the next pass started late: after the pass's end and SCAN_MS
+seen = {"passes": 0, "pass_max_us": 0, "gap_max_ms": 0, "late_max_ms": 0, "keys": 0,
+        "done": 0, "idle_alloc": -1, "idle_passes": 0}
+last = [None, None]  # the last pass's start and end (ticks_us)
 
 
 def timed(step):
@@ -54,21 +57,25 @@ def timed(step):
             gap = time.ticks_diff(t0, last[0]) // 1000
             gaps[gap if gap < _BINS else _BINS - 1] += 1
             seen["gap_max_ms"] = max(seen["gap_max_ms"], gap)
+            late = max(0, time.ticks_diff(t0, last[1]) // 1000 - SCAN_MS)
+            lates[late if late < _BINS else _BINS - 1] += 1
+            seen["late_max_ms"] = max(seen["late_max_ms"], late)
         last[0] = t0
         step(now)
-        d = time.ticks_diff(time.ticks_us(), t0)
+        last[1] = time.ticks_us()
+        d = time.ticks_diff(last[1], t0)
         seen["pass_max_us"] = max(seen["pass_max_us"], d)
         seen["passes"] += 1
     return pass_
 
 
-def p99():
-    total = sum(gaps)
+def p99(bins):
+    total = sum(bins)
     if not total:
         return 0
     k = 0
     for ms in range(_BINS):
-        k += gaps[ms]
+        k += bins[ms]
         if k * 100 >= total * 99:
             return ms
     return _BINS
@@ -112,7 +119,9 @@ def restart_counts():
         return
     for i in range(_BINS):
         gaps[i] = 0
+        lates[i] = 0
     seen["gap_max_ms"] = 0
+    seen["late_max_ms"] = 0
     seen["pass_max_us"] = 0
 
 
@@ -142,7 +151,8 @@ async def idle(app):
 
 def write_stats(app):
     lines = ["%s %s" % (k, v) for k, v in seen.items()]
-    lines.append("gap_p99_ms %d" % p99())
+    lines.append("gap_p99_ms %d" % p99(gaps))
+    lines.append("late_p99_ms %d" % p99(lates))
     lines.append("scan_ms %d" % SCAN_MS)
     net = net_of(app)
     if net is not None:
