@@ -14,7 +14,7 @@ import time
 import paho.mqtt.client as mqtt
 import pytest
 
-from support.mqttbroker import Mosquitto
+from support.mqttbroker import mosquitto  # noqa: F401  (the fixture)
 from support.vdev import scoreboard
 
 A = "PICOW-0000AAAA"
@@ -22,10 +22,10 @@ B = "PICOW-0000BBBB"
 
 
 @pytest.fixture
-def server():
-    s = Mosquitto([A, B])
-    yield s
-    s.stop()
+def server(mosquitto):  # noqa: F811  (the fixture imported above)
+    for box in (A, B):
+        mosquitto.add_box(box)
+    return mosquitto
 
 
 class Listener:

@@ -17,7 +17,7 @@ import select
 import threading
 import time
 
-from support.mqttbroker import Mosquitto
+from support.mqttbroker import mosquitto  # noqa: F401  (the fixture)
 from support.netbox import drain
 from support.vdev import PYTHON, REPO, VirtualDevice, journal_match, match_lines
 
@@ -57,8 +57,8 @@ def in_a_terminal(args, answers, timeout=120):
     return os.waitstatus_to_exitcode(status), shown.decode(errors="replace")
 
 
-def test_setup_puts_the_box_on_the_wifi_and_shows_no_password(tmp_path):
-    server = Mosquitto()
+def test_setup_puts_the_box_on_the_wifi_and_shows_no_password(tmp_path, mosquitto):  # noqa: F811
+    server = mosquitto
     flash = tmp_path / "flash"
     flash.mkdir()
     journal_match(flash, "M0", match_lines("M0"))  # a journal on the box already
@@ -104,7 +104,6 @@ def test_setup_puts_the_box_on_the_wifi_and_shows_no_password(tmp_path):
         log = server.log()
         folder_text = b"".join(p.read_bytes() for p in server.broker.folder.rglob("*")
                                if p.is_file())
-        server.stop()
     for secret in (WIFI_PASSWORD, mqtt_pass):
         assert secret not in shown
         assert secret.encode() not in b"".join(console)

@@ -7,6 +7,11 @@ it. Each test gets its own (pytest-xdist runs files in parallel). `kill()` is a 
 (SIGKILL: no goodbye to anyone, the database as last saved), `start()` brings it back on
 the same port and folder, `stop()` ends it and removes the folder. Nothing here skips:
 a missing mosquitto is a failure that says to run `make deps`.
+
+The fixture `mosquitto` (a test module takes it with `from support.mqttbroker import
+mosquitto`) is one broker for the test, its boxes added with `add_box(BOXID)`; its name
+is in tests/support/tiers.py's NEEDS_BUILD_FIXTURES, so its tests are never in `make
+check`.
 """
 
 import shutil
@@ -16,6 +21,8 @@ import subprocess
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 from host_tools.mqtt.broker import DESK, PAGES, Broker
 
@@ -98,3 +105,11 @@ class Mosquitto:
         c.connect("127.0.0.1", self.port, keepalive=20)
         c.loop_start()
         return c
+
+
+@pytest.fixture
+def mosquitto():
+    """A Mosquitto on loopback for one test (no box yet: `add_box`), stopped after it."""
+    server = Mosquitto()
+    yield server
+    server.stop()
