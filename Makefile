@@ -133,8 +133,9 @@ $(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY
 # app and a frozen main.py that starts it at power-on), made into a UF2 by picotool built
 # from a copy of its sources, which sit beside the MicroPython tree (no USB or signing
 # support: neither is needed for a UF2).
-# `make deps` builds the two RP2040 ones (the tests boot both: the Pico W's adds about 2.5
-# minutes from nothing here, docs/figures.md); `make uf2` the Pico 2's too (about as long
+# `make deps` builds the two RP2040 ones (the tests boot both: the Pico W's adds 2 to 8
+# minutes from nothing here, by the machine's load, docs/figures.md; a firmware change
+# rebuilds it in seconds); `make uf2` the Pico 2's too (about as long
 # again as the Pico's, and no test runs it, so `make test` from nothing does not wait for it).
 # The Pico W is the port's RPI_PICO_W without Bluetooth: a board folder of the project's
 # own (host_tools/mp/rp2_boards/SCOREBOARD_PICO_W, which says why).

@@ -106,7 +106,8 @@ def uf2_figures(path):
 
 def uf2_body(paths, doc=DOC):
     """The images in `paths` measured now; any other image the section names keeps its
-    row (`make deps` builds the Pico's image only, `make uf2` the Pico 2's too)."""
+    row (`make deps` builds the Pico's and the Pico W's images, `make uf2` the Pico 2's
+    too)."""
     rows = {r[0]: r for r in (section("uf2", doc) if os.path.exists(doc) else [])
             if len(r) == 4}
     for p in paths:
