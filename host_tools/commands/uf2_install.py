@@ -218,14 +218,17 @@ def filesystems(drive):
 
 def image_target(image, drive_target):
     """The target `image` was built for, which must boot on the drive's chip."""
+    if not os.path.isfile(image):
+        raise InstallError("no image at %s: build it with `make uf2`" % image)
     try:
-        target = uf2.target_of(image)
+        family = uf2.family_of(image)
+        if family != drive_target.family:
+            raise InstallError("%s is a UF2 for %s, not for the %s (%s)" % (
+                image, uf2.family_name(family), drive_target.name,
+                uf2.family_name(drive_target.family)))
+        return uf2.target_of(image)
     except uf2.UF2Error as e:
         raise InstallError(str(e)) from None
-    if target.board_id != drive_target.board_id:
-        raise InstallError("%s is for the %s, and the drive is a %s's" % (
-            image, target.name, drive_target.name))
-    return target
 
 
 def switch_guard(target, found, pulled=False):
