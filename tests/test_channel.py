@@ -16,7 +16,8 @@ import os
 
 import pytest
 
-from host_tools.device.channel import answer, request_line
+from host_tools.device.channel import answer
+from host_tools.device.frames import request_line
 from host_tools.mp.device import Runner
 from scoreboard.channel import PIECE, Channel
 from support import device
@@ -216,13 +217,24 @@ def test_listing_settings_and_a_new_request_ends_the_last(tmp_path):
     assert [ln for ln in d.lines() if answer(ln)[0] == 500] == []
 
 
-def test_a_ctrl_a_read_by_the_channel_stops_the_app_for_the_raw_repl(tmp_path):
-    """mpremote's Ctrl-A, should it reach the channel before its Ctrl-C took effect:
-    the app stops as Ctrl-C stops it (main.py), so the host's second try finds the REPL."""
+def test_another_programs_ctrl_a_and_ctrl_c_leave_the_app_playing(tmp_path):
+    """Issue 37 (round 5 N7): a terminal's or an IDE's Ctrl-C and Ctrl-A reach the
+    channel as bytes (main.py turns the keyboard interrupt off): the line they cut is
+    dropped, the app plays on and answers; only the `stop` request stops it."""
     d = Desk(tmp_path)
-    d.send(b"\r\x01")
+    d.send(b"\r\x03\r\x01")
+    d.r.wait(10)
+    assert d.ask("hello")[0] == "ok"
+    d.send(b"#SB? 7 hel\x03" + request_line(8, "hello", []))  # a line cut by Ctrl-C
+    d.r.wait(20)
+    assert [answer(ln)[1] for ln in d.lines() if answer(ln) and answer(ln)[0] in (7, 8)
+            ] == ["ok"]
+    assert not d.r.app.stopped
+    d.send(request_line(9, "stop", []))
     with pytest.raises(KeyboardInterrupt):
         d.r.wait(10)
+    assert [answer(ln)[2] for ln in d.lines() if answer(ln) and answer(ln)[0] == 9] == [
+        ["stopping"]]
 
 
 # -- issue 27 item 1: the desk's call (`called ID`) -------------------------------------
@@ -370,7 +382,8 @@ class _Pipe:
 def test_the_hosts_call_is_not_done_twice_when_its_answer_is_lost(tmp_path):
     """ChannelBox.called asks once; an answer lost on the way is asked for again, and
     the box's `called already` then says the first went in: one `called` line."""
-    from host_tools.device.channel import Channel as HostChannel, ChannelBox, Refused
+    from host_tools.device.box import Refused
+    from host_tools.device.channel import Channel as HostChannel, ChannelBox
 
     d = _called_box(tmp_path, "box")
     box = ChannelBox(HostChannel(_Pipe(d, drop=1)), "PORT", hello={})

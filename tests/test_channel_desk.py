@@ -180,6 +180,10 @@ def test_a_box_without_the_channel_is_named_with_the_way_to_update_it(tmp_path):
         assert was in text
         text = text.replace(was, now)
     app.write_text(text)
+    main = old / "main.py"  # and its main.py leaves the keyboard interrupt on, as it did
+    text = main.read_text()
+    assert "    _interrupt(-1)" in text
+    main.write_text(text.replace("    _interrupt(-1)", "    pass"))
     flash = tmp_path / "flash"
     flash.mkdir()
     from support.hostfixtures import fill_box
@@ -363,18 +367,26 @@ def test_a_box_whose_frames_never_check_is_given_up_named_and_never_stopped(
         box.stop()
 
 
-def test_tables_are_numbered_by_the_draw(tmp_path):
-    """Two boxes, found in port order, play matches a draw put on tables 7 and 1: the
-    pages number them 7 and 1 (the port order only stands in before the match says)."""
+def test_tables_are_numbered_by_the_boxes_own_tables(tmp_path):
+    """Two boxes, found in port order, stand at tables 7 and 1 (their settings, set by
+    `setup --table`): the pages number them 7 and 1 (the port order only stands in
+    before a box says), whatever their matches' headers say (issue 37: a header's
+    `table` is no box's identity; here each header names the other box's table)."""
     from support.livebox import Live
 
+    for i in (0, 1):
+        (tmp_path / ("box%d" % i) / "flash").mkdir(parents=True)
+        (tmp_path / ("box%d" % i) / "flash" / "unique_id").write_text("0000007%d" % i)
     boxes = [KeyBox(tmp_path / ("box%d" % i), script(["red"], wait=300),
                     match=MATCH.replace("side A", "table %d\nside A" % n))
-             for i, n in enumerate((7, 1))]
+             for i, n in enumerate((1, 7))]
     live = None
     try:
         for b in boxes:
             b.begun()
+        for b, n in zip(boxes, (7, 1)):
+            rc, _, err = scoreboard("setup", "--table", str(n), "--port", b.port)
+            assert rc == 0, err
         live = Live([b.port for b in boxes])
         tables = live.wait(lambda t: sorted(t) == [1, 7] and all(
             x["signal"] and x["lines"] for x in t.values()), 30, "the draw's numbers")
@@ -388,7 +400,7 @@ def test_tables_are_numbered_by_the_draw(tmp_path):
         if live is not None:
             err = live.stop()
             assert "Traceback" not in err, err
-            assert "is table 7 of the draw" in err
+            assert "is table 7, as box HOST-00000070 claims" in err
         for b in boxes:
             b.stop()
 
@@ -411,7 +423,7 @@ def test_the_desks_call_on_the_real_firmware_while_the_referee_plays(tmp_path):
     same call again, another match, a match past its first frame are refused with their
     reasons, asked again and again while the referee plays on: every press journaled,
     `called` once."""
-    from host_tools.device.sync_board import BoardError
+    from host_tools.device.box import BoardError
 
     queue = tmp_path / "box" / "flash" / "queue"
     queue.mkdir(parents=True)

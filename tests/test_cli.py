@@ -1,36 +1,44 @@
-"""`scoreboard replay` end to end, as a user runs it: both entry points, the summary,
-the JSON, and errors on stderr with exit code 2."""
+"""`scoreboard replay` end to end, as a user runs it: both entry points (as processes),
+then the summary, the JSON, and errors on stderr with exit code 2 (in this process:
+support/cli.py, the same main())."""
 
 import json
 import subprocess
 import sys
 
-from support import mpy
+import pytest
+
+from support import cli, mpy
 
 SCENARIO = mpy.SCENARIOS / "snooker-best-of-3.sbn"
 
 
-def _run(*args, stdin=None):
-    proc = subprocess.run(list(args), cwd=str(mpy.REPO), input=stdin, capture_output=True,
-                          text=True, check=False)
+def _process(*args):
+    proc = subprocess.run(list(args), cwd=str(mpy.REPO), capture_output=True, text=True,
+                          check=False)
     return proc.returncode, proc.stdout, proc.stderr
 
 
+def _run(*args, stdin=""):
+    return cli.run("replay", *args, stdin=stdin)
+
+
+@pytest.mark.heavy  # two interpreters started: the entry points themselves
 def test_console_script_and_module_print_the_same_json():
-    rc1, out1, _ = _run(str(mpy.BIN / "scoreboard"), "replay", str(SCENARIO), "--json")
-    rc2, out2, _ = _run(sys.executable, "-m", "host_tools", "replay", str(SCENARIO), "--json")
+    rc1, out1, _ = _process(str(mpy.BIN / "scoreboard"), "replay", str(SCENARIO), "--json")
+    rc2, out2, _ = _process(sys.executable, "-m", "host_tools", "replay", str(SCENARIO),
+                            "--json")
     assert rc1 == rc2 == 0
-    assert out1 == out2
+    assert out1 == out2 == _run(str(SCENARIO), "--json")[1]
     report = json.loads(out1)
     assert report["status"] == "finished"
     assert out1.isascii()
 
 
 def test_summary_names_frames_winners_and_the_match_winner():
-    rc, out, _ = _run(sys.executable, "-m", "host_tools", "replay", str(SCENARIO))
+    rc, out, _ = _run(str(SCENARIO))
     assert rc == 0
-    report = json.loads(_run(sys.executable, "-m", "host_tools", "replay", str(SCENARIO),
-                             "--json")[1])
+    report = json.loads(_run(str(SCENARIO), "--json")[1])
     for frame in report["frames"]:
         assert "frame %2d" % frame["number"] in out
     winner = report["winner"]
@@ -39,7 +47,7 @@ def test_summary_names_frames_winners_and_the_match_winner():
 
 def test_error_goes_to_stderr_with_exit_2_and_the_line():
     text = 'sbn 1\ngame snooker\nmatch best-of 3\nside A "a"\nside B "b"\nframe\npot blue\n'
-    rc, out, err = _run(sys.executable, "-m", "host_tools", "replay", "-", stdin=text)
+    rc, out, err = _run("-", stdin=text)
     assert rc == 2
     assert out == ""
     assert err.strip() == "line 7: ball on is red, not blue"
@@ -48,7 +56,7 @@ def test_error_goes_to_stderr_with_exit_2_and_the_line():
 def test_summary_shows_the_frame_in_play_with_prompts():
     text = ('sbn 1\ngame snooker\nmatch best-of 3\nside A "Ann"\nside B "Bob"\nframe\n'
             + "pot red\npot black\n" * 15 + "pot yellow\npot green\npot brown\npot blue\n")
-    rc, out, _ = _run(sys.executable, "-m", "host_tools", "replay", "-", stdin=text)
+    rc, out, _ = _run("-", stdin=text)
     assert rc == 0
     assert "At the table: A (Ann)" in out
     assert "score 134-0, break 134" in out
@@ -59,10 +67,9 @@ def test_summary_shows_the_frame_in_play_with_prompts():
 
 def _summary_and_report(name):
     path = str(mpy.SCENARIOS / name)
-    rc, out, _ = _run(sys.executable, "-m", "host_tools", "replay", path)
+    rc, out, _ = _run(path)
     assert rc == 0
-    return out, json.loads(_run(sys.executable, "-m", "host_tools", "replay", path,
-                                "--json")[1])
+    return out, json.loads(_run(path, "--json")[1])
 
 
 def test_summary_shows_times_shots_and_the_time_prompt():

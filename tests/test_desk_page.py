@@ -31,7 +31,8 @@ from host_tools.live.words import words
 from support import mpy
 from host_tools.results.db import open_db
 from host_tools.tournament import players, store
-from support.deskdriver import click, match_of, state, status_is, svg_results, who
+from support.deskdriver import (click, match_of, state, status_is, svg_results, tv_results,
+                                who)
 from support.deskpage import NAMES, DeskServer, csv_text, pictures, played, served
 from support.livebox import SCOREBOARD, _readline, checkout_env, stop
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
@@ -95,7 +96,8 @@ def create_from_the_form(d, url):
     n.send_keys("3")
     d.find_element(By.ID, "c-st-final").send_keys("4")
     d.find_element(By.ID, "c-seed").send_keys("7")
-    d.find_element(By.ID, "c-clock").send_keys("shot=45  warn=10")
+    d.find_element(By.ID, "c-shot").send_keys("45")  # the shot clock: shot=45 warn=10
+    d.find_element(By.ID, "c-warn").send_keys("10")
     d.find_element(By.ID, "c-late").send_keys("10")
     Select(d.find_element(By.ID, "c-threefoul")).select_by_value("on")  # a club's eight-ball
     d.find_element(By.ID, "c-go").click()
@@ -200,7 +202,7 @@ def test_a_double_elimination_from_the_desk_page_to_its_champion(tmp_path, brows
                 assert got == EN["v.d_champion"].replace("%s", champion)
                 # the TV page followed: its state is the last change, without a reload
                 assert d.execute_script("return Desk.t.changes") == t["changes"]
-            svg = svg_results(d)
+            svg = tv_results(d) if tab == tv_tab else svg_results(d)
             for mid, (score, how) in entered.items():
                 a, b, mark = svg[mid]
                 if score is None:
@@ -219,6 +221,8 @@ def test_assign_queues_the_header_on_the_tables_box(tmp_path, browser):
     db = tmp_path / "results.sqlite"
     played(db, upto=0)
     flash = tmp_path / "box"
+    flash.mkdir()
+    (flash / "settings.txt").write_text("table=1\n")  # the box stands at table 1
     d = browser
     with VirtualDevice(flash) as dev:
         desk = DeskServer(tmp_path, db, ports=[dev.port])
@@ -287,6 +291,8 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
     keys = tmp_path / "keys.txt"
     # the box waits for the desk to queue its match, then the referee starts and plays it
     keys.write_text("@25000\n" + "\n".join(BOX_KEYS) + "\n", encoding="utf-8")
+    (tmp_path / "box").mkdir()
+    (tmp_path / "box" / "settings.txt").write_text("table=1\n")  # the box at table 1
     box = subprocess.Popen([str(SCOREBOARD), "device", "--pty", "--flash",
                             str(tmp_path / "box"), "--keys", str(keys)], cwd=str(mpy.REPO),
                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
@@ -296,7 +302,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
     desk = None
     try:
         port = _readline(box, 15, b"port ").split()[1]
-        desk = DeskServer(tmp_path, db, "--idle", "1", ports=[port])
+        desk = DeskServer(tmp_path, db, ports=[port])  # pulled at once (the default)
         d.get(desk.url + "desk/Cup")
         wait_js(d, "return Desk.t && Live.tables[1] && Live.tables[1].signal", timeout=60,
                 what="table 1's box heard")
@@ -314,7 +320,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
         assert not (tmp_path / "box" / "queue" / "Cup-W1-01.sbn").exists()
         assert [ln.rsplit(" *", 1)[0] for ln in journal.read_text().splitlines()
                 if ln.startswith("@")] == ["@0 called"]
-        d.get(desk.url + "desk/Cup/tv")
+        d.get(desk.url + "desk/Cup/tv?view=bracket")
         got = wait_js(d, "const g = document.querySelector('g.match[data-match=\"W1-01\"]');"
                          "return g && g.dataset.status === 'done' && g.dataset.score",
                       timeout=120, what="the box's result in the TV page's bracket")
@@ -325,7 +331,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
                   for ln in journal.read_text().splitlines() if ln.startswith("@")]
         assert events[:2] == ["called", "frame A"], events
         # From the box's last ball (its journal's last write) to the TV page's repaint:
-        # the figure (one match; the box idle --idle 1 s first, then live's pull).
+        # the figure (one match; live's pull at once).
         journal = max((tmp_path / "box" / "matches").glob("*.sbn"),
                       key=lambda f: f.stat().st_mtime)
         # (the page's log has the repaint unless the page loaded with the result in it)
@@ -335,7 +341,7 @@ def test_a_match_assigned_from_the_page_and_played_on_the_box_fills_the_bracket(
             OUTPUT.mkdir(parents=True, exist_ok=True)
             (OUTPUT / "box_to_tv.json").write_text(json.dumps({
                 "last_ball_to_repaint_ms": round(painted - 1000 * journal.stat().st_mtime),
-                "idle_s": 1}))
+                "idle_s": 0}))
     finally:
         if desk is not None:
             desk.stop()
@@ -428,8 +434,11 @@ def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser
     d = browser
     try:
         d.get(web.url + "desk/Cup/tv")
-        t = wait_js(d, "return Desk.t && document.querySelector('svg.bracket') && Desk.t",
-                    what="the TV page")
+        t = wait_js(d, "return Desk.t && TV.slides.length && Desk.t", what="the TV page")
+        # the slide with the first round on it
+        d.execute_script("TV.show(TV.slides.findIndex((s) => s.kind === 'section'))")
+        wait_js(d, "return document.querySelector('svg.bracket g.match[data-match=\"W1-03\"]')",
+                what="the TV page's bracket")
         w13 = next(m for m in t["matches"] if m["id"] == "W1-03")
         assert w13["status"] == "ready"
         # A result from another process (`scoreboard tournament result`): the page
@@ -446,19 +455,21 @@ def test_the_pages_follow_every_change_and_what_the_boxes_play(tmp_path, browser
         assert d.execute_script("return Desk.t.changes") == t["changes"] + 1
         # What a box plays, live: table 5's match on the TV page's board and the desk's.
         web.publish("table", snapshot(5, pots=("red", "black"), names=("Ann Lee", "Bob Kray")))
-        got = wait_js(d, "const e = document.querySelector('#tables .tbl[data-table=\"5\"]');"
-                         "return e && e.textContent", what="table 5 on the TV page")
-        assert "Ann Lee" in got and "8\u20130" in got and "Bob Kray" in got
+        d.execute_script("TV.show(0)")  # the tables' slide
+        got = wait_js(d, "const e = document.querySelector('#cards .tbl[data-table=\"5\"]');"
+                         "return e && e.dataset.line", what="table 5 on the TV page")
+        # the frames won, and the snooker frame's points
+        assert got == "Ann Lee  0\u20130  Bob Kray (frame 1: 8\u20130)"
         d.get(web.url + "desk/Cup")
         got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"5\"] .box');"
                          "return e && e.textContent", what="table 5 on the desk")
-        assert got == "Ann Lee 8-0 Bob Kray"
+        assert got == "Ann Lee 0-0 Bob Kray (frame 1: 8-0)"
         # a box whose match is the tournament's (its header's id Cup-W1-04): named so
         snap = dict(snapshot(6, names=("Eve Moss", "Ёрдан Гичев")), id="Cup-W1-04")
         web.publish("table", snap)
         got = wait_js(d, "const e = document.querySelector('.tbl[data-table=\"6\"] .box');"
                          "return e && e.textContent", what="table 6 on the desk")
-        assert got == "W1-04: Eve Moss 1-0 Ёрдан Гичев"
+        assert got == "W1-04: Eve Moss 0-0 Ёрдан Гичев (frame 1: 1-0)"
     finally:
         web.stop()
 
@@ -479,7 +490,7 @@ def test_the_desk_follows_32_tables_and_what_is_typed_stays(tmp_path, browser):
         got = wait_js(d, "const b = [...document.querySelectorAll('.tbl .box')];"
                          "return b.length === 32 && b.map((e) => e.textContent)",
                       what="32 boxes on the board")
-        assert got == ["A%02d Lee 1-0 B%02d Kray" % (n, n) for n in range(1, 33)]
+        assert got == ["A%02d Lee 0-0 B%02d Kray (frame 1: 1-0)" % (n, n) for n in range(1, 33)]
         assert len(d.find_elements(By.CSS_SELECTOR, "#tables .tbl")) == 33
         # the boxes' lines repaint the tiles alone: the input typed in is the same one
         assert d.execute_script("return document.activeElement") == box
@@ -578,20 +589,22 @@ def _pdf_pages(d):
 
 def test_the_print_view_is_a_bracket_sheet_and_a_match_sheet_per_match(tmp_path, browser):
     db = tmp_path / "results.sqlite"
-    t = played(db, upto=None, conditions={"clock": "shot=35 warn=10",
+    t = played(db, upto=None, conditions={"clock": "shot=35 warn=10", "breaks": "winner",
                                           "rules": {"late": 10, "threefoul": 1}})
     web = served(db, lang="bg")
     d = browser
     try:
         d.get(web.url + "desk/Cup/print")
         wait_js(d, "return Desk.t && document.querySelector('.match-sheet')", what="the sheets")
-        # Each sheet carries its stage's playing conditions, as the box's header words.
+        # Each sheet carries its stage's playing conditions: who breaks and the shot
+        # clock in the language, their settings as the box's header words.
         bg = words("bg")
         rows = d.execute_script(
             "return [...document.querySelectorAll('.match-sheet table.info tr')].filter("
             "(r) => r.firstChild.textContent === arguments[0]).map("
             "(r) => r.lastChild.textContent)", bg["v.d_conditions"])
-        assert rows and set(rows) == {"clock shot=35 warn=10; rules late=10 threefoul=1"}
+        assert rows and set(rows) == {"%s: %s; %s: shot=35 warn=10; rules late=10 threefoul=1"
+                                      % (bg["v.d_breaks"], bg["v.d_b_winner"], bg["v.d_clock"])}
         matches = [s.id for s in t.specs if t.states[s.id].status != "bye"]
         sheets = d.execute_script(
             "return [...document.querySelectorAll('.match-sheet')].map((s) => ["
@@ -685,7 +698,8 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
             assert status == 200, text
 
         async def heard():  # now a box is heard on table 1, and it will not answer
-            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave)}
+            web.hub.tables[1] = {"signal": True, "port": os.ttyname(slave),
+                                 "box_id": "PICO-51040001", "claim": 1}
         web.call(heard())
         answer = {}
 
@@ -715,3 +729,136 @@ def test_a_box_slow_to_answer_holds_up_neither_the_pages_nor_the_other_tables(tm
         web.stop()
         os.close(master)
         os.close(slave)
+
+
+def test_no_link_carries_the_token_and_the_address_bar_drops_it(tmp_path, browser):
+    """N11: the desk opened by the address `scoreboard desk` printed (with ?token=)
+    keeps the token for the tab, takes it out of the address bar and the history, and
+    no link of the desk's pages (the TV's and the print view's, the tournaments') carries
+    it; an action still goes with it."""
+    db = tmp_path / "results.sqlite"
+    played(db, "Turniej sobotni 12.12", upto=2)
+    token = "s" * 24
+    web = served(db, bind="0.0.0.0", token=token)
+    d = browser
+    try:
+        d.get(web.url + "desk?token=" + token)
+        wait_js(d, "return document.querySelectorAll('#list a').length === 3", what="the list")
+        assert token not in d.current_url
+        hrefs = d.execute_script("return [...document.querySelectorAll('a')].map((a) => a.href)")
+        assert hrefs and not [h for h in hrefs if token in h], hrefs
+        assert web.url + "desk/Turniej-sobotni-12.12/tv" in hrefs
+        d.get(web.url + "desk/Turniej-sobotni-12.12?token=" + token)
+        wait_js(d, "return Desk.t && document.querySelector('#nav a')", what="the desk")
+        assert d.current_url == web.url + "desk/Turniej-sobotni-12.12"
+        assert d.execute_script("return history.length") >= 1
+        hrefs = d.execute_script("return [...document.querySelectorAll('a')].map((a) => a.href)")
+        assert not [h for h in hrefs if token in h], hrefs
+        assert d.execute_script("return sessionStorage.getItem('desk-token')") == token
+        click(d, "assign", "W1-03")
+        assert status_is(d, "W1-03", "assigned")
+    finally:
+        web.stop()
+
+
+def test_the_message_goes_at_the_champion_and_the_placings_show(tmp_path, browser):
+    """The last call's line is not left on top once the champion is known; the
+    placings show on the desk as the rounds end; the champion's line names no gender."""
+    db = tmp_path / "results.sqlite"
+    t = played(db, upto=13)  # all but the grand final and its reset
+    web = served(db, lang="pl")
+    d = browser
+    try:
+        d.get(web.url + "desk/Cup")
+        wait_js(d, "return Desk.t && document.querySelector('button[data-act=assign]')",
+                what="the board")
+        places = d.execute_script("return [...document.querySelectorAll('#placings li')]"
+                                  ".map((li) => li.textContent)")
+        assert places[0].startswith("3") and len(places) == 6  # 3, 4, 5-6, 7-8
+        click(d, "assign", "F1")
+        status_is(d, "F1", "assigned")
+        click(d, "call", "F1")
+        status_is(d, "F1", "called")
+        assert message(d) == ["F1: wywołany", "ok"]
+        # the result comes from elsewhere (a box's, stored by the desk's pull): side A,
+        # the winners' champion, wins: no reset
+        f1 = t.states["F1"]
+        other = open_db(str(db))
+        try:
+            store.result(other, "Cup", "F1", f1.a, (3, 0), via="box")
+        finally:
+            other.close()
+        wait_js(d, "return Desk.t.champion !== null", what="the champion")
+        # at once, not when the line would go by itself (20 s)
+        assert d.execute_script("return document.getElementById('msg').textContent") == ""
+        champion = t.player(f1.a).name
+        assert d.find_element(By.ID, "champion").text == "Turniej wygrywa: %s" % champion
+        places = d.execute_script("return [...document.querySelectorAll('#placings li')]"
+                                  ".map((li) => li.textContent)")
+        assert places[:2] == ["1" + champion, "2" + t.player(f1.b).name]
+        assert len(places) == 8
+    finally:
+        web.stop()
+
+
+def test_the_clicks_from_create_to_the_champion_of_a_16_player_double(tmp_path, browser):
+    """Issue 38's figure: a 16-player double elimination from the create form to its
+    champion on four tables, the results coming from the boxes (stored here by the
+    library as the desk's pull stores a box's match): one click to create and draw, then
+    two a match (Assign on the first free table, Call). Written to
+    test-output/desk/clicks.json."""
+    db = tmp_path / "results.sqlite"
+    web = served(db, tables=4, lang="pl")
+    d = browser
+    clicks = 0
+    try:
+        d.get(web.url + "desk")
+        wait_js(d, "return document.getElementById('c-name').offsetParent !== null",
+                what="the create form")
+        d.find_element(By.ID, "c-name").send_keys("Turniej sobotni 12.12")
+        players = d.find_element(By.ID, "c-players")
+        players.clear()
+        players.send_keys("nazwisko,imię\n" + "\n".join("Gracz%02d,Jan" % i for i in range(16)))
+        n = d.find_element(By.ID, "c-n")
+        n.clear()
+        n.send_keys("2")
+        d.find_element(By.ID, "c-go").click()
+        clicks += 1
+        wait_js(d, "return Desk.t && document.querySelector('button[data-act=assign]')",
+                what="the drawn board")
+        other = open_db(str(db))
+        played_n = 0
+        try:
+            while True:
+                t = state(d)
+                if t["champion"] is not None:
+                    break
+                on = [m for m in t["matches"] if m["status"] in ("assigned", "called")]
+                free = [k for k in range(1, 5) if k not in [m["table"] for m in on]]
+                ready = [m for m in t["matches"] if m["status"] == "ready"]
+                if free and ready:  # a match to a free table: Assign, then Call
+                    mid = ready[0]["id"]
+                    click(d, "assign", mid)
+                    status_is(d, mid, "assigned")
+                    click(d, "call", mid)
+                    status_is(d, mid, "called")
+                    clicks += 2
+                    continue
+                # the box's result of the oldest match on a table: its side A wins 2-1
+                # (the grand final's side B: the reset is played too)
+                m = on[0]
+                winner = m["b"] if m["id"] == "F1" else m["a"]
+                store.result(other, t["id"], m["id"], winner,
+                             (1, 2) if winner == m["b"] else (2, 1), via="box BOX1")
+                played_n += 1
+                status_is(d, m["id"], "done")
+        finally:
+            other.close()
+    finally:
+        web.stop()
+    assert played_n == 31  # 15 + 14 + the final and its reset
+    assert clicks == 1 + 2 * played_n
+    OUTPUT.mkdir(parents=True, exist_ok=True)
+    (OUTPUT / "clicks.json").write_text(json.dumps({
+        "double 16, results from the boxes": {"matches": played_n, "clicks": clicks}},
+        indent=1, sort_keys=True) + "\n")

@@ -17,7 +17,8 @@ from serial.tools.list_ports_common import ListPortInfo
 
 from host_tools.results.db import default_path
 from host_tools.paths import firmware_dir
-from host_tools.device.sync_board import Board, BoardError, find_port
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board, find_port
 from support import desk as desks
 from support.vdev import REPO, scoreboard
 

@@ -75,9 +75,14 @@ def test_polish_and_bulgarian_csv_is_split_by_semicolons(results, code):
     rows = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert len(rows) > 2 and all(len(r) == 15 for r in rows)
     assert {(r[4], r[5]) for r in rows[1:]} == {NAMES}
-    # the same cells as the English file, only split otherwise
+    # the same cells as the English file, split otherwise, but the words in the language
+    # (issue 38): the game, how a frame ended, how the match was stored
     english = list(csv.reader(io.StringIO(_export(url))))
-    assert rows[1:] == english[1:]
+    words = {2: "g.", 10: "how.", 13: "st."}
+    for row, en in zip(rows[1:], english[1:], strict=True):
+        for i, (cell, was) in enumerate(zip(row, en, strict=True)):
+            assert cell == (t[words[i] + was] if i in words and was else was), (i, cell, was)
+    assert {r[13] for r in rows[1:]} == {t["st.finished"]}
 
 
 def test_english_stays_comma_separated(results):

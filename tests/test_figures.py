@@ -5,6 +5,7 @@ bytes) must be what the files give now, and a rewrite of one section keeps the o
 """
 
 import os
+import shutil
 
 import pytest
 
@@ -55,6 +56,17 @@ def test_the_mpy_figures_are_current():
     assert rows == {"the whole firmware": got["firmware"],
                     "the core alone (scoreboard/core/)": got["core"]}, (
         "docs/figures.md is stale: python -m host_tools.measure.figures mpy")
+
+
+def test_the_mpy_figures_do_not_depend_on_the_checkout_path(tmp_path):
+    """mpy-cross stores a file's source name in its .mpy: given the absolute path, the
+    figures moved with the length of the checkout's path (2 bytes a file per character)."""
+    short = tmp_path / "f"
+    longer = tmp_path / "a-much-longer-folder-name" / "and-another" / "firmware"
+    for dest in (short, longer):
+        shutil.copytree(REPO / "firmware", dest,
+                        ignore=shutil.ignore_patterns("__pycache__"))
+    assert figures.mpy_figures(short) == figures.mpy_figures(longer)
 
 
 @pytest.mark.needs_build  # the images `make deps` / `make uf2` built into build/pico/

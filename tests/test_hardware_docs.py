@@ -181,7 +181,8 @@ def test_timing_table_matches_the_measured_traffic():
 def test_legend_names_every_key_at_real_size(family, code):
     """Each legend, English, Polish and Bulgarian: every key's label in its language (the
     language table's `l.NAME`, what the box's prompts name it by), its English name
-    small underneath, at the keypad's size, the label no wider than the key."""
+    small underneath, at the keypad's size, the label no wider than the key and at
+    least 2.2 mm high, read from the SVG (a two-word label on two lines)."""
     path = HW / legends.file_name(family, code)
     assert path.name == ("legend-%s.svg" % family if code == "en"
                          else "legend-%s-%s.svg" % (family, code))
@@ -198,13 +199,22 @@ def test_legend_names_every_key_at_real_size(family, code):
         texts = [t.text for t in group.iter(SVG_NS + "text")]
         assert name in texts, (family, i, name)
         label, _short, long_press = key_legends.legend(family, code)[i]
-        assert label in texts, (family, i, label)
+        printed = group.find("%stext[@class='label']" % SVG_NS)
+        lines = [t.text for t in printed.iter(SVG_NS + "tspan")]
+        assert " ".join(lines) == label, (family, i, label)
         assert label == upper(dict(zip(TABLES[code][0::2], TABLES[code][1::2]))["l." + name])
         assert ("hold" in texts) == (code == "en" and bool(long_press)), (family, i)
         assert (legends.HOLD[code] in texts) == bool(long_press), (family, i)
-        size = float(next(t.get("font-size") for t in group.iter(SVG_NS + "text")
-                          if t.text == label))
-        assert legends.label_em(label) * size <= legends.LABEL_MM + 0.01, label
+        # at least 2.2 mm high (issue 33), every line no wider than the key takes
+        size = float(printed.get("font-size"))
+        assert size >= legends.MIN_LABEL_MM == 2.2, (label, size)
+        for tspan in printed.iter(SVG_NS + "tspan"):
+            width = legends.label_em(tspan.text) * size
+            if tspan.get("textLength") is not None:  # narrowed, to 3/4 at most
+                assert float(tspan.get("textLength")) <= legends.LABEL_MM + 0.01, label
+                assert float(tspan.get("textLength")) >= legends.MIN_SQUEEZE * width, label
+            else:
+                assert width <= legends.LABEL_MM + 0.01, label
         number = str(keymaps.NUMBERS[i])
         assert (number in texts) == (keymaps.numbered(family) and number != "0")
         # the key sits where board.keys() numbers it: row-major, on the pitch

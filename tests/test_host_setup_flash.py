@@ -11,8 +11,10 @@ from support.hostfixtures import *  # noqa: F403  (fixtures: flash, device)
 from support.vdev import VirtualDevice, scoreboard
 from host_tools.commands import uf2
 from host_tools.device.flashing import APP_HEAP_KB, build, flash as flash_firmware, heap_warning
+from host_tools.device.sync_board import RUNNING
 from host_tools.commands.uf2_install import IMAGES
-from host_tools.device.sync_board import Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board
 from scoreboard.core.notation import Reader
 from scoreboard.journal import Journal
 
@@ -93,7 +95,7 @@ def test_flash_copies_then_only_what_changed(tmp_path):
         rc, out, err = scoreboard("flash", "--port", dev.port)
         assert rc == 0, err
         # the app started and was listened to: the unix port's heap has room for it
-        assert err.splitlines()[-1:] == [heap_warning("")], err  # issue 23 item 6
+        assert err.splitlines()[-1:] == [heap_warning(RUNNING)], err  # issue 23 item 6
         files = build()
         last = out.strip().splitlines()[-1]
         assert last.startswith("flash: %d of %d files copied, 0 removed" % (
@@ -128,9 +130,13 @@ def test_the_mpy_route_says_whether_the_app_started_and_names_the_uf2_route():
     assert heap_warning(said) == (
         "flash: the app ran out of memory as it started on this board: its modules as .mpy "
         "files take the heap that the UF2 keeps in flash; " + uf2)
-    assert heap_warning("MPY: soft reboot\n") == (
-        "flash: the app started (heard for 4 s); its modules as .mpy files cost it heap "
+    assert heap_warning("MPY: soft reboot\n" + RUNNING) == (
+        "flash: the app started (it answers); its modules as .mpy files cost it heap "
         "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (APP_HEAP_KB, uf2))
+    # Neither an answer nor out of memory within HEAR_S: said so, with where to look.
+    assert heap_warning("MPY: soft reboot\n") == (
+        "flash: the app did not answer within 30 s: its console says why (`mpremote "
+        "connect PORT`); " + uf2)
     assert heap_warning("MemoryError: memory allocation failed").startswith(
         "flash: the app ran out of memory as it started")
     rc, out, err = scoreboard("flash", "--help")

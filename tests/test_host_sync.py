@@ -13,6 +13,7 @@ from support.hostfixtures import fill_box
 from support.vdev import (VirtualDevice, journal_match, journal_text, match_lines,
                           scoreboard, sync)
 from host_tools.results.db import open_db
+from host_tools.results.db.migrations import LATEST
 from scoreboard.core.replay import replay
 from host_tools.mp.replay_json import to_json
 
@@ -246,7 +247,7 @@ def test_schema_migrates_from_an_older_version(tmp_path):
     db.close()
     conn = sqlite3.connect(path)
     assert [r[0] for r in conn.execute("SELECT version FROM schema_version ORDER BY 1")] == [
-        1, 2, 3, 4, 5, 6]
+        1, 2, 3, 4, 5, 6, 7]
     conn.close()
     from host_tools.results.db import connect
     path2 = tmp_path / "v1.sqlite"
@@ -255,6 +256,6 @@ def test_schema_migrates_from_an_older_version(tmp_path):
     assert db.version() == 1
     db.close()
     db = open_db(str(path2))
-    assert db.version() == 6
+    assert db.version() == LATEST == 7
     assert db.counts() == (0, 0)
     db.close()

@@ -66,15 +66,15 @@ def test_the_set_up_on_a_polish_box_says_every_field_in_polish(tmp_path):
     r.wait(100)
     r.press("menu", 80)
     assert r.app.screen.kind == "setup"
-    assert r.app.screen.setup == [("Gra", "snooker, 15 czerwonych"), ("Mecz", "Z 3 FREJMÓW"),
+    assert r.app.screen.setup == [("Gra", "snooker, 15 czerwonych"), ("Mecz", "z 3 frejmów"),
                                   ("Zegar", "wył."), ("Start", "ok")]
     r.press("ok", 80)
     for _ in range(4):  # best-of 3, 5, 7, 9, 1: one frame, its singular
         r.press("menu", 80)
-    assert r.app.screen.setup[1] == ("Mecz", "Z 1 FREJMU")
+    assert r.app.screen.setup[1] == ("Mecz", "z 1 frejmu")
     r.press("ok", 80)
-    r.press("menu", 80)  # the clock: the rule book's 45 s, in words
-    assert r.app.screen.setup[2] == ("Zegar", "przepisy 45s")
+    r.press("menu", 80)  # the clock: the rule book's 45 s, in words (a limit, issue 33)
+    assert r.app.screen.setup[2] == ("Zegar", "limit 45s")
     r.press("ok", 80)
     r.press("ok", 80)  # Start
     assert r.app.screen.kind == "score"
@@ -87,7 +87,7 @@ def test_a_long_undo_says_the_queued_lines_again_in_the_new_language(tmp_path):
     device.queue(tmp_path, "m1", HEADER)  # no lang of its own: the box's
     r = Runner(str(tmp_path))
     r.wait(100)
-    assert r.app.screen.queue[0][1].endswith("BEST OF 3, NO CLOCK")
+    assert r.app.screen.queue[0][1].endswith("best of 3, no clock")  # one case
     r.press("undo", 1500)  # Polish
-    assert r.app.screen.queue[0][1].endswith("Z 3 FREJMÓW, BEZ ZEGARA")
+    assert r.app.screen.queue[0][1].endswith("z 3 frejmów, bez zegara")
     assert " \u2013 " in r.app.screen.queue[0][1]  # the sides joined as Polish writes it

@@ -46,8 +46,11 @@ def test_every_key_has_its_label_and_a_legend_prints_none_twice(code):
     for family, names in keymaps.KEYMAPS.items():
         printed = [texts["l." + n] for n in names]
         assert len(set(printed)) == len(printed), (code, family, printed)
-    if code == "en":  # the English legend prints the names (rackA, rackB: who wins)
-        assert all(texts["l." + n] == n for n in NAMES if not n.startswith("rack"))
+    if code == "en":  # the English legend prints the names (rackA, rackB: who wins;
+        # straight pool's `break`: the opening-break foul, issue 33)
+        assert all(texts["l." + n] == n for n in NAMES
+                   if not n.startswith("rack") and n != "break")
+        assert texts["l.break"] == "break foul"
 
 
 @pytest.mark.parametrize("code", ["pl", "bg"])
@@ -86,8 +89,9 @@ def test_a_hint_names_keys_the_legend_has_each_doing_its_own_word(code):
 
 def test_the_prompts_after_a_foul_name_the_keys_as_printed():
     lang.use("pl")
-    assert lang.t("k.after_foul") % "A" == "A: gra, ponownie czy wolna?"
+    assert lang.t("k.after_foul") % "A" == "A: gra dalej, ponownie czy wolna bila?"
     assert "ponownie" == lang.label("again") and "wolna" == lang.label("free")
     lang.use("bg")
-    assert lang.t("k.after_foul") % "A" == "A: игра, отново или свободна?"
+    assert lang.t("k.after_foul") % "A" == \
+        "A: играе, нарушителят отново или свободна топка?"
     assert lang.label("undo") == "назад" and lang.label("nothing") == "nothing"

@@ -24,6 +24,7 @@ ALLOWED = {
     "IDLE": "a grammar mode", "ENTRY": "a grammar mode", "NUMBER": "a grammar mode",
     "MENU": "a grammar mode", "CONFIRM": "a grammar mode",
     "Grammar": "grammar.__all__", "Result": "grammar.__all__",
+    "WHO_CHARS": "grammar.__all__",
     "MATCH": "which concede menu (menus.concede_menu)",
     "FRAME": "which concede menu (menus.concede_menu)",
     "AB": "the sides' letters, looped over",

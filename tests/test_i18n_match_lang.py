@@ -78,16 +78,16 @@ def test_a_queued_match_in_polish_on_an_english_box(tmp_path):
     r.wait(100)
     # the start screen speaks the language of the match under the cursor (issue 26 item 5)
     assert r.app.screen.hint.startswith("ok:start (zaczyna A) cofnij:")
-    assert "Z 3 FREJMÓW" in r.app.screen.queue[0][1]
+    assert "z 3 frejmów" in r.app.screen.queue[0][1]
     r.press("undo", 80)  # the next match: the box's own
     assert r.app.screen.hint.startswith("ok:start (A breaks)")
-    assert "BEST OF 3" in r.app.screen.queue[1][1]
+    assert "best of 3" in r.app.screen.queue[1][1]
     r.press("undo", 80)  # round to the first: Polish again, and its menu before frame 1
     assert r.app.screen.hint.startswith("ok:start (zaczyna A)")
     r.press("menu", 80)
     assert r.app.screen.kind == "menu"
     assert r.app.screen.menu_title == "PRZED PIERWSZYM FREJMEM"
-    assert r.app.screen.menu_items[0] == "wywołany"
+    assert r.app.screen.menu_items[0] == "wywołanie meczu"
     r.press("undo", 80)  # out of the menu: the list
     assert r.app.screen.kind == "start"
     r.press("ok", 80)

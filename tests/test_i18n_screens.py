@@ -34,7 +34,7 @@ def _png(w, h, data):
 
 
 def test_the_expected_screens_and_their_pngs(rendered):
-    assert len(rendered) == 18
+    assert len(rendered) == 24
     changed = []
     for name, _, w, h, data in rendered:
         fb = SCREENS / (name + ".fb")

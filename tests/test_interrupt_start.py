@@ -17,7 +17,12 @@ import sys
 import threading
 import time
 
+import pytest
+
 from support import mpy
+
+# 28 interpreters started and interrupted: `make test`, not the fast tier.
+pytestmark = pytest.mark.heavy
 
 MARK = " host_tools.paths"  # the end of its line in the report
 DELAYS_MS = [0, 1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20, 30, 50]

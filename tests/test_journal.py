@@ -353,6 +353,74 @@ def test_a_flash_that_fills_up_during_a_match_says_so(tmp_path):
     assert (tmp_path / "matches" / (j.id + ".sbn")).read_bytes() == kept
 
 
+def _lines(texts):
+    return b"".join(("%s *%08x\n" % (t, zlib.crc32(t.encode()) & 0xFFFFFFFF)).encode()
+                    for t in texts)
+
+
+def test_held_lines_go_in_one_write_at_commit(tmp_path):
+    """The keys a pass read after a stall: held, then one write, one flush."""
+    syncs = []
+    j = started(tmp_path, sync=lambda: syncs.append(1))
+    jp.play(j, ["frame A"])
+    path = tmp_path / "matches" / (j.id + ".sbn")
+    before, lines = path.read_bytes(), j.lines
+    j.hold()
+    jp.play(j, ["pot red", "pot black", "end"])
+    assert path.read_bytes() == before, "held: nothing on the flash yet"
+    del syncs[:]
+    j.commit()
+    assert syncs == [1], "one write, one flush"
+    assert path.read_bytes() == before + _lines(["pot red", "pot black", "end"])
+    assert (j.lines, j.pos) == (lines + 3, len(path.read_bytes()))
+    jp.play(j, ["pot red"])  # holding ended with the commit: written at once
+    assert path.read_bytes().endswith(_lines(["pot red"]))
+    want = jp.report(j.match)
+    j.close()
+    assert jp.report(Journal(str(tmp_path), BOX).recover()[0]) == want
+
+
+def test_a_frame_line_goes_at_once_with_the_held_lines_before_it(tmp_path):
+    j = started(tmp_path)
+    jp.play(j, ["frame A"])
+    path = tmp_path / "matches" / (j.id + ".sbn")
+    before = path.read_bytes()
+    j.hold()
+    jp.play(j, ["pot red", "concede", "frame B"])
+    assert path.read_bytes() == before + _lines(["pot red", "concede", "frame B"])
+    assert j.frame_end == j.pos, "its checkpoint: the new segment starts after it"
+    jp.play(j, ["pot red"])
+    assert path.read_bytes().endswith(_lines(["frame B"])), "the lines after it are held"
+    j.commit()
+    assert path.read_bytes().endswith(_lines(["frame B", "pot red"]))
+
+
+def test_held_lines_a_full_flash_refuses_are_none_of_them_saved(tmp_path):
+    room = [10 ** 6]
+    j = started(tmp_path, free=lambda: room[0])
+    jp.play(j, ["frame A"])
+    path = tmp_path / "matches" / (j.id + ".sbn")
+    kept, lines = path.read_bytes(), j.lines
+    j.hold()
+    jp.play(j, ["pot red", "pot black"])
+    j._f = _FullFile()
+    room[0] = 0  # and no pulled match to make room with
+    with pytest.raises(JournalError, match="Flash full: 'pot red' was not saved"):
+        j.commit()
+    assert (j.lines, path.read_bytes()) == (lines, kept), "nothing counted, nothing written"
+    assert j.reload().frame.score == [0, 0], "the match as the flash holds it"
+
+
+def test_closing_writes_the_held_lines(tmp_path):
+    j = started(tmp_path)
+    jp.play(j, ["frame A"])
+    j.hold()
+    jp.play(j, ["pot red"])
+    j.close()  # Ctrl-C, mpremote: the app stops
+    match, _ = Journal(str(tmp_path), BOX).recover()
+    assert match.frame.score == [1, 0]
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_pruning_sweep_only_pulled_oldest_first_and_no_more_than_needed(tmp_path, seed):
     import random

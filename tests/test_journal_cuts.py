@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from support import mpy
+from support import mpy, tiers
 from scoreboard.journal import Journal
 
 sys.path.insert(0, str(mpy.REPO / "tests" / "micropython"))
@@ -98,7 +98,9 @@ def _one_more(j):
 # every line end and the bytes either side of it (a line whole or torn by one byte, the
 # checksum cut), every JOURNAL_CUT_STEP-th byte, and every 41st, where the match then
 # goes on and is reset again.
-SAMPLE_STEP = int(os.environ.get("JOURNAL_CUT_STEP", "13"))
+SAMPLE_STEP = int(os.environ.get("JOURNAL_CUT_STEP") or tiers.stride(13, 53))
+# The flipped-byte sweeps take every byte in `make test`, every 5th in `make check`.
+FLIP_STEP = tiers.stride(1, 5)
 
 
 def cut_offsets(data, step):
@@ -158,7 +160,7 @@ def test_every_flipped_byte_is_detected_on_its_line(recorded, tmp_path):
     lines = jp.lines_of(data)
     starts = [sum(len(b) for b in lines[:n]) for n in range(len(lines) + 1)]
     header = len(jp.split([b.decode() for b in lines])[0])
-    for at in range(len(data)):
+    for at in range(0, len(data), FLIP_STEP):
         line = max(n for n in range(len(lines)) if starts[n] <= at) + 1
         flipped = bytearray(data)
         flipped[at] ^= 0x01 if at % 2 else 0x20
@@ -193,7 +195,7 @@ def test_a_newline_written_into_a_line_is_damage_on_that_line(recorded, tmp_path
 def test_a_damaged_checkpoint_file_never_changes_the_match(recorded, tmp_path):
     _, data, ckpt = recorded
     want = jp.replay_lines(jp.lines_of(data))
-    for at in range(len(ckpt)):
+    for at in range(0, len(ckpt), FLIP_STEP):
         flipped = bytearray(ckpt)
         flipped[at] ^= 0x01
         root = _flash(tmp_path / "f", recorded, data, bytes(flipped))

@@ -214,3 +214,54 @@ def test_bits_beyond_count_are_ignored():
 def test_bad_settings_are_refused(kw):
     with pytest.raises(ValueError):
         Debouncer(**kw)
+
+
+# -- times: each event keeps when it happened (the app stamps the journal with it) -------
+
+def test_each_event_keeps_its_time():
+    d = Debouncer()
+    d.update(1 << 3, 0)
+    d.update(1 << 3, 20)
+    d.update(0, 100)
+    d.update(0, 120)  # the release accepted (debounced) at 120
+    assert (d.get(), d.at) == (PRESS << 8 | 3, 120)
+    d.update(1 << 5, 200)
+    d.update(1 << 5, 220)  # held from 220
+    d.update(1 << 5, 1000)  # the loop looked late: the LONG was due at 920
+    assert (d.get(), d.at) == (LONG << 8 | 5, 920)
+
+
+def take_all(d, changes):
+    """Hand `changes` [(bitmap, at)] to `d.take` in one go, as a PIO board does with what
+    queued while the CPU was stalled; the events as (kind, key, at)."""
+    for state, at in changes:
+        d.take(state, at)
+    out = []
+    ev = d.get()
+    while ev >= 0:
+        out.append((ev >> 8, ev & 0xFF, d.at))
+        ev = d.get()
+    return out
+
+
+def test_changes_handed_over_late_keep_their_own_times():
+    """Three taps that queued during a 400 ms stall: three PRESSes at their releases,
+    not at the time they were handed over."""
+    d = Debouncer()
+    changes = [(1 << 1, 1000), (0, 1030), (1 << 2, 1125), (0, 1155), (1 << 1, 1250), (0, 1280)]
+    assert take_all(d, changes) == [(PRESS, 1, 1030), (PRESS, 2, 1155), (PRESS, 1, 1280)]
+
+
+def test_a_long_press_inside_a_stall_is_long_at_its_time():
+    """Held 800 ms and released before the CPU looked: a LONG (at press + long_ms), no
+    PRESS at its release; a short one after it is a PRESS."""
+    d = Debouncer()
+    changes = [(1 << 7, 100), (0, 900), (1 << 7, 1000), (0, 1040)]
+    assert take_all(d, changes) == [(LONG, 7, 800), (PRESS, 7, 1040)]
+
+
+def test_take_across_the_ticks_wrap():
+    d = Debouncer()
+    start = ticks.MASK - 10
+    changes = [(1 << 0, start), (0, ticks.ticks_add(start, 40))]
+    assert take_all(d, changes) == [(PRESS, 0, ticks.ticks_add(start, 40))]

@@ -41,7 +41,7 @@ def test_the_entry_in_progress_as_in_the_issue():
     r = d.press("pink")
     assert r.entry == "FOUL 6 - balls down? ok"
     r = d.press("pink")
-    assert r.entry == "FOUL 6 PINK - balls down? ok"
+    assert r.entry == "FOUL 6, PINK - balls down? ok"
     assert d.play("ok") == ["foul 6 pink"]
 
 
@@ -79,7 +79,7 @@ def test_foul_refuses_more_reds_than_the_table_has():
     assert d.grammar.press("red").refusal is None
     r = d.grammar.press("red")
     assert r.refusal == "only 1 red(s) on the table"
-    assert r.entry == "FOUL 4 RED - balls down? ok"
+    assert r.entry == "FOUL 4, RED - balls down? ok"
 
 
 def test_miss_first_or_last():
@@ -121,7 +121,7 @@ def test_free_ball_colours_and_the_ball_on():
     assert d.grammar.press("pink").line == "pot free"
     assert d.grammar.press("blue").line == "pot blue"
     r = d.grammar.press("free")
-    assert r.entry == "POT FREE - with it? ok"
+    assert r.entry == "POT: FREE BALL - and another? ok"
     assert d.play("blue ok") == ["pot free blue"]
 
 
@@ -286,7 +286,7 @@ def test_shot_clock_go_hit_extend():
 def test_pool_pot_toggles_and_cancels():
     d = Desk(NINEBALL, A)
     d.play("pot rackA pot rackA")  # 1, 3, then 1 again: taken back
-    assert d.grammar.entry() == "POT 3 - balls? ok"
+    assert d.grammar.entry() == "POT 3 - balls? ok, or hold the last"
     r = d.grammar.press("12")
     assert r.refusal == "a number from 1 to 9"
     assert d.play("ok") == ["pot 3"]
@@ -296,8 +296,9 @@ def test_pool_pot_toggles_and_cancels():
 
 def test_straight_score_number_keys():
     d = Desk(STRAIGHT, A)
-    assert d.grammar.press("score").entry == "SCORE - number? 1-15"
-    assert d.grammar.press("16").refusal == "a number from 1 to 15"
+    # 15 on the table: one stroke scores 14 at most (issue 33: the prompt said 1-15)
+    assert d.grammar.press("score").entry == "SCORE - number? 1-14"
+    assert d.grammar.press("16").refusal == "a number from 1 to 14"
     assert d.play("concede") == ["score 13"]  # `concede` carries 13
     assert d.play("score ok") == []  # cancelled
     assert sbn.to_dict(d.match)["current"]["score"]["A"] == 13
@@ -395,7 +396,7 @@ def test_pending_decisions_are_said():
     d.play("foul ok")
     assert d.grammar.entry() == "B: play, again or free?"
     d.play("free")
-    assert d.grammar.entry() == "B nominates: its key pots it"
+    assert d.grammar.entry() == "B nominates the free ball: its key pots it"
     d.play("green")
     assert d.grammar.entry() is None
     d = Desk(SNOOKER, A + ["end"])
@@ -492,3 +493,22 @@ def test_cancel_drops_the_entry_and_the_menu():
     d.play("menu")
     d.grammar.cancel()
     assert d.grammar.menu() is None and d.lines == A
+
+
+def test_a_claim_is_checked_before_its_question():
+    """Issue 33 (the findings' section 7): a claim the rules refuse (reds still on the
+    table) is refused when chosen, with the rules' reason; never asked, then refused
+    after its `ok`. A valid one is asked as before."""
+    d = Desk(SNOOKER, A)
+    d.press("menu")
+    assert d.grammar.menu_items[d.grammar.menu_cursor] == "claim"
+    r = d.press("ok")
+    assert r.refusal == "a claim needs only the black left"
+    assert d.grammar.entry() is None and d.grammar.menu_title == "MENU"  # still the menu
+    assert d.lines == A
+    only_black = ["frame A"] + ["pot red", "pot black"] * 15 + [
+        "pot yellow", "pot green", "pot brown", "pot blue", "pot pink"]
+    d = Desk(SNOOKER, only_black)  # A 120 up, the black alone: valid
+    d.choose("claim")
+    assert d.grammar.entry() == "A (Ann) claims the frame? ok"
+    assert d.play("ok") == ["claim"]

@@ -152,7 +152,8 @@ BAR = ("return [...document.querySelectorAll('.bar > div')].map(e => {"
 
 def overlay(browser, web, query=""):
     browser.get(web.url + "table/1/overlay" + query)
-    wait_js(browser, "return document.getElementById('score-a').textContent !== ''",
+    wait_js(browser, "return document.getElementById('score-a').textContent !== '' || "
+                     "document.getElementById('frames-a').textContent !== ''",
             what="the overlay's score")
 
 
@@ -199,6 +200,12 @@ def test_the_overlays_columns_stay_put_when_the_striker_changes(browser, size):
             "return [document.getElementById('format').textContent, "
             "document.querySelector('.fcap').textContent]")
         assert caps == ["best of 7 frames", "frames"]
+        # snooker: the frames won and the frame's points, and the line under the bar
+        got = browser.execute_script(
+            "const $ = (id) => document.getElementById(id);"
+            "return [getComputedStyle($('score-a')).visibility, $('sub').textContent !== '',"
+            " getComputedStyle($('sub')).visibility]")
+        assert got == ["visible", True, "visible"]
     finally:
         web.stop()
 
@@ -305,11 +312,29 @@ def test_pool_says_rack(browser, code, caption, won):
         wait_tiles(browser, 1)
         text = browser.execute_script("return document.getElementById('table-1').innerText")
         assert caption in text and won in text
+        # the racks won once (issue 38): the big number, no second one beside it
+        got = browser.execute_script(
+            "const t = document.getElementById('table-1');"
+            "return [...t.querySelectorAll('.row')].map((r) => [r.querySelector('.s')"
+            ".textContent, r.querySelector('.f').textContent, "
+            "getComputedStyle(r.querySelector('.f')).display])")
+        assert got == [["0", "", "none"], ["1", "", "none"]]
         overlay(browser, web)
         assert browser.execute_script("return document.querySelector('.fcap').textContent") \
             == words(code)["v.racks_col"]
-        assert browser.execute_script("return document.getElementById('frames-b')"
-                                      ".textContent") == "1"
+        got = browser.execute_script(
+            "const $ = (id) => document.getElementById(id);"
+            "return [$('frames-a').textContent, $('frames-b').textContent, "
+            "$('score-a').textContent, $('score-b').textContent, "
+            "getComputedStyle($('score-a')).visibility]")
+        assert got == ["0", "1", "", "", "hidden"]
+        # nothing to say under the bar: no strip there, the bar's corners rounded
+        got = browser.execute_script(
+            "const sub = document.getElementById('sub');"
+            "return [sub.textContent, getComputedStyle(sub).visibility, "
+            "parseFloat(getComputedStyle(document.querySelector('.bar'))"
+            ".borderBottomLeftRadius)]")
+        assert got[:2] == ["", "hidden"] and got[2] > 0
     finally:
         web.stop()
 

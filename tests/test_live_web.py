@@ -346,6 +346,7 @@ sys.exit(asyncio.run(serve([], False, "127.0.0.1", 0, None, 10.0, live._Log(), r
 """
 
 
+@pytest.mark.heavy  # a server process of its own, flooded
 def test_a_flood_past_the_file_limit_is_one_line_and_the_pages_answer_after():
     proc = subprocess.Popen([sys.executable, "-c", FLOOD], cwd=str(REPO),
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,

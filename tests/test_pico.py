@@ -85,6 +85,9 @@ def box(tmp_path_factory):
         got["start_panels"] = pico.panels()
         port = pico.attach_pty()
         pico.go()
+        # The app ignores a stray Ctrl-C (issue 37): a maintainer stops it on purpose
+        # first, as docs/developer.md says, and then mpremote has the REPL.
+        got["stop"] = run(SCOREBOARD, "device", "--stop", port)
         got["ls"] = mpremote(port, "fs", "ls", ":")
         got["frozen"] = mpremote(port, "exec", "import main, gc; gc.collect(); "
                                  "print(main.__name__, gc.mem_free())")
@@ -145,6 +148,8 @@ INTERPRETERS = [pytest.param(mpy.MICROPYTHON, id="unix-port"),
 def test_the_uf2_boots_and_the_app_starts_from_the_frozen_main(box):
     assert box["created"], "a fresh flash image, made on first use"
     assert box["boot_ms"] < 2000, "the app draws within 2 s of power-on"
+    rc, out, err = box["stop"]
+    assert rc == 0 and out.strip(), "the deliberate stop answered: %r %r" % (out, err)
     rc, out, err = box["ls"]
     assert rc == 0, err
     names = out.split()
@@ -190,11 +195,10 @@ def test_a_frame_by_keypad_presses_leaves_the_journal_its_notation_means(box, tm
     assert got["winner"] == "B" and got["status"] == "finished"
     stamps = [int(line.split()[0][1:]) for line in text.splitlines() if line.startswith("@")]
     gaps = [b - a for a, b in itertools.pairwise(stamps)]
-    # A key is stamped in the pass that takes it: one that waits for a pass drawing an
-    # e-ink band (about 30 ms each on the emulated RP2040 with the Terminus faces) is
-    # late by that much, and the next gap short by as much; the keys' own pace holds.
-    assert all(180 <= g <= 280 for g in gaps), "a key every 230 ms of emulated time: %s" % gaps
-    assert abs(sum(gaps) / len(gaps) - 230) <= 5, gaps
+    # A key is stamped with the time the PIO's scan saw it (drivers/pio_keypad.py), not
+    # the pass that takes it: whatever the CPU was doing (an e-ink band, a flash erase),
+    # each gap is the keys' own pace within one sample (8 ms) and a millisecond.
+    assert all(abs(g - 230) <= 9 for g in gaps), "a key every 230 ms of emulated time: %s" % gaps
 
 
 def test_sync_over_the_pty_pulls_the_finished_match_into_sqlite(box):

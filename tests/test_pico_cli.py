@@ -14,11 +14,14 @@ import time
 
 import pytest
 
+from host_tools.device.frames import STOP_REQUEST
 from host_tools.device.flashing import OUT_OF_MEMORY, heap_warning
+from host_tools.device.sync_board import RUNNING
 from host_tools.pico.emulator import FLASH_BYTES, UF2
 from host_tools.commands.uf2 import RP2350_ARM_S, make_uf2
 from support import mpy
 from support.livebox import Live, score
+from support.vdev import stop_app
 
 SCOREBOARD = mpy.BIN / "scoreboard"
 
@@ -75,6 +78,7 @@ def pico_pty(tmp_path):
 
 def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
     with pico_pty(tmp_path) as (proc, port):
+        assert stop_app(port, 90)  # the app ignores mpremote's Ctrl-C: stopped on purpose
         got = subprocess.run([str(mpy.BIN / "mpremote"), "connect", port, "exec",
                               "import sys; print(sys.platform, sys.implementation._machine)"],
                              capture_output=True, text=True, timeout=120, check=False)
@@ -88,7 +92,7 @@ def test_the_pty_serves_the_boxs_usb_serial_port_to_mpremote(tmp_path):
 def test_the_mpy_route_onto_a_pico_says_whether_the_app_started(tmp_path):
     """Issue 23 item 6, heard on the board: `scoreboard flash` (the .mpy files) onto the
     emulated RP2040 copies everything, starts the app, and its last line says what the
-    app did, naming the UF2 route: that it started (then the app runs: a Ctrl-C stops it)
+    app did, naming the UF2 route: that it started (then the app runs: its `stop` stops it)
     or ran out of memory as it started (then nothing runs to stop). The faces' glyphs are
     heap on that route, and the RP2040's margin is thin: either may be the truth."""
     import serial
@@ -99,14 +103,15 @@ def test_the_mpy_route_onto_a_pico_says_whether_the_app_started(tmp_path):
         assert got.returncode == 0, got.stderr
         assert got.stdout.strip().splitlines()[-1].startswith("flash: ")
         last = got.stderr.strip().splitlines()[-1]
-        assert last in (heap_warning(""), heap_warning(OUT_OF_MEMORY)), got.stderr
+        assert last in (heap_warning(RUNNING), heap_warning(OUT_OF_MEMORY)), got.stderr
         with serial.Serial(port, 115200, timeout=0.2) as s:
-            s.write(b"\r\x03")
+            s.write(STOP_REQUEST + b"\r\x03")  # the app stops when asked (a Ctrl-C: no)
             said = b""
             end = time.monotonic() + 10
             while b"scoreboard: stopped" not in said and time.monotonic() < end:
                 said += s.read(256)
-        assert (b"scoreboard: stopped" in said) == (last == heap_warning("")), (last, said)
+        assert (b"scoreboard: stopped" in said) == (last == heap_warning(RUNNING)), (last,
+                                                                                    said)
 
 
 # Waits first (`scoreboard live` connects and catches up meanwhile: the app stopped for

@@ -12,9 +12,11 @@ from host_tools.measure.app_bench import HEADER, match_keys
 from host_tools.mp.device import Runner
 from scoreboard.core.notation import NotationError, Reader
 from host_tools.mp.replay_json import to_json
-from support import device, powercut
+from support import device, powercut, tiers
 
-SAMPLE_STEP = int(os.environ.get("POWER_CUT_STEP", "89"))
+SAMPLE_STEP = int(os.environ.get("POWER_CUT_STEP") or tiers.stride(89, 997))
+# Every op boundary in `make test`; every 5th in `make check`.
+BOUNDARY_STEP = tiers.stride(1, 5)
 
 
 def complete_events(flash):
@@ -56,11 +58,13 @@ def record(tmp_path, monkeypatch):
     return rec.ops, states, start, root
 
 
-def cut_points(ops, step):
-    """(k, j) cut points: every op boundary, and every `step`-th byte inside writes."""
+def cut_points(ops, step, every=1):
+    """(k, j) cut points: every `every`-th op boundary, and every `step`-th byte inside
+    writes."""
     n = 0
     for k, op in enumerate(ops):
-        yield k, 0
+        if k % every == 0:
+            yield k, 0
         if op[0] == "write":
             for j in range(1, len(op[2])):
                 n += 1
@@ -68,11 +72,11 @@ def cut_points(ops, step):
                     yield k, j
 
 
-def run_cuts(tmp_path, monkeypatch, step):
+def run_cuts(tmp_path, monkeypatch, step, every=1):
     ops, states, start, root = record(tmp_path, monkeypatch)
     tried = recovered = 0
     dest = tmp_path / "cut"
-    for k, j in cut_points(ops, step):
+    for k, j in cut_points(ops, step, every):
         powercut.flash_at(ops, k, j, start, root, dest)
         events = complete_events(dest)
         r = Runner(str(dest))
@@ -96,8 +100,9 @@ def run_cuts(tmp_path, monkeypatch, step):
 
 
 def test_power_cuts_sample(tmp_path, monkeypatch):
-    tried, recovered, ops, points = run_cuts(tmp_path, monkeypatch, SAMPLE_STEP)
-    assert tried == recovered and tried > ops
+    tried, recovered, ops, points = run_cuts(tmp_path, monkeypatch, SAMPLE_STEP,
+                                             BOUNDARY_STEP)
+    assert tried == recovered and tried > ops // BOUNDARY_STEP
     print("power cuts: %d tried, %d recovered (of %d cut points, %d writes)"
           % (tried, recovered, points, ops))
 

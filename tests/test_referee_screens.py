@@ -28,7 +28,7 @@ from support import device, mpy
 SCRIPT = mpy.REPO / "tests" / "micropython" / "referee_keys.py"
 INTERPRETERS = (("cpython", Path(sys.executable)), ("unix64", mpy.MICROPYTHON),
                 ("unix32-frozen", device.MP32))
-FIELDS = ("key", "kind", "entry", "hint", "banner", "title", "clock", "refreshes")
+FIELDS = ("key", "kind", "entry", "hint", "banner", "title", "clock", "refreshes", "late")
 
 
 def head(game, match, *more):
@@ -124,7 +124,7 @@ def test_the_respot_list_and_the_match_over_have_their_own_hints(tmp_path):
             + ["ok", "black"])  # A plays first and pots it: the match is over
     said, journal = box(tmp_path, head("snooker reds=6", "best-of 1"), keys)
     level = after(said, 21)
-    assert level.entry == "RESPOTTED BLACK - ok: who plays first?"
+    assert level.entry == "ok: choose"  # the prompt bar: who plays first
     respot = after(said, 22)
     assert respot.title == "RESPOT: WHO PLAYS FIRST?"
     assert respot.hint == "ok:choose  menu:next (held: previous)  undo:back"
@@ -149,9 +149,42 @@ def test_forfeit_a_late_before_any_frame_from_the_keys(tmp_path):
     assert journal == ["forfeit A late"], "no frame was played"
 
 
+def test_the_late_start_in_minutes_then_its_forfeit_question(tmp_path):
+    """Issue 33 item 2 (seed 004 1.7): a called match says the minutes left before its
+    late start is due on the score screen, refreshed when the minute changes and never
+    more often (the LED counts the seconds); once due it asks for the forfeit, which the
+    menu offers first, where it offered the call."""
+    keys = ["menu", "ok",  # called: the late start runs, 15 minutes
+            "@1000",  # the call's own refresh done
+            "@28000",  # 14:30 left: still 15 minutes, no refresh
+            "@31500",  # 14 minutes left (and a moment for the refresh): one refresh
+            "@780000",  # 13 minutes later: 1 minute left
+            "@61000",  # due
+            "menu",  # the late start's forfeit, where `called` was
+            "ok",  # who is late: A, under the cursor
+            "ok",  # the question
+            "ok"]  # answered
+    said, journal = box(tmp_path, SNOOKER, keys)
+    called = after(said, 3)
+    assert called.kind == "score" and called.late == "LATE START: forfeit in 15 min"
+    assert after(said, 4).late == called.late and after(said, 4).refreshes == called.refreshes
+    assert after(said, 5).late == "LATE START: forfeit in 14 min"
+    assert int(after(said, 5).refreshes) == int(called.refreshes) + 1
+    one = after(said, 6)
+    assert one.late == "LATE START: forfeit in 1 min"
+    assert int(one.refreshes) - int(after(said, 5).refreshes) == 13, "a refresh a minute"
+    due = after(said, 7)
+    assert due.late == "LATE START DUE: forfeit? menu"
+    assert int(due.refreshes) == int(one.refreshes) + 1
+    assert after(said, 9).title == "LATE START: WHO IS LATE?"
+    assert after(said, 10).entry == "A (Ann) forfeits, late? ok"
+    assert after(said, 11).kind == "match_end"
+    assert journal == ["called", "forfeit A late"]
+
+
 def test_called_and_the_clock_before_frame_one_then_b_breaks(tmp_path):
     keys = ["menu", "ok",  # called: the match starts, waiting for its first frame
-            "menu", "menu", "ok",  # its menu again: the shot clock...
+            "menu", "menu", "ok",  # its menu again (the late start's forfeit): the clock...
             "ok",  # ... the WPA profile
             "end",  # the side key: B breaks off
             "ok"]
@@ -212,13 +245,13 @@ def test_award_and_abandon_ask_before_they_are_journaled(tmp_path):
     keys = ["ok", "red",
             "menu", "menu", "menu", "ok",  # award (claim, concede frame, award)
             "menu", "ok",  # to B
-            "ok",  # miss3: the question
+            "ok",  # three misses: the question
             "undo", "undo", "undo", "undo",  # no; out of the menus again
             "menu", "menu long", "ok",  # abandon (the last item)
             "ok",  # no winner: the question
             "ok"]
     said, journal = box(tmp_path, SNOOKER, keys)
-    assert after(said, 9).entry == "Award the frame to B (Bob), miss3? ok"
+    assert after(said, 9).entry == "Award the frame to B (Bob), three misses? ok"
     assert after(said, 13).kind == "score"
     assert after(said, 17).entry == "Abandon the match, no winner? ok"
     assert after(said, 18).kind == "match_end"
@@ -244,7 +277,7 @@ def test_after_a_foul_the_incoming_sides_options_and_the_free_ball(tmp_path):
     assert after(said, 4).entry == "A: play, again, free, replace?"
     assert after(said, 5).entry is None
     assert after(said, 7).entry == "A: play, again or free?"
-    assert after(said, 8).entry == "A nominates: its key pots it"
+    assert after(said, 8).entry == "A nominates the free ball: its key pots it"
     assert after(said, 9).entry is None
     assert journal == ["frame A", "end", "foul 4 miss", "replace", "foul 4", "free",
                        "pot free"]

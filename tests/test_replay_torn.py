@@ -68,3 +68,31 @@ def test_a_notation_file_without_checksums_is_replayed_whole(tmp_path):
     shorter = tmp_path / "shorter.sbn"
     shorter.write_text("\n".join(LINES[:-1]), encoding="utf-8")
     assert json.loads(replay(shorter, "--json")[1]) != json.loads(out)
+
+
+def test_cpython_and_micropython_read_a_journal_by_the_same_rule(tmp_path):
+    """Issue 37: a file whose first line carries its checksum is a box's journal under
+    both interpreters (core/replay.py's is_journal): a later line without one is damage
+    for both (MicroPython read on), and a torn last line is dropped by both with the same
+    note and the same match."""
+    from support import mpy
+
+    lines = journal_text(LINES).splitlines(keepends=True)
+    cases = {
+        "missing": "".join(lines[:3] + [lines[3].rsplit(" *", 1)[0] + "\n"] + lines[4:]),
+        "torn": "".join(lines) + with_checksum("foul 4")[:-3],
+        "hand": "\n".join(LINES) + "\n",
+    }
+    for name, text in cases.items():
+        path = tmp_path / ("%s.sbn" % name)
+        path.write_text(text, encoding="utf-8")
+        cp = replay(path, "--json")
+        proc = subprocess.run([mpy.tool(mpy.MICROPYTHON), mpy.REPLAY_SCRIPT, path],
+                              capture_output=True, timeout=60, check=False)
+        mp = (proc.returncode, proc.stdout.decode(), proc.stderr.decode())
+        if cp[0] == 0:
+            assert (mp[0], mp[2]) == (cp[0], cp[2]), (name, mp, cp)
+            assert json.loads(mp[1]) == json.loads(cp[1]), name
+        else:
+            assert mp == cp, name
+    assert replay(tmp_path / "missing.sbn")[2] == "line 4: missing checksum\n"

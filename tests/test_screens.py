@@ -210,7 +210,8 @@ def test_the_striker_is_marked_and_changes_with_the_visit():
     a, b = S.ink(buf, 400, 0, 0, 200, 27), S.ink(buf, 400, 200, 0, 200, 27)
     assert a > 200 * 27 // 2 > b  # A's name bar is inverted (black), B's is not
     assert S.find_text(buf, 400, 0, 0, 200, 28, "Ronnie O'Sullivan", B, col=0)
-    assert S.find_text(buf, 400, 200, 0, 200, 28, "Judd Trump", L)
+    # both names in one face: Ronnie O'Sullivan's (issue 33: Judd Trump was large)
+    assert S.find_text(buf, 400, 200, 0, 200, 28, "Judd Trump", B)
     swapped = _score(cat.OPENING + "end\n")
     a, b = S.ink(swapped, 400, 0, 0, 200, 27), S.ink(swapped, 400, 200, 0, 200, 27)
     assert b > 200 * 27 // 2 > a
@@ -255,7 +256,8 @@ def test_last_three_breaks_of_each_side():
 def test_prompts_in_words():
     buf = _score(cat.SNOOKERS, message="'again' only right after a foul")
     assert S.find_text(buf, 400, 0, 224, 400, 22, "SNOOKERS NEEDED - no miss", B, 0)
-    assert S.find_text(buf, 400, 0, 241, 400, 20, "WARN: 2 misses - next loses", B, 0)
+    assert S.find_text(buf, 400, 0, 241, 400, 20, "WARN: 2 misses - the next loses the frame",
+                       B, 0)
     # 64 behind with 51 remaining, red on: (64 - 51) / 4 rounded up = 4 snookers.
     assert S.find_text(buf, 400, 300, 196, 100, 30, "4", L)
     assert S.find_text(buf, 400, 0, 260, 400, 26, "NO: 'again' only right after a foul", B)
@@ -269,7 +271,7 @@ def test_prompts_in_words():
 
 def test_respot_frame_ball_and_free_ball():
     respot = _score(cat.RESPOT)  # 27-27 after the last black: nobody at the table yet
-    assert S.find_text(respot, 400, 0, 224, 400, 22, "RE-SPOTTED BLACK: who plays?", B, 0)
+    assert S.find_text(respot, 400, 0, 224, 400, 22, "RE-SPOTTED BLACK: who plays first?", B, 0)
     for side in (0, 1):
         assert S.ink(respot, 400, side * 200, 0, 200, 27) < 200 * 27 // 4  # no name inverted
     assert (_big(respot, 0), _big(respot, 1)) == ("27", "27")
@@ -278,7 +280,7 @@ def test_respot_frame_ball_and_free_ball():
     assert S.find_text(ball, 400, 0, 224, 400, 22, "Judd Trump CAN ONLY TIE", B, 0)
     assert S.find_text(ball, 400, 0, 241, 400, 20, "FRAME BALL", B, 0)
     free = _score(cat.FREE)
-    assert S.find_text(free, 400, 0, 224, 400, 22, "FREE BALL - nominate", B, 0)
+    assert S.find_text(free, 400, 0, 224, 400, 22, "FREE BALL", B, 0)
     assert S.find_text(free, 400, 200, 196, 100, 30, "107", L)  # 8 * 9 + 27 + 8
 
 
@@ -335,7 +337,7 @@ def test_start_menu_and_error_screens():
     # each match's names large, its game, format and clock below in the body face, in
     # the words of the match's language (the start menu writes them from its header)
     assert S.find_text(start, 400, 0, 60, 400, 30, "O'Sullivan v Trump", L, col=0)
-    assert S.find_text(start, 400, 0, 84, 400, 22, "snooker, 15 reds, BEST OF 7, NO CLOCK",
+    assert S.find_text(start, 400, 0, 84, 400, 22, "snooker, 15 reds, best of 7, no clock",
                        B, col=0)
     assert S.find_text(start, 400, 0, 100, 400, 40, "M\u00fcller v S\u00e1nchez", L)
     assert S.find_text(start, 400, 0, 140, 400, 40, "Higgins v Robertson", L)
@@ -355,7 +357,7 @@ def test_the_start_screen_shows_a_queued_matchs_playing_conditions():
     nine-ball, alternate breaks), in the match's language, in its row (inverted)."""
     shown = _draw(dict(cat.eink_screens())["start-conditions"])
     assert S.find_text(shown, 400, 0, 60, 400, 30, "Ann v Bob", L, col=0)
-    assert S.find_text(shown, 400, 0, 84, 400, 22, "nine-ball, RACE TO 7, NO CLOCK", B, col=0)
+    assert S.find_text(shown, 400, 0, 84, 400, 22, "nine-ball, race to 7, no clock", B, col=0)
     said = "late 10 min, no three-foul rule, no push out, winner breaks"
     assert S.find_text(shown, 400, 0, 104, 400, 28, said, S_, col=0)
     # the rows under it move down: the next match's names below the conditions
@@ -383,7 +385,7 @@ def test_the_start_screen_shows_a_queued_matchs_playing_conditions():
     buf, fb = S.canvas(128, 64)
     eink.draw(fb, dict(cat.eink_screens())["start-conditions"])
     assert S.find_text(buf, 128, 0, 12, 128, 52, "late 10 min", S_, col=0) is None
-    assert S.find_text(buf, 128, 0, 12, 128, 52, "RACE TO 7, NO CLOCK", S_, col=0)
+    assert S.find_text(buf, 128, 0, 12, 128, 52, "race to 7, no clock", S_, col=0)
 
 
 def test_names_outside_ascii_are_drawn_as_written():
@@ -400,7 +402,9 @@ def test_screens_before_the_first_frame():
     assert (_big(before, 0), _big(before, 1)) == ("0", "0")
     forfeit = _draw(model.Screen("match_end", cat.play(cat.HEAD + "forfeit B late\n")))
     assert S.find_text(forfeit, 400, 0, 136, 400, 26, "Ronnie O'Sullivan wins", L)
-    assert S.find_text(forfeit, 400, 0, 160, 400, 20, "forfeited late", B)
+    # how it ended, for the loser (issue 33: `forfeited late`); no high breaks, no frame
+    assert S.find_text(forfeit, 400, 0, 160, 400, 20, "forfeited: the opponent was late", B)
+    assert S.ink(forfeit, 400, 0, 182, 400, 20) == 0
 
 
 # -- canvases ---------------------------------------------------------------------------
@@ -480,5 +484,35 @@ def test_frames_won_up_to_99_are_drawn_in_every_language():
             assert S.find_text(buf, 400, 200, 124, 100, 30, "10", L), code
             oled = _draw(model.Screen("score", match), 128, 64)
             assert S.find_text(oled, 128, 0, 28, 64, 12, lang.t("c.frames") % 99, S_), code
+    finally:
+        lang.use("en")
+
+
+def test_a_menu_longer_than_its_rows_says_where_the_cursor_is():
+    """Issue 33 (K7): snooker's menu in play has 9 items for 8 rows; the title says which
+    of how many is under the cursor, so `abandon` below the last row is known to be
+    there. A list that fits says nothing."""
+    menu = _draw(dict(cat.eink_screens())["menu"])  # the cursor on the 2nd of 9
+    assert S.find_text(menu, 400, 300, 0, 100, 30, "2/9", B, col=0)
+    short = model.Screen("menu")
+    short.menu_items = ["a", "b", "c"]
+    assert S.ink(_draw(short), 400, 300, 0, 100, 30) == 30 * 100  # the bar, nothing on it
+
+
+def test_the_oleds_result_keeps_the_surname_before_the_words():
+    """Issue 33 (P22): on the OLED's 21 characters a long result gives way to `wins`
+    before the surname is cut to a few letters (`Br… wygrywa (poddany)` was shown)."""
+    from scoreboard import lang
+
+    match = cat.play(cat.FRAME_OVER.replace("Judd Trump", "Grzegorz Brzęczyszczykiewicz"))
+    try:
+        lang.use("pl")
+        said = model.frame_result(match, 1, "conceded", 21)
+        assert said == "Brzęczyszczy\u2026 wygrywa", said
+        whole = model.frame_result(match, 1, "conceded", 65)  # the e-ink's line: all of it
+        assert whole == "Grzegorz Brzęczyszczykiewicz wygrywa (rywal poddał frejm)"
+        lang.use("en")
+        assert model.frame_result(cat.play(cat.FRAME_OVER), 1, "conceded", 21) == \
+            "Trump wins (conceded)"  # the words kept where the surname fits with them
     finally:
         lang.use("en")

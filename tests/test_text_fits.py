@@ -10,7 +10,8 @@ fails on
 - an overlap: two texts on the same pixels, or a box drawn across a text;
 - a cut that loses a key name or a number: only a player's name may be cut (with an
   ellipsis, at a character; the longest names are longer than any field), never the
-  words around it.
+  words around it;
+- a name cut without its ellipsis, wherever it was cut (a question's `B (Brzęczyszczy)`).
 
 Each text the screens draw goes through `draw.text` (and a cut through `draw.fit`): the
 test records both while the real screen code draws on a real canvas.
@@ -66,6 +67,7 @@ class Drawn:
             self.problems.append("cut: %r lost %r" % (s, lost))
 
     def text(self, s, x, y, font):
+        self.uncut_names(s)
         w = draw.text_width(s, font)
         h = draw.height(font)
         if x < 0 or y < 0 or x + w > self.w or y + h > self.h:
@@ -74,6 +76,19 @@ class Drawn:
             if x < o[1] + o[3] and o[1] < x + w and y < o[2] + o[4] and o[2] < y + h:
                 self.problems.append("overlap: %r and %r" % (o[0], s))
         self.texts.append((s, x, y, w, h))
+
+    def uncut_names(self, s):
+        """A name cut short without its ellipsis (issue 33: `B (Brzęczyszczy)` in a
+        question, keys/grammar.py cut it with `[:12]`): a word drawn that is the start of
+        a word of a name, not all of it, and not followed by the ellipsis."""
+        for token in re.findall(r"[^\s()]+", s):
+            if token.endswith(draw.ELLIPSIS) or len(token) < 3:
+                continue
+            for name in NAMES:
+                for part in name.split(" "):
+                    if part != token and part.startswith(token):
+                        self.problems.append("name cut without an ellipsis: %r in %r"
+                                             % (token, s))
 
     def fill(self, x, y, w, h):
         """A filled box hides the texts wholly under it; one it cuts across is a fault."""
@@ -279,6 +294,14 @@ SIDE_ARGS = ("g.start", "g.between", "g.between_hint", "g.time", "g.not_striker"
              "n.forfeit_why", "st.setup_go_hint", "st.setup_hint", "st.start_hint")
 
 
+def _who():
+    """A side as the key grammar names it in a question, the longest name (its surname
+    cut with an ellipsis: keys/grammar.py `who`)."""
+    from scoreboard.keys.grammar import Grammar
+
+    return Grammar(cat.play(HEAD + "frame A\n")).who(0)
+
+
 def _args(key, text, table):
     """Worst-case arguments of `text` (the table's text of `key`): numbers 147; a side
     as the key grammar names it in a question (`A (12 characters)`, grammar.who) or a
@@ -290,9 +313,12 @@ def _args(key, text, table):
     key = key.split("|")[0]  # a rack form takes what its frame form takes
     if key.endswith("_rack"):
         key = key[:-len("_rack")]
-    who = "A (%s)" % NAME_B.rsplit(" ", 1)[-1][:12]
+    who = _who()
     out = []
+    strings = 0  # the %s conversions so far: a side's letter is the first of them
     for i, conv in enumerate(re.findall(r"%[-0-9]*([sd])", text)):
+        if conv == "s":
+            strings += 1
         if conv == "d":
             out.append(147)
         elif (key.startswith("g.q.") and i == 0) or key == "g.who":
@@ -302,7 +328,7 @@ def _args(key, text, table):
         elif key == "m.p.tie_only":
             out.append(NAME_B.rsplit(" ", 1)[-1][:14])
         elif key in SIDE_ARGS:
-            out.append("A" if i == 0 else "side")
+            out.append("A" if strings == 1 else "side")
         elif key in ("st.not_started", "st.unreadable", "a.journal", "a.set_aside",
                      "a.repaired") and i == 0:
             out.append("2026-12-02-table-99")
@@ -332,9 +358,10 @@ def _kinds():
     for key in en.TEXTS[::2]:
         if key.startswith("=") or key in REFUSALS:
             refusals.append(key)
-        elif key.startswith("a.") and key not in ("a.defaults", "a.renumbered", "a.sound_off"):
+        elif key.startswith("a.") and key not in ("a.defaults", "a.renumbered", "a.sound_off",
+                                                  "a.oom", "a.oom_led", "a.oom_start"):
             notices.append(key)
-        elif key.endswith("_hint"):
+        elif key.endswith(("_hint", "_hint_rack")):  # a hint, snooker's or pool's
             hints.append(key)
         elif key[:2] in ("g.", "k.", "p.", "t.") and key not in FRAGMENTS and (
                 key.startswith("g.q.") or key[2:3].isupper() or re.search(
@@ -379,6 +406,24 @@ def test_every_refusal_notice_entry_and_hint_of_every_table(render, monkeypatch,
                     if lost:
                         problems.append("%s %s: %r not shown" % (key, kind, lost))
     assert not problems, "%s %s:\n%s" % (code, size, "\n".join(problems))
+
+
+@pytest.mark.parametrize("code", lang.LANGS)
+def test_out_of_memory_is_said_whole_on_the_error_screen_and_in_a_word_on_the_led(
+        render, code):
+    """scoreboard/outofmemory.py's words: what happened and what to do, every word on
+    the e-ink's error screen; the LED's word within its 32 columns."""
+    from scoreboard.ui import draw
+
+    table = _table(code)
+    for key in ("a.oom", "a.oom_start"):
+        screen = model.Screen("error")
+        screen.error = table[key]
+        drawn = render(screen, 400, 300)
+        assert not drawn.problems, (key, drawn.problems)
+        shown = " ".join(t[0] for t in drawn.texts).split()
+        assert [w for w in table[key].split() if w not in shown] == [], key
+    assert draw.text_width(table["a.oom_led"], draw.SMALL) <= 32
 
 
 @pytest.mark.parametrize("code", lang.LANGS)

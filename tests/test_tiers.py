@@ -8,6 +8,8 @@ import shutil
 import subprocess
 import sys
 
+import pytest
+
 from support import tiers
 from support.vdev import REPO
 
@@ -42,6 +44,7 @@ def test_every_listed_file_exists():
     assert not missing, missing
 
 
+@pytest.mark.heavy  # a nested pytest session
 def test_an_unmarked_test_that_starts_micropython_fails(tmp_path):
     """A nested pytest with this conftest: the unmarked test that starts a program named
     micropython fails, the marked one and the one that starts nothing pass; `-m "not

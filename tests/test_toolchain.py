@@ -304,35 +304,6 @@ def test_the_cycle_check_finds_a_cycle_through_a_lazy_import(tmp_path):
     assert cycles(graph) == []
 
 
-# Public names across module boundaries: the rules core and the keys reach nothing
-# private (`x._name`) of another object than their own (`self`, `cls`).
-PUBLIC_ONLY = sorted(p for p in mpy.firmware_files()
-                     if _rel(p).startswith(("firmware/scoreboard/core/",
-                                            "firmware/scoreboard/keys/")))
-
-
-def _private_reaches(path):
-    """(line, text) of each `x._name` (not a dunder) on anything but self or cls."""
-    found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
-                and not node.attr.startswith("__")
-                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
-            found.append((node.lineno, ast.unparse(node)))
-    return sorted(found)
-
-
-@pytest.mark.parametrize("path", PUBLIC_ONLY, ids=_rel)
-def test_no_private_names_across_modules(path):
-    assert not _private_reaches(path), _rel(path)
-
-
-def test_a_private_reach_is_caught(tmp_path):
-    bad = tmp_path / "bad.py"
-    bad.write_text("def f(g, m):\n    g._done(1)\n    return m.__name__, g.done\n")
-    assert _private_reaches(bad) == [(2, "g._done")]
-
-
 _BUILDERS = {"Pin", "SPI", "I2C", "PWM", "ADC", "UART"}
 
 

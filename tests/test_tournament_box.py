@@ -17,11 +17,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from host_tools.results import db as results_db
 from host_tools.results.db import Conflict, open_db
 from host_tools.results.sync import load, record
-from host_tools.tournament import boxresults, store  # noqa: F401  (the hook registered)
+from host_tools.tournament import boxresults, store
 from host_tools.tournament.header import header_lines
+from host_tools.results.db import Origin
 from scoreboard.core.words import with_checksum
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 from support.vdev import REPO, VirtualDevice, scoreboard
@@ -87,7 +87,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
         out = ok("tournament", "assign", "Cup", "W1-01", "--table", "5", "--port", dev.port,
                  "--db", db_url)
     assert out.strip() == ("Cup: W1-01 (Ann v Cy) on table 5, queued on %s as "
-                           "queue/Cup-W1-01.sbn" % dev.port)
+                           "queue/Cup-W1-01.sbn (box HOST-3F2A0001)" % dev.port)
     head = (flash / "queue" / "Cup-W1-01.sbn").read_text(encoding="utf-8").splitlines()
     assert head[:2] == ["sbn 1", "id Cup-W1-01"]
     for line in ("table 5", "game snooker reds=6", "match best-of 1", 'side A "Ann"',
@@ -110,7 +110,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     before = datetime.now(UTC).replace(microsecond=0)
     with VirtualDevice(flash) as dev:
         out = ok("tournament", "call", "Cup", "W1-01", "--port", dev.port, "--db", db_url)
-    db = open_db(db_url)
+    db = open_db(db_url, bracket=boxresults)
     at = store.called_at(db, "Cup", "W1-01")
     db.close()
     assert out.strip() == ("Cup: W1-01 (Ann v Cy) called to table 5 at %s; the box on %s "
@@ -130,8 +130,8 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     shutil.copytree(REPO / "firmware", old)
     channel = old / "scoreboard" / "channel.py"
     text = channel.read_text(encoding="utf-8")
-    assert ', "called": Channel.called}' in text
-    channel.write_text(text.replace(', "called": Channel.called}', "}"), encoding="utf-8")
+    assert ' "called": Channel.called,' in text
+    channel.write_text(text.replace(' "called": Channel.called,', ""), encoding="utf-8")
     (tmp_path / "old-box").mkdir()
     with VirtualDevice(tmp_path / "old-box", firmware=old) as dev:
         rc, out, err = scoreboard("tournament", "call", "Cup", "W1-02", "--port", dev.port,
@@ -159,7 +159,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
     assert (m["W1-01"]["status"], m["W1-01"]["winner"], m["W1-01"]["score"],
             m["W1-01"]["table"]) == ("done", 1, [1, 0], 5)
     assert (m["F1"]["a"], m["F1"]["b"], m["F1"]["status"]) == (1, None, "waiting")
-    db = open_db(db_url)
+    db = open_db(db_url, bracket=boxresults)
     try:
         row = db.match("Cup-W1-01")
         assert (row["status"], row["winner"], row["side_a"]) == ("finished", "A", "Ann")
@@ -174,7 +174,7 @@ def test_assign_call_play_and_sync_fill_the_bracket(tmp_path, db_url):
         db.close()
     rc, out, err = sync(flash, db_url)  # nothing new: the bracket is not touched again
     assert rc == 0 and out.strip().splitlines()[-1] == "sync: pulled 0, skipped 1, refused 0"
-    db = open_db(db_url)
+    db = open_db(db_url, bracket=boxresults)
     assert len(store.audit(db, "Cup")) == 7
     db.close()
 
@@ -193,10 +193,18 @@ def journal(t, match_id, events, swap=False):
 
 
 def put(db, lines, in_play=False, accept=False, box="BOX1"):
+    """The journal as the box it was assigned to delivers it: a ready match is assigned
+    to a table of its own on `box` first, as the desk does (only the assigned box's
+    result counts: test_tournament_identity.py has the other boxes')."""
     match = load(lines)
     rec, frames = record(match.header.id, lines, match, None, in_play=in_play)
     rec["box"] = box
-    return db.store(rec, frames, device=box, accept=accept)
+    name, mid = rec["id"].split("-", 1)
+    t = store.load(db, name)
+    if mid not in t.tables and t.states[mid].status == "ready":
+        store.assign(db, name, mid, len(t.tables) + 1, "test", box=box)
+    table = store.assigned_box(db, name, mid)[0]
+    return db.store(rec, frames, device=box, accept=accept, origin=Origin(box, table))
 
 
 def made(db, fmt="single", names=("Ann", "Bob", "Cy", "Dana"), name="Pool"):
@@ -219,7 +227,7 @@ def state(db, match_id, name="Pool"):
 
 @pytest.fixture
 def sqlite_db(tmp_path):
-    db = open_db(str(tmp_path / "r.sqlite"))
+    db = open_db(str(tmp_path / "r.sqlite"), bracket=boxresults)
     yield db
     db.close()
 
@@ -260,12 +268,14 @@ def test_a_correction_re_routes_the_bracket_or_is_refused_with_the_reason(sqlite
     # The box had the players the other way round: side B (the match's a) won 2-0.
     assert state(db, "W1-01") == ("done", st.b, (0, 2), "played")
     assert store.load(db, "Pool").states["F1"].a == st.b
-    # Corrected on the box (undo, then the other side wins): refused without
-    # --accept-corrections, re-routed with it.
+    # Corrected on the box (undo, then the other side wins): held for the desk without
+    # --accept-corrections (issue 37: kept, with both results), re-routed with it.
     again = w1 + [with_checksum(ln) for ln in ("undo", "rack B", "frame", "rack B")]
-    with pytest.raises(results_db.Correction):
-        put(db, again)
+    assert put(db, again) == "held"
+    held = store.held(db, "Pool")
+    assert len(held) == 1 and "corrected on the box" in held[0]["reason"]
     assert put(db, again, accept=True) == "corrected"
+    assert store.held(db, "Pool") == []  # taken by the box's own correction
     assert state(db, "W1-01") == ("done", st.a, (2, 1), "played")
     assert store.load(db, "Pool").states["F1"].a == st.a
     # Once the final has started, a correction that changes its players is refused with
@@ -276,9 +286,9 @@ def test_a_correction_re_routes_the_bracket_or_is_refused_with_the_reason(sqlite
     assert put(db, journal(t, "F1", ["frame A"]), in_play=True) == "new"
     assert state(db, "F1")[0] == "playing"
     back = again + [with_checksum(ln) for ln in ("undo", "rack A")]
-    with pytest.raises(Conflict) as e:
-        put(db, back, accept=True)
-    assert "it changes who plays in F1" in str(e.value) and "which has started" in str(e.value)
+    assert put(db, back, accept=True) == "held"
+    why = store.held(db, "Pool")[0]["reason"]
+    assert "it changes who plays in F1" in why and "which has started" in why
     assert db.match("Pool-W1-01")["frames_a"] == 1  # the version before stays
     assert state(db, "W1-01") == ("done", st.a, (2, 1), "played")
 
@@ -290,23 +300,24 @@ def test_a_failing_bracket_update_takes_the_match_row_back(sqlite_db, monkeypatc
     other = [ln.replace('"%s"' % store.advance.name_of(t, t.states["W1-01"].b), '"Zed"')
              if "side B" in ln else ln for ln in lines]
     other = [with_checksum(ln.rsplit(" *", 1)[0]) for ln in other]
+    store.assign(db, "Pool", "W1-01", 1, "test", box="BOX1")
     audit = len(store.audit(db, "Pool"))
-    with pytest.raises(Conflict) as e:
-        put(db, other)
-    assert "the box played" in str(e.value) and "enter its result by hand" in str(e.value)
+    assert put(db, other) == "held"  # for the desk (issue 37), not stored as a match
+    why = store.held(db, "Pool")[0]["reason"]
+    assert "the box played" in why and "enter its result by hand" in why
     assert db.match("Pool-W1-01") is None and db.counts() == (0, 0)
-    assert len(store.audit(db, "Pool")) == audit and state(db, "W1-01")[0] == "ready"
-    # A result entered by hand that the box's differs from is refused, row and all.
+    assert [w for _, _, w, _, _ in store.audit(db, "Pool")[audit:]] == ["held"]
+    assert state(db, "W1-01")[0] == "assigned"
+    # A result entered by hand that the box's differs from is held, not stored.
     store.result(db, "Pool", "W1-01", t.states["W1-01"].b, (0, 2), via="test")
-    with pytest.raises(Conflict) as e:
-        put(db, lines)
-    assert "entered by hand" in str(e.value) and db.counts() == (0, 0)
-    # Without the tournament's hook a tournament match is refused, never stored beside
-    # a bracket that misses it.
-    monkeypatch.setattr(results_db, "_STORE_HOOKS", [])
+    assert put(db, lines) == "held"
+    assert "entered by hand" in store.held(db, "Pool")[1]["reason"] and db.counts() == (0, 0)
+    # Opened without the tournament's bracket, the database refuses a tournament match,
+    # never stores it beside a bracket that misses it.
+    monkeypatch.setattr(db, "bracket", None)
     with pytest.raises(Conflict) as e:
         put(db, journal(t, "W1-02", ["frame A"]), in_play=True)
-    assert "hook is not loaded" in str(e.value) and db.counts() == (0, 0)
+    assert "opened without its bracket" in str(e.value) and db.counts() == (0, 0)
 
 
 @pytest.mark.needs_build  # the virtual device (the MicroPython unix port)
@@ -329,7 +340,7 @@ def test_live_stores_a_tournament_match_into_the_bracket(tmp_path):
     assert "breaks winner" in head and "match race-to 1" in head
     play(flash, tmp_path, ["ok", "rackB"], "keys.txt")  # side B wins the one rack
     with VirtualDevice(flash) as dev, open_box(dev.port) as board:
-        counts = Results(url).pull(board, 2)
+        counts = Results(url, bracket=boxresults).pull(board, 2)
     assert counts["pulled"] == 1
     m = shown(url, "Pool")
     assert (m["W1-02"]["status"], m["W1-02"]["winner"], m["W1-02"]["score"]) == (
@@ -341,6 +352,7 @@ def test_a_result_by_hand_the_box_agrees_with_is_kept_as_it_is(sqlite_db):
     db = sqlite_db
     t = made(db)
     a = t.states["W1-01"].a
+    store.assign(db, "Pool", "W1-01", 1, "test", box="BOX1")
     store.result(db, "Pool", "W1-01", a, (2, 0), via="test")
     trail = len(store.audit(db, "Pool"))
     assert put(db, journal(t, "W1-01", ["frame A", "rack A", "frame", "rack A"])) == "new"

@@ -313,17 +313,18 @@ def test_a_result_twice_is_refused_and_a_wrong_winner_too():
 def test_every_match_id_fits_a_boxs_header():
     from scoreboard.core.words import check_id
 
-    name = "C" * store.NAME_MAX
-    for fmt, n, g, k in (("double", 256, None, None), ("single", 256, None, None),
-                         ("groups", 256, 8, 4), ("groups", 64, 2, 2)):
-        t = store.make(name, fmt, field_of(n, 0, random.Random(n)), "eightball", CONDITIONS,
-                       1, g, k)
-        ids = [store.box_match(name, s.id) for s in t.specs]
-        assert len(set(ids)) == len(ids)
-        for mid in ids:
-            assert check_id(mid) == mid
-    with pytest.raises(TournamentError, match="at most 32"):
-        store.make(name + "X", "single", field_of(4, 0, random.Random(1)), "eightball",
+    # the longest names, as written: ASCII, and Cyrillic whose id is longer than its name
+    for name in ("C" * store.NAME_MAX, "Щ" * store.NAME_MAX):
+        for fmt, n, g, k in (("double", 256, None, None), ("single", 256, None, None),
+                             ("groups", 256, 8, 4), ("groups", 64, 2, 2)):
+            t = store.make(name, fmt, field_of(n, 0, random.Random(n)), "eightball",
+                           CONDITIONS, 1, g, k)
+            ids = [store.box_match(name, s.id) for s in t.specs]
+            assert len(set(ids)) == len(ids)
+            for mid in ids:
+                assert check_id(mid) == mid
+    with pytest.raises(TournamentError, match="at most 64"):
+        store.make("C" * 65, "single", field_of(4, 0, random.Random(1)), "eightball",
                    CONDITIONS, 1)
 
 

@@ -64,8 +64,11 @@ def test_create_and_show_give_the_json_of_the_issue(tmp_path, db_url):
              "--db", db_url)
     assert "Cup: double elimination, 8 players" in out and "draw seed 7" in out
     data = shown(db_url)
-    assert sorted(data) == ["champion", "format", "matches", "name", "players"]
+    assert sorted(data) == ["champion", "format", "held", "id", "matches", "name",
+                            "placings", "players"]
+    assert data["held"] == []  # nothing held for the desk (issue 37)
     assert (data["name"], data["format"], data["champion"]) == ("Cup", "double", None)
+    assert (data["id"], data["placings"]) == ("Cup", [])
     assert [p["name"] for p in data["players"]] == NAMES
     assert [p["id"] for p in data["players"]] == list(range(1, 9))
     assert [p["seed"] for p in data["players"]] == [1, 2] + [None] * 6
@@ -79,14 +82,16 @@ def test_create_and_show_give_the_json_of_the_issue(tmp_path, db_url):
     assert len(first) == 4 and all(m["status"] == "ready" for m in first)
     assert len(data["matches"]) == 15  # 7 + 6 + the final and its reset
     text = ok("tournament", "show", "Cup", "--db", db_url)
-    assert "Łucja" in text and "Ёж" in text and "table board: 4 matches to play" in text
+    assert "Łucja" in text and "Ёж" in text and "table board: matches to play: 4" in text
     assert "final (race-to 4)" in text and "winners (race-to 3)" in text
 
 
 def stored(url, name="Cup"):
     db = open_db(url)
     try:
-        return view.as_dict(store.load(db, name))
+        data = view.as_dict(store.load(db, name))
+        data["held"] = store.held(db, name)  # show --json's dict: the bracket and what's held
+        return data
     finally:
         db.close()
 
@@ -192,8 +197,10 @@ def test_bad_players_csv_rows_are_refused_in_one_line(tmp_path):
                                   "--players", bad, "--db", url)
     assert "cannot read" in refused("tournament", "create", "Cup", "--format", "single",
                                     "--players", tmp_path / "none.csv", "--db", url)
-    assert "not allowed" in refused("tournament", "create", "Bad Name", "--format", "single",
-                                    "--players", bad, "--db", url)
+    assert "does not show" in refused("tournament", "create", "Bad\u202eName", "--format",
+                                      "single", "--players", bad, "--db", url)
+    assert "no letter or digit" in refused("tournament", "create", "!!!", "--format",
+                                           "single", "--players", bad, "--db", url)
     assert not (tmp_path / "r.sqlite").exists() or "no tournament" in refused(
         "tournament", "show", "Cup", "--db", url)
 
@@ -352,7 +359,7 @@ def test_the_clubs_rules_reach_each_matchs_header(tmp_path):
 
 def test_the_desks_create_form_takes_the_clubs_rules():
     """The desk's form (POST /api/tournament) gives the same as `tournament create`."""
-    from host_tools.live.desk import new_tournament
+    from host_tools.live.desk_body import new_tournament
     from host_tools.tournament import TournamentError
 
     body = {"name": "Cup", "format": "single", "players": "name\nAnn\nBob\nCy\nDana\n",

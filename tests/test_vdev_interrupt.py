@@ -34,6 +34,7 @@ from host_tools.device.flashing import MANIFEST
 from host_tools.commands import setup as setup_cmd
 from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
+from host_tools.device.frames import STOP_REQUEST
 from host_tools.device.sync_board import Board
 from support.waits import appears
 
@@ -111,7 +112,7 @@ def connecting(how):
 
 def app_is_back(flash, port, marker, timeout=20):
     """Whether the app runs again: it booted (its journal made `marker` again, which the
-    test removed while the app was stopped) and a Ctrl-C stops it as it stops the app
+    test removed while the app was stopped) and its `stop` request stops it
     (`scoreboard: stopped`). A Ctrl-C that lands while it still loads its modules only
     says KeyboardInterrupt: then it is started again (Ctrl-D) and asked once more."""
     if not appears(flash / marker, timeout):
@@ -121,7 +122,7 @@ def app_is_back(flash, port, marker, timeout=20):
         with contextlib.redirect_stdout(io.StringIO()):
             t = SerialTransport(port, baudrate=115200, timeout=0.5)
         try:
-            t.serial.write(b"\r\x03")
+            t.serial.write(STOP_REQUEST + b"\r\x03")  # the app stops when asked
             out = b""
             deadline = time.monotonic() + 5
             while b"scoreboard: stopped" not in out and time.monotonic() < deadline:
@@ -337,24 +338,21 @@ def _interpreter(device):
     return int(kids[0]) if kids else None
 
 
-def _app_runs(device, running=True, most=20):
-    """Wait until the virtual device's interpreter runs code (the app: its SIGINT
-    handler is in place) or, `running` False, until it waits at a REPL."""
+def _app_runs(device, most=20):
+    """Wait until the virtual device's app runs: its request channel answers `hello`
+    (the app turns the keyboard interrupt off while it plays, so its SIGINT handler no
+    longer tells)."""
+    import serial
+
+    from host_tools.device.channel import Channel, SerialPipe
+    from host_tools.device.box import BoardError
+
     deadline = time.monotonic() + most
     while time.monotonic() < deadline:
-        pid = _interpreter(device)
-        if pid and _catches_sigint(pid) == running:
+        try:
+            with serial.Serial(device.port, 115200, timeout=0.1) as ser:
+                Channel(SerialPipe(ser)).ask("hello", timeout=0.5, tries=1)
             return True
-        time.sleep(0.01)
+        except (BoardError, serial.SerialException, OSError):
+            time.sleep(0.1)
     return False
-
-
-def _catches_sigint(pid):
-    try:
-        with open("/proc/%d/status" % pid) as f:
-            for line in f:
-                if line.startswith("SigCgt:"):
-                    return bool(int(line.split()[1], 16) >> (signal.SIGINT - 1) & 1)
-    except OSError:
-        pass
-    return None

@@ -24,7 +24,8 @@ from host_tools import cli
 from host_tools.commands import sync as sync_cmd
 from host_tools.results.db import open_db
 from host_tools.measure.matchgen import generate, header
-from host_tools.device.sync_board import Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board
 
 
 # -- syncs that do not fail at random ---------------------------------------------------

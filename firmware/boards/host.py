@@ -43,7 +43,7 @@ class HostBoard(Board):
     name = "host"
 
     def __init__(self, flash="flash", eink_size=(400, 300), real_time=False,
-                 box_id=b"\x3f\x2a\x00\x01", flash_bytes=_FLASH_BYTES, panel=True,
+                 box_id=None, flash_bytes=_FLASH_BYTES, panel=True,
                  echo=None):
         # `echo`: the scoreboard.echo.Echo of the console, or None (the runners' stdout
         # is theirs)
@@ -59,7 +59,7 @@ class HostBoard(Board):
         self.raw = 0
         self.now = 0
         self.real_time = real_time
-        self._box_id = box_id
+        self._box_id = box_id if box_id is not None else _unique_id(flash)
         self.level = 15
         # What the panels and the buzzer were asked to do, for tests and runners.
         self.refreshes = [0, 0]  # partial, full
@@ -133,3 +133,18 @@ def build(flash="", real_time=True, **kw):
     from scoreboard.echo import Echo
 
     return HostBoard(flash, real_time=real_time, echo=Echo(), **kw)
+
+
+UNIQUE_ID = "unique_id"  # on a host board's flash: its chip's id (8 hex digits)
+
+
+def _unique_id(flash):
+    """The flash's `unique_id` file (a Pico's flash chip serial, the box id's source),
+    so that several virtual boxes are several boxes to the desk; else 3F2A0001."""
+    import binascii
+
+    try:
+        with open(str(flash).rstrip("/") + "/" + UNIQUE_ID if flash else UNIQUE_ID) as f:
+            return binascii.unhexlify(f.read().strip()[:8])
+    except (OSError, ValueError):
+        return b"\x3f\x2a\x00\x01"

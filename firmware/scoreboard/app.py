@@ -14,8 +14,11 @@ the passes go on. The tests, the key-script device and the browser simulator cal
 panels need no waiting, and `step()` pushes the picture at once (`eink_show_now`). The
 board is the contract of boards/board.py: the app uses nothing else of it.
 
-A key is answered on the LED in the pass that reads it. The e-ink panel gets a partial
-refresh per change, coalesced while keys come fast, a full one at a frame's end and
+A key is answered on the LED in the pass that reads it, once its line is on the flash:
+the keys a pass reads (several when they waited while the flash was busy) are journaled
+in one write (Journal.hold / commit), each line stamped with its own key's time (the
+debouncer's `at`: when the keypad saw it, not when the pass got to it). The e-ink panel
+gets a partial refresh per change, coalesced while keys come fast, a full one at a frame's end and
 every `FULL_EVERY` partials (ui/refresh.py), never for the ticking clock (the LED's job).
 An entry the rules refuse changes nothing: its reason goes on the panel with a low beep.
 So does one the flash cannot take: the Match is rebuilt from the journal (what the box
@@ -37,20 +40,23 @@ from scoreboard.keys.grammar import Grammar
 from scoreboard.keys.keymaps import keymap
 from scoreboard import lang
 from scoreboard.settings import (lang_of, led_level_of, load_settings, next_volume,
-                                 save_settings, volume_of)
+                                 save_settings, table_of, volume_of)
 from scoreboard.sounds import Sounds
 from scoreboard.startmenu import StartMenu
 from scoreboard.ui import eink, led
-from scoreboard.ui.model import Screen
+from scoreboard.ui.model import Screen, late_minutes
 from scoreboard.ui.refresh import Refresh
 
 SCAN_MS = const(10)  # the pass period: a key reaches the LED within one
+# After a long pass (a flash write: up to 0.45 s on a worn chip) with an e-ink refresh in
+# hand, the next pass waits this share of it: the panel's bands are drawn between passes,
+# and a referee tapping fast would otherwise leave it one band a write (seconds stale).
+EINK_SHARE = const(3)  # the e-ink task gets 1 ms for every 3 of the pass's
 # Heap set aside at the start, let go for the out-of-memory report: 512 B holds the
 # report's line and the error screen's own allocations (the emulated Pico's ballast test,
 # tests/test_pico_keys.py); 1 KB took the 32-bit build past its 40 KB budget.
 RESERVE = const(512)
-OUT_OF_MEMORY = ("scoreboard: out of memory (%s; %d bytes free after a collection): "
-                 "the match is kept on the flash and recovered at the next start")
+OUT_OF_MEMORY = "scoreboard: out of memory"  # when not even its report fits (outofmemory.py)
 _FAMILY_DEFAULT = "snooker"
 _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past MAX_MS
 
@@ -65,7 +71,8 @@ class App:
                                sync=board.sync)
         self.journal.echo = board.echo  # its lines on the console too (or None)
         self._reserve = bytearray(RESERVE)  # for the report of a MemoryError (fail)
-        self.keys = Debouncer()
+        # room for every press the Pico's keypad ring can hand over in one pass
+        self.keys = Debouncer(size=32)
         self._dropped = 0  # the debouncer's count of presses it could not keep, as shown
         self.settings = load_settings(self.journal.files)
         lang.use(lang_of(self.settings))  # every text the box shows, in the club's language
@@ -182,28 +189,46 @@ class App:
                     pass
 
     def scan(self, now):
-        """Read the keys; act on every debounced press. Allocates nothing without one."""
+        """Read the keys; act on every debounced press, each at its own time; their lines
+        go to the flash in one write, then the LED answers. Allocates nothing without
+        one."""
         self.passes += 1
         keys = self.keys
         self.board.feed_keys(keys, now)
         ev = keys.get()
-        while ev >= 0:
-            kind = ev >> 8
-            if kind == PRESS or kind == LONG:
-                self.key(self.names[ev & 0xFF], kind == LONG, now)
-            ev = keys.get()
+        if ev >= 0:
+            self.journal.hold()
+            try:
+                while ev >= 0:
+                    kind = ev >> 8
+                    if kind == PRESS or kind == LONG:
+                        self._press(self.names[ev & 0xFF], kind == LONG, now, keys.at)
+                    ev = keys.get()
+            finally:
+                self._commit(now)
+            self.led_pass(now)
         if keys.dropped != self._dropped:  # a press the keys could not keep: say so
             self._dropped = keys.dropped
             self.screen.notice = lang.t("a.keys_lost")
             self.buzzer.play("refuse")
             self._dirty(now)
 
-    def key(self, name, long, now):
-        """One key press by name (the debouncer's, or a test's)."""
+    def key(self, name, long, now, at=None):
+        """One key press by name (a test's, a runner's), made at `at` (default `now`):
+        its line journaled, then the LED answers in the same pass."""
+        self.journal.hold()
+        try:
+            self._press(name, long, now, now if at is None else at)
+        finally:
+            self._commit(now)
+        self.led_pass(now)
+
+    def _press(self, name, long, now, at):
+        """What a press does, its line held for the pass's one write (`_commit`)."""
         self.screen.message = None
         self.screen.notice = None
         if self.menu is not None:
-            self._menu_key(name, long, now)
+            self._menu_key(name, long, now, at)
         elif name == "ok" and self.match.finished():
             self._close_match(now)
         else:
@@ -211,12 +236,30 @@ class App:
             if result.refusal:
                 self._refuse(result.refusal, now)
             elif result.line:
-                self._enter(result.line, now)
+                self._enter(result.line, now, at)
         self._update_screen()
         self._dirty(now)
-        self.led_pass(now)  # the LED answers in the same pass
 
-    def _menu_key(self, name, long, now):
+    def _commit(self, now):
+        """The held lines to the flash in one write; when the flash does not take them,
+        back to what it holds, the reason on the panel. Whether they were saved."""
+        try:
+            self.journal.commit()
+            return True
+        except JournalError as e:
+            self._flash_refused(e, now)
+            return False
+
+    def _flash_refused(self, e, now):
+        """The flash did not take a line: the Match rebuilt from the journal (what the box
+        shows is what the flash holds), the reason on the panel."""
+        self.match = self.journal.reload()
+        self.grammar = Grammar(self.match)
+        self._led_dirty = True
+        self._update_screen()
+        self._refuse(str(e), now)
+
+    def _menu_key(self, name, long, now, at):
         r = self.menu.press(name, long)  # a Result (keys/result.py), as the grammar's
         self._legend(self.menu.family())
         if r.refusal is not None:
@@ -232,20 +275,21 @@ class App:
             self.screen.notice = lang.t("a.language") % lang.name(code)
             return
         if r.header is not None:
-            self._begin(r, now)
+            self._begin(r, now, at)
 
-    def _begin(self, r, now):
+    def _begin(self, r, now, at):
         """Start the match of a start-screen Result (its header, who breaks, the queued
-        file) and enter its first line: `frame A`, or the word chosen before it. The
-        referee's keys come here, and the desk's call (desk_called)."""
+        file) and enter its first line: `frame A`, or the word chosen before it, made at
+        `at` (match time 0). The referee's keys come here, and the desk's call
+        (desk_called)."""
         try:  # refused on a full flash (after deleting pulled matches), a duplicate id...
             self.journal.start(r.header, r.queued)
         except JournalError as e:
             self._refuse(str(e), now)
             return
-        self._take_match(self.journal.match, now, 0)
+        self._take_match(self.journal.match, at, 0)
         self.grammar.first_breaker = 0 if r.breaker == "A" else 1  # if `line` is no frame
-        self._enter(r.line, now)
+        self._enter(r.line, now, at)
         self._dirty(now, full=True)
 
     def desk_called(self, start, now):
@@ -256,7 +300,7 @@ class App:
         that did not take it), or None."""
         self.screen.message = None
         if start is not None:
-            self._begin(start, now)
+            self._begin(start, now, now)
         else:
             self._enter("called", now)
         self._update_screen()
@@ -282,6 +326,22 @@ class App:
             self._update_screen()
             self._dirty(now)
 
+    def table(self):
+        """The table the box stands at (its settings, set by the desk), or None."""
+        return table_of(self.settings)
+
+    def set_table(self, number, now):
+        """The desk sets the box's table (the channel's `table`): kept on flash, shown
+        on the start screen at once."""
+        if number is None:
+            self.settings.pop("table", None)
+        else:
+            self.settings["table"] = "%d" % number
+        save_settings(self.journal.files, self.settings)
+        if self.menu is not None:
+            self._update_screen()
+            self._dirty(now)
+
     def set_volume(self, percent):
         """The buzzer's volume (0: mute), kept on flash; a beep at the new volume."""
         self.buzzer.volume = percent
@@ -293,17 +353,24 @@ class App:
 
     def _close_match(self, now):
         """`ok` on the end-of-match screen: the match is done on the box (its files stay
-        until the host has pulled them); the start screen lists what is queued."""
+        until the host has pulled them); the start screen lists what is queued. The
+        lines held before it (the match's last ones) are saved first."""
+        if not self._commit(now):
+            return
         self.journal.finish()
         self._show_start()
         self._dirty(now, full=True)
 
-    def _enter(self, line, now):
-        """Apply one notation line to the match and journal it, or refuse it."""
+    def _enter(self, line, now, at=None):
+        """Apply one notation line, made at `at` (default `now`), to the match and
+        journal it, or refuse it. Its stamp is `at`'s match time, never before the last
+        line's (the stamps must not go back)."""
         if self.time.ms(now) > MAX_MS and line.split(" ")[0] not in _OVERTIME_WORDS:
             self._refuse(lang.t("a.overtime"), now)
             return
-        text = "@%d %s" % (self.match_ms(now), line)
+        ms = self.match_ms(now if at is None else at)
+        ms = max(ms, self.match.last_ms)
+        text = "@%d %s" % (ms, line)
         try:
             event = parse_event(self.match.family, text)
             was_over = self._frame_over()
@@ -314,10 +381,7 @@ class App:
         try:
             self.journal.append(text)
         except JournalError as e:  # the flash did not take it: back to what it holds
-            self.match = self.journal.reload()
-            self.grammar = Grammar(self.match)
-            self._led_dirty = True
-            self._refuse(str(e), now)
+            self._flash_refused(e, now)
             return
         if self.match.finished():
             self.buzzer.play("match_end")
@@ -348,6 +412,11 @@ class App:
                 self._update_screen()
                 self._dirty(now)
             ms = MAX_MS
+        late = late_minutes(m, ms)  # a called match's late start: the e-ink says each
+        if late != self.screen.late_min:  # minute (never seconds), and when it is due
+            self.screen.late_min = late
+            self._update_screen()
+            self._dirty(now)
         ev = m.clock.tick(ms)
         if ev == EV_TIME:
             self.buzzer.play("time")
@@ -366,6 +435,10 @@ class App:
         if not self._led_dirty and (self._led_due < 0 or ticks_diff(now, self._led_at) < 0):
             return
         self._draw_led(now)
+
+    def led_changed(self):
+        """What the LED shows has changed: it is redrawn at the next pass (led_pass)."""
+        self._led_dirty = True
 
     def _draw_led(self, now):
         self._led_dirty = False
@@ -405,6 +478,8 @@ class App:
         s = self.screen
         if self.menu is not None:
             self.menu.fill(s)
+            table = self.table()  # the start screen's heading: the box's table
+            s.title = None if table is None else lang.t("st.table") % table
             return
         m = self.match
         s.match = m
@@ -430,15 +505,23 @@ class App:
         """The one handler of unexpected exceptions: the error screen, and the app stops
         taking keys. The journal is intact: every line was flushed when written, and
         the next start recovers the match from it. Out of memory, the heap set aside
-        at the start is let go first, so that the report itself has room, and one line
-        goes to the console too (a box on a desk's USB cable says why it stopped)."""
+        at the start is let go first, so that the report itself has room, one line goes
+        to the console (a box on a desk's USB cable says why it stopped), and both
+        panels say so in the club's language with what to do (scoreboard.outofmemory)."""
         if isinstance(e, MemoryError):
             self._reserve = None
             import gc
 
             gc.collect()
-            print(OUT_OF_MEMORY % (e, gc.mem_free()))
-        self.show_error("%s: %s" % (type(e).__name__, e))
+            try:
+                from scoreboard import outofmemory
+
+                outofmemory.mid_match(self.board, e)
+            except MemoryError:  # not even that: the journal is what matters
+                print(OUT_OF_MEMORY)
+            self.show_error(lang.t("a.oom"))  # the table's text: nothing to allocate
+        else:
+            self.show_error("%s: %s" % (type(e).__name__, e))
         self.stopped = True
         self.buzzer.quiet()
 
@@ -463,10 +546,22 @@ class App:
         s.error = text
 
     def stop(self):
-        """Stop cleanly (mpremote connecting, Ctrl-C): nothing is pending in the journal."""
+        """Stop cleanly (the channel's `stop`): nothing is pending in the journal."""
         self.stopped = True
         self.buzzer.quiet()
         self.journal.close()
+
+    def show_stopped(self):
+        """The app has stopped (main.py, after stop()): both panels say so, so that a
+        referee never presses keys into a box that no longer listens. Best effort: a
+        panel that fails leaves the journal as it was."""
+        self.show_error(lang.t("a.stopped"))
+        try:
+            led.stopped(self.board.led)
+            self.board.led_show()
+            self.board.eink_show_now(True, self.paint)
+        except Exception:
+            pass
 
     # -- real time ---------------------------------------------------------------------
     async def run(self):
@@ -492,8 +587,11 @@ class App:
         net = _net_task(self)  # the journal to the desk over the club's Wi-Fi, if it can
         try:
             while not self.stopped:
-                self.step(board.ticks_ms())
-                await asyncio.sleep_ms(SCAN_MS)
+                start = board.ticks_ms()
+                self.step(start)
+                rest = ticks_diff(board.ticks_ms(), start) // EINK_SHARE
+                await asyncio.sleep_ms(rest if rest > SCAN_MS and self._eink_next is not None
+                                       else SCAN_MS)
             if self.screen.kind == "error":
                 try:
                     await board.eink_show(True, self.paint)

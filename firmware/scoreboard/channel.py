@@ -17,8 +17,9 @@ one that cannot be read at all is not answered (the host asks again). A new requ
 ends the one being answered (a host that gave up and asks afresh).
 
     hello                    ok sb 1 box BOXID fw VERSION state STATE current STEM free N
-                             (STATE: start, setup, match, over, error; STEM: what the
-                             `current` file names, the match in play; `-`: none)
+                             table T (STATE: start, setup, match, over, error; STEM: what
+                             the `current` file names, the match in play; T: the table
+                             the box's settings claim, 1..99; `-`: none)
     ls DIR                   `- HEXNAME KIND SIZE` for each entry of matches/ or queue/
                              (KIND 16384 for a folder), then `ok COUNT`
     sha PATH                 ok HEX: the SHA-256 of a file on the box
@@ -37,6 +38,13 @@ ends the one being answered (a host that gave up and asks afresh).
                              password that is set (never its value), then ok; with
                              KEY=VALUE words (percent-encoded), those of the network
                              first (scoreboard/settings.py `change`: all or none)
+    table T                  the box's table (settings.txt `table=T`, 1..99; `-` clears
+                             it), shown on its start screen and said in `hello`: ok table T
+    withdraw ID              queue/ID.sbn taken back (the desk moved the match to another
+                             table): `ok withdrawn ID`, or `ok absent ID` when it is not
+                             queued; refused when match ID has started on the box
+    stop                     `ok stopping`, then the app stops (the REPL is left for
+                             mpremote: `scoreboard flash`, development); the panels say so
     called ID                the desk's call (seed 004 1.7: the late start counts from
                              it): queue/ID.sbn started with its `called` line, as the
                              referee's `called` from the start screen starts it (`ok
@@ -56,10 +64,12 @@ and the keys, the clock and the panels keep their pace.
 A pass with nothing to read costs one poll of the console and allocates nothing. A host
 that stopped reading (an answer line that took SLOW_MS to go) ends its answer.
 
-Ctrl-C still stops the app (the port's keyboard interrupt), so mpremote's raw REPL works
-as before, for `scoreboard flash` and for development. Should the Ctrl-A that follows
-it reach the channel first (it came before the interrupt took effect), the app stops
-just the same and the host's next try finds the REPL (sync_board.Board tries twice).
+Another program on the port never stops a match: main.py turns the port's keyboard
+interrupt off while the app runs (micropython.kbd_intr(-1)), so a Ctrl-C is a byte
+like any other, and the channel drops control bytes (Ctrl-C, Ctrl-A, Ctrl-D) with the
+line they interrupt. Stopping the app is the deliberate `stop` request (a line with its
+CRC: no terminal sends it by accident); the desk's own tools send it before they need
+the REPL (sync_board.Board, `scoreboard flash`, `scoreboard device --stop`).
 """
 
 import binascii
@@ -102,6 +112,7 @@ class Channel:
         self.over = False  # the line passed _LINE: dropped up to its end
         self.one = bytearray(1)
         self.job = None  # the answer being sent: a generator of lines
+        self.stopping = False  # `stop` answered: the app stops after this pass
         self.seq = "0"
         self.now = 0  # the pass's time, for an answer that enters a line (`called`)
         self.budget_ms = BUDGET_MS
@@ -141,11 +152,9 @@ class Channel:
                     self._request(bytes(self.line[:self.n]))
                 self.n = 0
                 self.over = False
-            elif b == 0x01:  # Ctrl-A: a host wants the raw REPL (mpremote), which a
-                # Ctrl-C before it should have given it; the byte is read here now, so
-                # the app stops as Ctrl-C stops it, and the host's next try finds the REPL
-                raise KeyboardInterrupt
-            elif b < 0x20 and b != 0x0D:  # Ctrl-C, Ctrl-D...: for the REPL, not us
+            elif b < 0x20 and b != 0x0D:  # Ctrl-C, Ctrl-A, Ctrl-D...: another program's
+                # keys for a REPL (a terminal, an IDE connecting): the line is dropped and
+                # the match goes on (the `stop` request is the way to stop the app)
                 self.n = 0
             elif self.n < _LINE:
                 if b != 0x0D:
@@ -160,6 +169,8 @@ class Channel:
             self._step()
             while self.job is not None and ticks_diff(ticks_ms(), t0) < self.budget_ms:
                 self._step()
+        if self.stopping:  # `ok stopping` is sent: the app stops as Ctrl-C stopped it
+            raise KeyboardInterrupt
 
     # -- requests -----------------------------------------------------------------------
     def _request(self, raw):
@@ -233,16 +244,18 @@ class Channel:
         app = self.app
         from scoreboard import __version__
 
-        yield "ok sb %d box %s fw %s state %s current %s free %d" % (
+        table = app.table()
+        yield "ok sb %d box %s fw %s state %s current %s free %d table %s" % (
             PROTOCOL, app.journal.board_id, __version__, app.state(),
-            app.journal.files.read_small("current") or "-", _flash_free(app))
+            app.journal.files.read_small("current") or "-", _flash_free(app),
+            "-" if table is None else table)
 
     def ls(self, args):
         folder = _one(args, "ls DIR")
         if folder not in _FOLDERS:
             raise Refused("no folder %s: matches or queue" % folder)
         # bytes: a name that is not UTF-8 (no file of the box's own) still lists
-        path = self.app.journal.files.path(folder).encode()
+        path = _folder(self.app, folder).encode()
         count = 0
         for e in os.ilistdir(path) if hasattr(os, "ilistdir") else _listdir(path):
             name = e[0]
@@ -371,6 +384,40 @@ class Channel:
         prune(files, int(need), self.app.journal.stem)
         yield "ok %d" % _flash_free(self.app)
 
+    def table(self, args):
+        """The box's table, kept in its settings (the desk sets it once)."""
+        from scoreboard.settings import TABLE_MAX
+
+        word = _one(args, "table T")
+        if word != "-" and not (word.isdigit() and 1 <= int(word) <= TABLE_MAX):
+            raise Refused("table %s: a number 1 to %d, or - for none" % (word, TABLE_MAX))
+        self.app.set_table(None if word == "-" else int(word), ticks_ms())
+        yield "ok table %s" % word
+
+    def withdraw(self, args):
+        """Take a queued match back (the desk moved it): refused once it has started."""
+        from scoreboard.space import last_stem
+
+        mid = _name(_one(args, "withdraw ID"))
+        app = self.app
+        files = app.journal.files
+        if last_stem(files, mid) is not None or (app.match is not None and
+                                                  app.journal.id == mid):
+            raise Refused("match %s has started on the box" % mid)
+        queued = _queue_file(app, mid, ".sbn")
+        there = files.exists(queued)
+        files.remove(queued)
+        files.remove(_queue_file(app, mid, ".part"))
+        if there:
+            app.queue_changed(ticks_ms())
+        yield "ok %s %s" % ("withdrawn" if there else "absent", mid)
+
+    def stop(self, args):
+        """The deliberate stop (development, `scoreboard flash`): answered, then the app
+        stops at the end of this pass (poll raises KeyboardInterrupt)."""
+        self.stopping = True
+        yield "ok stopping"
+
     def settings(self, args):
         from scoreboard.settings import change, secrets_set
 
@@ -430,7 +477,8 @@ _PENDING = object()  # a job's step that did work but has nothing to send yet
 
 _VERBS = {"hello": Channel.hello, "ls": Channel.ls, "sha": Channel.sha, "read": Channel.read,
           "put": Channel.put, "queue": Channel.queue, "mark": Channel.mark,
-          "prune": Channel.prune, "settings": Channel.settings, "called": Channel.called}
+          "prune": Channel.prune, "settings": Channel.settings, "called": Channel.called,
+          "table": Channel.table, "withdraw": Channel.withdraw, "stop": Channel.stop}
 
 
 def _one(args, usage):
@@ -461,7 +509,19 @@ def _path(app, word):
 
 
 def _queue_file(app, name, ext):
+    _folder(app, "queue")
     return app.journal.files.path("queue/" + _name(name) + ext)
+
+
+def _folder(app, folder):
+    """The flash path of matches/ or queue/, made again when it is gone (deleted by
+    hand): the desk can queue at once, not only after the box's next boot."""
+    path = app.journal.files.path(folder)
+    try:
+        os.stat(path)
+    except OSError:
+        os.mkdir(path)
+    return path
 
 
 def _size(path):

@@ -25,6 +25,13 @@ flash, whole, when `append` returns (a power cut loses at most the line being wr
 never half of one: tests/micropython/journal_powercut.py); elsewhere (FAT, a host
 folder) a torn last line is possible and dropped on recovery.
 
+The keys of one pass (a backlog that waited while the flash was busy) are journaled in
+one write: `hold()`, `append` each, `commit()`. Each synced append costs littlefs a 4 KB
+erase (it copies the file's last block), 400 ms on a W25Q16JV at its worst: one write a
+pass keeps up with the fastest taps. A power cut keeps all the held lines or none,
+never part of one; the app shows none before `commit` returns. A `frame` line goes at
+once with those before it (its checkpoint follows).
+
 Ids: a match id is checked with `check_id` wherever it arrives (a queued header, the
 box's own numbering) before a file name is built from it, and may not end like a
 continuation (`.N`). The box writes `box BOXID` into the header after the `id` line
@@ -39,7 +46,8 @@ line is refused (JournalError) and the app rebuilds its Match from the journal
 says while only a few frames still fit.
 
 The interface: `Journal(root, board_id, errno_of=None, free=None, reserve=RESERVE,
-sync=None)`; `start(header_lines, name=None)` -> Match, `append(line)`, `recover()` ->
+sync=None)`; `start(header_lines, name=None)` -> Match, `append(line)`, `hold()`,
+`commit()`, `recover()` ->
 (Match or None, message or None), `reload()` -> Match, `close()`, `finish()`,
 `space_ok()`, `warning()`, `frames_left`; `queue` (the prepared matches:
 scoreboard.files.Queue), `files` (scoreboard.files.Files; its `free_bytes()`).
@@ -53,7 +61,7 @@ from micropython import const
 from scoreboard.core.match import Match
 from scoreboard.core.words import with_checksum
 from scoreboard.files import (RESERVE, SPARE, Files, JournalError, Queue, box_id,
-                              check_match_id, normalised, parse_header)
+                              check_match_id, close_quietly, normalised, parse_header)
 from scoreboard.recovery import FrameLog
 from scoreboard.recovery import recover as recover_match
 from scoreboard.recovery import reload as reload_match
@@ -76,9 +84,8 @@ def _word(line):
 
 class Journal:
     echo = None  # scoreboard.echo.Echo: each line on the console too (set by the app)
-    # notify(stem, lines, bytes): the journal STEM holds that many lines and bytes on
-    # flash now (after each flush, and after a recovery), notify(None, 0, 0): no match
-    # any more. The net task's wake-up (scoreboard/net): it reads the lines back itself.
+    # notify(stem, lines, bytes): STEM holds that many lines and bytes on flash now (after
+    # each flush or a recovery; None, 0, 0: no match). The net task's wake-up (net/).
     notify = None
 
     def __init__(self, root, board_id, errno_of=None, free=None, reserve=RESERVE,
@@ -114,6 +121,9 @@ class Journal:
         self._gap = False  # a checkpoint write failed: the next one starts a new line
         self.replayed = 0  # lines the last recover() read after its starting point
         self.damage = None  # the last recover()'s Damage, if any
+        self._holding = False  # lines wait in _held for commit() (hold())
+        self._held = []  # their bytes, in order; the first as text (for a full flash):
+        self._first = None
 
     def _close(self):
         if self._f is not None:
@@ -214,34 +224,68 @@ class Journal:
         """Journal one event line (no stamp added, no line end): checksum, newline, one
         write, flushed. Apply it to `self.match` first: a `frame` line also writes the
         checkpoint of the new segment from the match's state. JournalError when the
-        line could not be saved (nothing of it counted, the file as it was)."""
+        line could not be saved (nothing of it counted, the file as it was). While the
+        journal holds (`hold()`), the line waits for `commit()`, but a `frame` line is
+        written at once with those before it."""
         if self._f is None:
             raise JournalError("no match in progress")
         if self.stuck is not None:
             raise JournalError(self.stuck)
         data = (with_checksum(line) + "\n").encode()
+        frame = _word(line) == "frame"
+        if self._holding:
+            if not self._held:
+                self._first = line
+            self._held.append(data)
+            if not frame:
+                return
+            line = self._first
+            data = self._take_held()
+        self._save(line, data)
+        if frame:
+            self.frame_end = self.pos
+            self._checkpoint()
+            self.measure()
+
+    def hold(self):
+        """From now on keep the appended lines for one write at `commit()`."""
+        self._holding = True
+
+    def commit(self):
+        """Write the lines held since `hold()` in one write, flushed, and stop holding.
+        JournalError as `append` (none of them saved, the file as it was)."""
+        self._holding = False
+        if self._held:
+            self._save(self._first, self._take_held())
+
+    def _take_held(self):
+        data = b"".join(self._held)
+        del self._held[:]
+        return data
+
+    def _save(self, line, data):
+        """Write `data`, whole lines (`line` the first, for a full flash's message), and
+        count it: pos, lines, CRC, the echo, the free space every _MEASURE_EVERY lines."""
         if not self._write(data):
             # Full: room from pulled matches, and once more; else refused.
             if self.stuck is not None:
                 raise JournalError(self.stuck)
             if not (self._prune(len(data) + SPARE) and self._write(data)):
                 raise JournalError(self.stuck or self._full_message(line))
+        first = self.lines + 1
+        was = self.lines // _MEASURE_EVERY
         self.pos += len(data)
-        self.lines += 1
+        self.lines += data.count(b"\n")
         self.crc = binascii.crc32(data, self.crc) & 0xFFFFFFFF
         if self.echo is not None:  # after the flush: the console never runs ahead
-            self.echo.lines(self.stem, self.lines, data)
+            self.echo.lines(self.stem, first, data)
         if self.notify is not None:  # after the flush too: the net sends what flash holds
             self.notify(self.stem, self.lines, self.pos)
-        if _word(line) == "frame":
-            self.frame_end = self.pos
-            self._checkpoint()
-            self.measure()
-        elif self.lines % _MEASURE_EVERY == 0:
+        if self.lines // _MEASURE_EVERY != was:
             self.measure()
 
     def _write(self, data):
-        """One write of a whole line, flushed: True; False when the flash is full."""
+        """One write of whole lines, flushed: True; False when the flash is full."""
         try:
             self._f.write(data)
             self._f.flush()
@@ -259,7 +303,7 @@ class Journal:
         line did. Where a filesystem left part of the line, nothing may follow it (the
         next line would be glued on): appending stops until a reset, whose recovery
         drops the torn tail and goes on in a continuation."""
-        _close_quietly(self._f)
+        close_quietly(self._f)
         self._f = None
         path = self._path(self.stem)
         if os.stat(path)[6] != self.pos:
@@ -288,7 +332,7 @@ class Journal:
                 raise
             self._gap = True
             # a fresh handle: littlefs never syncs an errored file again
-            _close_quietly(self._k)
+            close_quietly(self._k)
             self._k = store.handle = open(store.path, "a+b")
             return
         self._gap = False
@@ -298,7 +342,9 @@ class Journal:
     def reload(self):
         """The Match as the journal holds it, rebuilt from the flash without writing
         anything: after an append that was refused, the Match had an event the journal
-        has not. Returns it (also `self.match`)."""
+        has not. Lines still held are dropped. Returns it (also `self.match`)."""
+        self._holding = False
+        del self._held[:]
         r = reload_match(self.files, self.stem, self.store.path, self.pos)
         self.store = r.store
         r.store.handle = self._k
@@ -310,6 +356,8 @@ class Journal:
         """(Match, message or None) of the current match, or (None, None) when there is
         none; the journal is then open for `append` (scoreboard.recovery). The message
         is str(self.damage): which match and line were damaged, for the panel."""
+        self._holding = False
+        del self._held[:]
         self._close()
         r, damage = recover_match(self.files)
         self.damage = damage
@@ -328,12 +376,21 @@ class Journal:
         return self.match, None if damage is None else str(damage)
 
     def close(self):
-        """Stop writing (the app stops: mpremote, Ctrl-C); the match stays current."""
+        """Stop writing (the app stops: mpremote, Ctrl-C); the match stays current. Lines
+        still held are written first (on a full flash they are lost, as refused)."""
+        if self._f is not None and self.stuck is None:
+            try:
+                self.commit()
+            except JournalError:  # the held lines are lost, as refused
+                del self._held[:]
         self._close()
 
     def finish(self):
         """The match is over (or abandoned on the box): no current match any more. Its
-        files stay until the host has pulled it and the space is needed."""
+        files stay until the host has pulled it and the space is needed. Lines still
+        held are written first."""
+        if self._f is not None and self.stuck is None:
+            self.commit()
         self._close()
         self.files.remove(self.files.path("current"))
         self.files.remove(self.files.path("current.new"))
@@ -391,12 +448,3 @@ class Journal:
         if left == 0:
             return "flash: less than a frame left"
         return "flash: about %d frame%s left" % (left, "" if left == 1 else "s")
-
-
-def _close_quietly(f):
-    """Close a handle whose last write failed: the close may try to write the failed
-    bytes again, and fail too."""
-    try:
-        f.close()
-    except OSError:
-        pass

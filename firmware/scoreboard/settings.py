@@ -4,10 +4,14 @@ The buzzer's volume (`volume=60`, in percent; 0 is mute), changed on the start s
 with a long `menu`, the box's language (`lang=pl`: en, pl or bg, scoreboard/lang;
 stepped on the start screen with a long `undo`; en when the file does not say) and the LED panel's
 brightness (`led=8`, 0..15; the board caps it to
-stay inside a USB port's current whatever is asked). A box on the club's Wi-Fi
-(scoreboard/net) also keeps there the network's name (`wifi=Club WiFi`) and the
-broker's address (`broker=192.168.1.10` or `192.168.1.10:1883`: an IPv4 address, no
-name: the box asks no DNS server). The file is tiny and replaced
+stay inside a USB port's current whatever is asked), and the table the box stands at
+(`table=5`, 1..99: set by the desk, `scoreboard setup --table N` through the request
+channel's `table` verb; the start screen shows it and `hello` says it, so that the desk
+knows which box is which table whatever USB port it is on; none when the file does not
+say). A box on the club's Wi-Fi (scoreboard/net) also keeps there the network's name
+(`wifi=Club WiFi`) and the broker's address (`broker=192.168.1.10` or
+`192.168.1.10:1883`: an IPv4 address, no name: the box asks no DNS server). The file is
+tiny and replaced
 atomically like the journal's own small files (scoreboard.files: written as
 `settings.txt.new`, then renamed over the old one), so a power cut leaves the old or the
 new settings, never half of one. Unknown keys are kept as they are. `files` is the
@@ -72,6 +76,15 @@ def volume_of(values):
 
 def led_level_of(values):
     return _number(values, "led", 15)
+
+
+TABLE_MAX = 99  # the header's `table N` (scoreboard.core.header)
+
+
+def table_of(values):
+    """The table the box stands at (1..TABLE_MAX), or None: not set, or not a number."""
+    v = values.get("table", "")
+    return int(v) if v.isdigit() and 1 <= int(v) <= TABLE_MAX else None
 
 
 def lang_of(values):

@@ -10,7 +10,7 @@ when the journal needs the space (for a new match, for a line, while few frames 
 
 `prune(files, need, current)` deletes pulled matches until `need` bytes are free (the
 flash folder's `files.free_bytes()`); `current`, the match in play, is never deleted.
-The journal (`Journal._prune`) imports this module only when the flash is short of
+The journal (its `_prune`) imports this module only when the flash is short of
 `need`: a box with room never holds this code in its heap.
 """
 

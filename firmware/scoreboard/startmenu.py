@@ -42,7 +42,7 @@ from scoreboard.keys import menus
 from scoreboard.keys.grammar import IDLE, Grammar, switch_breaker
 from scoreboard.keys.keymaps import side_key
 from scoreboard.keys.result import Result, refuse
-from scoreboard.lang import LANGS, current, label, t
+from scoreboard.lang import LANGS, current, label, lower, t
 from scoreboard.lang import use as use_lang
 from scoreboard.ui.model import QUEUE_ROWS, format_words
 
@@ -182,7 +182,7 @@ class StartMenu:
         g, f, c = self.setup
         kind, n = formats(_game_family(g))[f].split(" ")
         return [(t("st.f.game"), t("st.game.%d" % g)),
-                (t("st.f.match"), format_words(kind, int(n))),
+                (t("st.f.match"), lower(format_words(kind, int(n)))),
                 (t("st.f.clock"), clock_choice(CLOCKS[c])), (t("st.f.start"), t("st.ok"))]
 
     def family(self):
@@ -406,9 +406,11 @@ def _summary(header):
     for kv in header.clock:
         if kv.startswith("shot="):
             clock = t("m.clock_set") % int(kv[5:])
+    # one case in the line: the format and the clock as the panels write them in
+    # capitals, in small letters here (issue 33: `15 czerwonych, Z 7 FREJMÓW`)
     line = "%s, %s, %s, %s" % (names, game,
-                               format_words(header.kind, header.target, header.by_points),
-                               clock)
+                               lower(format_words(header.kind, header.target,
+                                                  header.by_points)), lower(clock))
     rules = conditions(header)
     return line + "\n" + rules if rules else line
 

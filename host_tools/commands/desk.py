@@ -31,6 +31,7 @@ def run(args):
 
     def made(url, log):
         from host_tools.live.desk import Desk
+        from host_tools.tournament import boxresults
 
-        return Desk(url, args.tables, log)
+        return Desk(url, args.tables, log, bracket=boxresults)
     return live.run(args, "desk", made)

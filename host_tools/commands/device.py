@@ -2,6 +2,12 @@
 
     scoreboard device [--flash DIR] [--match FILE.sbn] [--keys FILE] [--png DIR] [--pty]
                       [--hold MS] [--gap MS]
+    scoreboard device --stop PORT
+
+`--stop PORT` stops the app on a box (a Pico or a virtual device) on purpose, with its
+request channel's `stop`: a Ctrl-C from a terminal or an IDE no longer does (a stray one
+must never stop a match), so this is how a developer frees the REPL for mpremote or
+Thonny; the panels say the app stopped, and a reset (or power) starts it again.
 
 `--flash DIR` is the box's flash (default: a folder in the user's data directory);
 `--match` queues a prepared match there; `--keys FILE` presses the keys named in FILE
@@ -52,7 +58,33 @@ def add_parser(sub):
     p.add_argument("--oled", action="store_true", help="the 128x64 OLED variant's panel")
     p.add_argument("--micropython", type=Path, default=MICROPYTHON,
                    help="the MicroPython binary (default: the unix port in the venv)")
+    p.add_argument("--stop", metavar="PORT", default=None,
+                   help="stop the app on the box on PORT (a Pico, or a virtual device), "
+                        "leaving its REPL to mpremote or Thonny; a reset starts it again")
     p.set_defaults(run=run)
+
+
+def stop(port):
+    """`--stop PORT`: the request channel's deliberate `stop` (a stray Ctrl-C from a
+    terminal or an IDE no longer stops the app)."""
+    import serial
+
+    from host_tools.device.frames import stop_app
+    from host_tools.device.port_errors import why
+
+    try:
+        with serial.Serial(port, 115200, timeout=0.1) as ser:
+            heard = stop_app(ser, wait=5.0)
+    except (serial.SerialException, OSError) as e:
+        print("device: %s" % why(port, e), file=sys.stderr)
+        return 1
+    if not heard:
+        print("device: the box on %s did not say it stopped (is its app running?)" % port,
+              file=sys.stderr)
+        return 1
+    print("device: the app on %s has stopped: its REPL is free (mpremote, Thonny); a "
+          "reset starts it again" % port)
+    return 0
 
 
 def add_press_options(p):
@@ -77,6 +109,8 @@ def _script(path):
 
 
 def run(args):
+    if args.stop is not None:
+        return stop(args.stop)
     flash = args.flash or default_flash()
     try:
         flash.mkdir(parents=True, exist_ok=True)

@@ -18,20 +18,20 @@ its files' hashes again), and the app is started.
 It is the development route: MicroPython loads a module imported from a `.mpy` file into
 the heap, where a module frozen in the UF2 stays in flash (the three faces' glyphs alone
 are 41 KB): on an RP2040 Pico they no longer leave the app its heap. Every run that
-flashed starts the app and listens to its start (HEAR_S), says on stderr whether it ran
-out of memory there, and names `scoreboard flash --uf2`, the route for a club's box.
-
-The building, planning and copying are host_tools/device/flashing.py's; this module is
-the command.
+flashed starts the app and listens to its start (until it answers its request channel,
+at most HEAR_S), says on stderr whether it started or ran out of memory there, and names
+`scoreboard flash --uf2`, the route for a club's box. The building, planning and copying
+are host_tools/device/flashing.py's; this module is the command.
 """
 
 import sys
 
+from host_tools.commands.options import add_db_options, add_port_option
 from host_tools.device.flashing import APP_HEAP_KB, HEAR_S, FlashError, build, flash
 from host_tools.device.flashing import heap_warning, local_version
-from host_tools.device.sync_board import Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board
 from host_tools.messages import fail, say
-from host_tools.results.db import add_db_options
 
 
 def add_parser(sub):
@@ -44,10 +44,9 @@ def add_parser(sub):
                     "flash says what they leave the board. For a club's box use "
                     "`scoreboard flash --uf2`, which puts the UF2 (the firmware frozen "
                     "in) on a board in BOOTSEL mode." % APP_HEAP_KB)
-    p.add_argument("--port", default=None,
-                   help="the board's serial port (default: auto); with --uf2, the running "
-                        "box to pull the matches from first when the image changes its "
-                        "family (Pico and Pico W keep their filesystems apart)")
+    add_port_option(p, default=None, more="; with --uf2, the running box to pull the "
+                    "matches from first when the image changes its family (Pico and Pico "
+                    "W keep their filesystems apart)")
     p.add_argument("--uf2", nargs="?", const="", metavar="DRIVE",
                    help="instead: copy the Pico image (make uf2) onto the board's RPI-RP2 "
                         "drive in BOOTSEL mode (found when not given)")

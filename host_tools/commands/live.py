@@ -25,10 +25,11 @@ from host_tools.live.follow import serve
 from host_tools.live.guard import loopback
 from host_tools.messages import fail, one_of, say
 from host_tools.results.db import ENV, DbError, url_from
-from host_tools.tournament import boxresults  # noqa: F401  (tournament results: the hook)
+from host_tools.tournament import boxresults
 from scoreboard.lang import LANGS
 
 DEFAULT_HTTP_PORT = 8019
+IDLE = 0.0  # --idle: a finished match is pulled at once (the bracket within a second)
 
 
 def add_parser(sub):
@@ -50,9 +51,10 @@ def add_options(p, desk=False):
                         "proxy's); this computer's own names need none. Repeat for more")
     p.add_argument("--http-port", type=int, default=DEFAULT_HTTP_PORT, metavar="N",
                    help="its TCP port (default %d; 0: any free one)" % DEFAULT_HTTP_PORT)
-    p.add_argument("--idle", type=float, default=10.0, metavar="S",
-                   help="with --db: seconds without a stroke, between frames, before a "
-                        "finished match is pulled and marked (default 10)")
+    p.add_argument("--idle", type=float, default=IDLE, metavar="S",
+                   help="with --db: seconds to wait after a match's last stroke before "
+                        "it is pulled and marked (default %g: at once; a wait gives the "
+                        "referee time to undo a mis-keyed last rack first)" % IDLE)
     # Not add_db_options: sync's --db has a default database; live stores nothing
     # unless told where, and says so. The desk's tournaments are in the results
     # database: it has tournament's default.
@@ -122,7 +124,7 @@ def run(args, prog="live", desk=None):
 
         try:
             url = url_from(args.db, args.db_file)
-            results = Results(url, log)
+            results = Results(url, log, bracket=boxresults)
         except DbError as e:
             fail(prog, e)
             return 2

@@ -133,8 +133,6 @@ def _serve(pico, commands, png, press=()):
     are the box's own milliseconds), as a referee would press it: what mpremote or
     `scoreboard live` reads on the port is the match as it is played. The port is
     announced for `scoreboard live --port auto` while it is served."""
-    from host_tools.device.ports import announce
-
     stopped = []
     signal.signal(signal.SIGTERM, lambda *_: stopped.append(1))
     if commands:
@@ -149,15 +147,15 @@ def _serve(pico, commands, png, press=()):
         except PicoError as e:  # the emulator gone: the loop below ends and says why
             failed.append(e)
 
-    with announce(port, "pico"):  # before the port is told: whoever sees it, finds it
-        print("port %s" % port, flush=True)
-        pico.go()
-        if commands:
-            # The one thread that sends the harness commands while serving: the keys
-            # are `press` and `run` commands in the box's own time, answered when done.
-            threading.Thread(target=press_them, name="pico-keys", daemon=True).start()
-        while not stopped and not failed and pico.proc.poll() is None:
-            time.sleep(0.2)
+    # attach_pty announced the port (for `live --port auto`) before it is told here
+    print("port %s" % port, flush=True)
+    pico.go()
+    if commands:
+        # The one thread that sends the harness commands while serving: the keys
+        # are `press` and `run` commands in the box's own time, answered when done.
+        threading.Thread(target=press_them, name="pico-keys", daemon=True).start()
+    while not stopped and not failed and pico.proc.poll() is None:
+        time.sleep(0.2)
     if failed:
         raise failed[0]
     _warnings(pico)

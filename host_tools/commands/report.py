@@ -5,7 +5,8 @@ host_tools/results/report.py's.
 """
 
 from host_tools.messages import fail, one_of, say
-from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.commands.options import add_db_options, open_or_fail
+from host_tools.results.db import DbError
 from host_tools.results.report import page_of
 from host_tools.results.report_lang import LANGS
 from scoreboard.core.words import check_id
@@ -27,10 +28,8 @@ def run(args):
     if args.lang not in LANGS:
         fail("report", "--lang %s: the page speaks %s" % (args.lang, one_of(LANGS)))
         return 2
-    try:
-        db = open_chosen(args, create=False)
-    except DbError as e:
-        fail("report", e)
+    db = open_or_fail("report", args)
+    if db is None:
         return 2
     try:
         match = db.match(args.match_id, args.box)

@@ -50,6 +50,12 @@ characters is named as such; at most QUEUE_MAX (64) matches are queued on a box,
 counting those already there (a queued match costs the box's start screen a file read
 and a line of heap at boot), and the headers must fit in the flash's free space.
 
+`scoreboard setup --table N [--port PORT]` (with or without FILE): the box's table, set
+once by the desk and kept in the box's settings (the request channel's `table`): the
+box shows it on its start screen and says it in its `hello`, so `live` and `desk` know
+it as table N whatever USB port it is on (`--table 0`: none). Other boxes that claim
+table N already are named (a conflict the desk shows until one is set elsewhere).
+
 The draw and its checks are host_tools/results/draw.py's; this module is the command.
 """
 
@@ -59,8 +65,9 @@ import sys
 from datetime import datetime
 from urllib.parse import quote
 
+from host_tools.commands.options import add_port_option
 from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.box import BoardError
 from host_tools.messages import fail, one_of, say
 from host_tools.results.draw import SetupError, free_names, on_the_box, prepare, send
 from scoreboard.core.header import LANGS
@@ -68,9 +75,11 @@ from scoreboard.core.header import LANGS
 
 def add_parser(sub):
     p = sub.add_parser("setup", help="queue prepared matches (a .sbn header or a CSV draw)")
-    p.add_argument("file", nargs="?", help="a .sbn header, or a .csv draw (table, a, b, "
-                                           "game, format, clock)")
-    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    p.add_argument("file", nargs="?", default=None,
+                   help="a .sbn header, or a .csv draw (table, a, b, game, format, clock)")
+    p.add_argument("--table", type=int, default=None, metavar="N",
+                   help="the table the box stands at (1..99; 0: none), kept on the box")
+    add_port_option(p)
     p.add_argument("--prefix", default="DESK",
                    help="first part of the match ids the host sets (default: DESK)")
     p.add_argument("--date", default=None, help="the match date, YYYY-MM-DDTHH:MM (default: now)")
@@ -133,20 +142,58 @@ def network_settings(args, wifi_pass, box_id):
                     "mqtt_pass=" + quote(mqtt_pass, safe="")]
 
 
+def set_table(args):
+    """`--table N`: the box's table, in its settings. 0 when done, else 1 (said)."""
+    from host_tools.device.ports import auto_ports
+    from host_tools.live import onbox
+
+    if not 0 <= args.table <= 99:
+        fail("setup", "--table %d: a table is numbered 1 to 99 (0: none)" % args.table)
+        return 2
+    try:
+        with open_box(args.port, channel_only=True) as board:
+            board.set_table(args.table or None)
+            port, box = board.port, board.box_id()
+    except BoardError as e:
+        fail("setup", e)
+        return 1
+    say("setup: box %s on %s is %s" % (box, port, "table %d" % args.table if args.table
+                                        else "at no table"))
+    if args.table:
+        for other in auto_ports():
+            if other == port:
+                continue
+            try:
+                obox, otable = onbox.identity(other)
+            except BoardError:
+                continue
+            if otable == args.table and obox != box:
+                say("setup: box %s on %s claims table %d too: a conflict, neither gets its "
+                    "matches until one is set to another table" % (obox, other, args.table),
+                    sys.stderr)
+    return 0
+
+
 def run(args):
-    if args.file is None and args.wifi is None and args.broker is None:
-        fail("setup", "give a FILE to queue, or --wifi and --broker")
+    if args.file is None and args.table is None and args.wifi is None and args.broker is None:
+        fail("setup", "give a .sbn header or a .csv draw to queue, --table N, or --wifi and "
+                      "--broker")
         return 2
     if (args.wifi is None) != (args.broker is None):
         fail("setup", "--wifi and --broker go together (--wifi \"\" --broker - takes the "
                       "box off the Wi-Fi)")
         return 2
-    if args.file is None:
+    if args.table is not None:
+        rc = set_table(args)
+        if rc:
+            return rc
+    if args.file is not None:
+        rc = _queue(args)
+        if rc:
+            return rc
+    if args.wifi is not None:
         return _network(args)
-    rc = _queue(args)
-    if rc == 0 and args.wifi is not None:
-        return _network(args)
-    return rc
+    return 0
 
 
 def _network(args):
@@ -160,12 +207,12 @@ def _network(args):
                                    % args.wifi)
             if wifi_pass and not 8 <= len(wifi_pass) <= 63:
                 raise SetupError("a WPA2 password is 8 to 63 characters: nothing changed")
-        with open_box(args.port) as board:
-            if not getattr(board, "channel_used", False):
-                raise SetupError("the box has no request channel: `scoreboard flash --uf2` "
-                                 "puts the Pico W image on it first")
+        with open_box(args.port, channel_only=True) as board:
             box = board.box_id()
-            board.settings(network_settings(args, wifi_pass, box))
+            now = board.settings(network_settings(args, wifi_pass, box))
+        if args.wifi and now.get("wifi") != args.wifi:  # firmware before the Wi-Fi boxes
+            raise SetupError("the box's firmware takes no network settings: `scoreboard "
+                             "flash --uf2` puts the Pico W image on it first")
     except (BoardError, SetupError) as e:
         fail("setup", e)
         return 1

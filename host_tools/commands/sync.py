@@ -1,20 +1,25 @@
 """`scoreboard sync [--port PORT] [--db URL]`: pull the box's matches into the results DB.
 
 The arguments and the messages; the pull itself, what it checks and what it marks on
-the box, is host_tools/results/sync.py's.
+the box, is host_tools/results/sync.py's. A tournament match's journal that is not its
+assigned box's is held for the desk: a `held` line names it, both results and why (the
+desk decides: `scoreboard tournament decide`). A sync that meets another program on the
+port names it (it takes the box's answers), not the cable.
 """
 
-from host_tools.device.connect import open_box
-from host_tools.device.sync_board import BoardError
+from host_tools.device.connect import crowded, open_box
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import GONE
 from host_tools.messages import fail, say
-from host_tools.results.db import DbError, add_db_options, open_chosen
+from host_tools.commands.options import add_db_options, add_port_option, open_chosen
+from host_tools.results.db import DbError
 from host_tools.results.sync import SyncError, files_folder, new_ids, pull, stored_lines, summary
-from host_tools.tournament import boxresults  # noqa: F401  (tournament results: the hook)
+from host_tools.tournament import boxresults
 
 
 def add_parser(sub):
     p = sub.add_parser("sync", help="pull the box's matches into the results database")
-    p.add_argument("--port", default="auto", help="the board's serial port (default: auto)")
+    add_port_option(p)
     add_db_options(p)
     p.add_argument("--files", default=None, metavar="DIR",
                    help="also write each pulled match as DIR/ID.sbn (for `scoreboard replay`)")
@@ -31,7 +36,7 @@ def add_parser(sub):
 def run(args):
     try:
         files = files_folder(args.files)
-        db = open_chosen(args)
+        db = open_chosen(args, bracket=boxresults)  # tournament matches into their bracket
     except (DbError, SyncError) as e:
         fail("sync", e)
         return 2
@@ -49,6 +54,11 @@ def run(args):
                           accept=args.accept_corrections, ids=ids)
     except (BoardError, DbError, SyncError) as e:
         tell_stored(ids)
+        if str(e) == GONE:  # another program on the port, not the cable
+            try:
+                crowded(board.port)
+            except BoardError as other:
+                e = other
         fail("sync", "%s; what was stored is kept and marked, run sync again" % e)
         return 1
     except KeyboardInterrupt:

@@ -344,7 +344,8 @@ def pull_first(port, image, db_args, out):
     stored); then the box to BOOTSEL. Whether matches were pulled."""
     from host_tools.device.connect import open_box
     from host_tools.device.sync_board import Board, BoardError
-    from host_tools.results.db import DbError, open_chosen
+    from host_tools.commands.options import open_chosen
+    from host_tools.results.db import DbError
     from host_tools.results.sync import SyncError, pull, summary
 
     try:

@@ -12,6 +12,12 @@ port's owner lends (host_tools/device/owner.py). Every answer line is checked (i
 CRC-32 and sequence number); an answer that does not arrive whole is asked for again,
 and after TRIES a BoardError says so in one line. Reads are checked end to end by the
 SHA-256 the box computed of what it sent.
+
+An answer is bounded: at most ANSWER_BYTES of answer lines, ANSWER_PIECES pieces and
+ANSWER_S seconds for one request. A box over a bound (one whose answer never ends: a
+fault, or a hostile box) is named in one line (`TooMuch`) and nothing it sent is kept.
+A line is an answer only when it checks as one, or holds `SB! ` before any echo frame's
+`SB> `: a player's name with `SB! ` in it stays the echo's frame (`is_answer`).
 """
 
 import base64
@@ -29,30 +35,48 @@ except ImportError:  # Windows: pyserial raises its own errors there
 import serial
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.device.sync_board import GONE, BoardError, marks_journal, os_error
+from host_tools.device.box import BoardError, Refused
+from host_tools.device.frames import request_line
+from host_tools.device.sync_board import GONE, marks_journal, os_error
 from scoreboard.core.words import crc, escaped
 
 _TermiosError = termios.error if termios is not None else OSError
 PROTOCOL = 1
-REQUEST = b"#SB? "  # a comment to a Python REPL: a box whose app is stopped shrugs
 ANSWER = b"SB! "
 TRIES = 3
 HELLO_TIMEOUT = 2.0  # seconds a box has to answer `hello` (a flash erase stalls it 0.4 s)
 TIMEOUT = 5.0  # seconds for any other answer line
 PIECE = 192  # bytes of a queued file in one `put` (256 in base64)
-
-
-class Refused(BoardError):
-    """The box answered `err`: its reason (and errno, when it gave one)."""
+# The bounds of one answer: a whole journal of the longest match is a few hundred KB, a
+# box's flash holds 1.4 MB (a Pico 2's 4 MB; the virtual device's tests move 10 MB
+# files), and the box sends at least a piece a pass (38 KB/s). Base64 and the framing
+# make a file a third longer on the wire.
+ANSWER_BYTES = 24 * 1024 * 1024
+ANSWER_PIECES = 65536
+ANSWER_S = 600.0
 
 
 class NoAnswer(BoardError):
     """The box did not answer (an app without the channel, or not running)."""
 
 
-def request_line(seq, verb, args):
-    body = " ".join([str(seq), verb] + [str(a) for a in args])
-    return REQUEST + body.encode() + b" *" + crc(body).encode() + b"\n"
+class TooMuch(BoardError):
+    """The box's answer passed a bound (bytes, pieces or time): it never ends."""
+
+
+def is_answer(raw):
+    """Whether a console line (bytes) is the request channel's (else the echo's or other
+    text): it checks as an answer, or its `SB! ` comes before any `SB> ` (a damaged
+    answer, asked again). An echo frame whose name holds `SB! ` is the echo's."""
+    at = raw.find(ANSWER)
+    if at < 0:
+        return False
+    if answer(raw) is not None:
+        return True
+    from host_tools.device.frames import PREFIX
+
+    echo = raw.find(PREFIX)
+    return echo < 0 or echo > at
 
 
 def answer(raw):
@@ -111,7 +135,7 @@ class SerialPipe:
             self.ser.timeout = min(left, 0.1)
             data = self.ser.read(max(1, self.ser.in_waiting))
             for raw in self.split.feed(data) if data else ():
-                if ANSWER in raw:
+                if is_answer(raw):
                     self.ready.append(raw)
                 elif self.other is not None:
                     self.other(raw)
@@ -122,24 +146,42 @@ class Channel:
     """Requests over `pipe`, one at a time."""
 
     _seq = itertools.count(int(time.time() * 1000) % 900000 + 1)
+    # Requests without pieces whose answer is the same whichever try it answers: a box
+    # slow to answer the first try (a flash erase, a backlog) is heard when it does.
+    SAME_ANSWER = ("hello", "sha", "settings")
 
-    def __init__(self, pipe):
+    def __init__(self, pipe, where="the box"):
         self.pipe = pipe
+        self.where = where  # how the box is named in a message (its port)
+        self.bytes_max, self.pieces_max, self.seconds_max = (ANSWER_BYTES, ANSWER_PIECES,
+                                                             ANSWER_S)
 
     def ask(self, verb, *args, timeout=TIMEOUT, tries=TRIES, progress=None):
         """(ok words, [piece words]) of one request, asked again when its answer does
-        not arrive whole; Refused for `err`, BoardError when it never arrives."""
+        not arrive whole; Refused for `err`, TooMuch past a bound, BoardError when it
+        never arrives."""
+        sent = set()
         for _ in range(tries):
             seq = next(self._seq) % 1000000
+            sent.add(seq)
             self.pipe.send(request_line(seq, verb, args))
             pieces = []
+            size = 0
+            start = time.monotonic()
             while True:
                 raw = self.pipe.line(timeout)
                 if raw is None:
                     break  # nothing more came: ask again
+                size += len(raw)
+                if size > self.bytes_max or len(pieces) > self.pieces_max or \
+                        time.monotonic() - start > self.seconds_max:
+                    raise self._too_much(verb, args, size, len(pieces), start)
                 got = answer(raw)
+                if got is not None and got[0] != seq and got[0] in sent and \
+                        got[1] == "ok" and verb in self.SAME_ANSWER:
+                    return got[2], []  # the answer to an earlier try of the same question
                 if got is None or got[0] != seq:
-                    if got is None and ANSWER in raw:
+                    if got is None and is_answer(raw):
                         break  # a damaged line of ours: ask again
                     continue  # an answer to an earlier try
                 _, kind, words = got
@@ -156,6 +198,15 @@ class Channel:
         raise BoardError("the box did not answer `%s` whole %d times (a noisy cable?)"
                          % (verb, tries))
 
+    def _too_much(self, verb, args, size, pieces, start):
+        what = "%s %s" % (verb, " ".join(str(a) for a in args[:1])) if args else verb
+        return TooMuch("%s: its answer to `%s` passed the bound (%s) and never ended: a "
+                       "faulty or hostile box, left alone" % (
+                           self.where, what.strip(),
+                           "%d KB" % (size // 1024) if size > self.bytes_max else
+                           "%d pieces" % pieces if pieces > self.pieces_max else
+                           "%d s" % (time.monotonic() - start)))
+
 
 def _refused(words):
     errno = int(words[0]) if words and words[0].isdigit() else None
@@ -168,11 +219,11 @@ class ChannelBox:
     same as sync_board.Board's: listdir, current, read, free, box_id, marks, mark, queue).
     `hello` is its answer to the first request: box id, firmware, state, current."""
 
-    channel_used = True
-
     def __init__(self, channel, port, hello=None, warn=None):
         self.channel = channel
         self.port = port
+        if channel.where == "the box":
+            channel.where = "the box on %s" % port
         self.warn = warn or (lambda text: print(text, file=sys.stderr))
         self.hello = hello if hello is not None else self.ask_hello()
 
@@ -265,6 +316,42 @@ class ChannelBox:
         self._on("write", "queue/%s.sbn" % name, "queue", name,
                  hashlib.sha256(data).hexdigest())
 
+    def set_table(self, number):
+        """The box's table (settings.txt, the channel's `table`): None clears it. A box
+        whose firmware predates it is told in one line."""
+        try:
+            words, _ = self.channel.ask("table", "-" if number is None else number)
+        except Refused as e:
+            if str(e).startswith("the box refused: unknown request"):
+                raise BoardError("the box's firmware keeps no table: `scoreboard flash "
+                                 "--port %s` updates it" % self.port) from None
+            raise
+        self.hello["table"] = words[1] if len(words) > 1 else "-"
+        return words
+
+    def table(self):
+        """The table the box claims (its settings, said in `hello`), or None."""
+        word = self.hello.get("table", "-")
+        return int(word) if word.isdigit() else None
+
+    def withdraw(self, mid):
+        """Take queued match `mid` back (the desk moved it): True when it was queued,
+        False when the box did not hold it; Refused (the box's reason) once it has
+        started there."""
+        try:
+            words, _ = self.channel.ask("withdraw", mid)
+        except Refused as e:
+            if str(e).startswith("the box refused: unknown request"):
+                raise BoardError("the box's firmware cannot take a queued match back: "
+                                 "`scoreboard flash --port %s` updates it" % self.port
+                                 ) from None
+            raise
+        return words[:1] == ["withdrawn"]
+
+    def stop_app(self):
+        """The deliberate stop: the app stops (development, flashing); the REPL stays."""
+        self.channel.ask("stop", tries=1)
+
     def called(self, mid):
         """The desk's call of match `mid` (`called`: the box's late start counts from
         it): what the box did, in words. BoardError of one line when it refuses, or
@@ -309,6 +396,6 @@ class ChannelBox:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, kind, value, tb):
         self.close()
         return False

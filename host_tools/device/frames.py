@@ -5,11 +5,18 @@ lines holding `SB> ` are frames, and a frame glued behind a torn one (a cable pu
 mid-frame) is read from its own prefix on. `parse` returns (stem, n, text) for a line
 frame, (stem, n, None) for a state frame, or None for anything else; the line's CRC-32
 is checked by the table (table.py), which heals a bad line from the journal.
+
+The desk's own lines on that console are here too: `request_line` frames a request of
+the request channel (device/channel.py asks and reads the answers), and `stop_app` sends
+the deliberate stop (`STOP_REQUEST`), which every tool that needs the REPL sends first.
 """
 
-from scoreboard.core.words import check_id, strip_checksum
+import time
+
+from scoreboard.core.words import check_id, crc, strip_checksum
 
 PREFIX = b"SB> "
+REQUEST = b"#SB? "  # a comment to a Python REPL: a box whose app is stopped shrugs
 _MAX_LINE = 4096  # bytes without a line end before the buffer is dropped (noise)
 
 
@@ -79,3 +86,31 @@ class Splitter:
 
     def clear(self):
         self.buf.clear()
+
+
+def request_line(seq, verb, args):
+    body = " ".join([str(seq), verb] + [str(a) for a in args])
+    return REQUEST + body.encode() + b" *" + crc(body).encode() + b"\n"
+
+
+# The deliberate stop (the box's `stop`, no terminal sends it by accident): written
+# before a Ctrl-C by every tool of the desk's that needs the REPL (sync_board.Board,
+# so `scoreboard flash`; the emulated Pico's REPL; the tests' mpremote). A box whose app
+# is stopped takes it as a comment; one without the verb answers `err` and its older
+# firmware stops at the Ctrl-C that follows.
+STOP_REQUEST = b"\r" + request_line(0, "stop", [])
+
+
+def stop_app(ser, wait=3.0):
+    """Ask the app on the open serial port `ser` to stop, and wait (at most `wait` s)
+    until it has (its `scoreboard: stopped`, or a REPL prompt); whether it was heard."""
+    ser.write(STOP_REQUEST)
+    ser.flush()
+    end = time.monotonic() + wait
+    got = b""
+    while time.monotonic() < end:
+        chunk = ser.read(max(1, ser.in_waiting))
+        got = (got + chunk)[-256:]
+        if b"stopped" in got or b">>> " in got or b"unknown request stop" in got:
+            return True
+    return False

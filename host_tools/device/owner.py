@@ -20,8 +20,8 @@ import socket
 import threading
 import time
 
-from host_tools.device.channel import REQUEST
-from host_tools.device.sync_board import BoardError
+from host_tools.device.frames import REQUEST
+from host_tools.device.box import BoardError
 
 
 def path_for(port):

@@ -31,6 +31,7 @@ from mpremote.transport import TransportError
 from mpremote.transport_serial import SerialTransport
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
+from host_tools.device.box import BoardError, Refused
 from host_tools.device.port_errors import holders, missing, named, why
 from scoreboard.core.words import escaped
 
@@ -41,7 +42,37 @@ _TIMEOUT = 10
 _TRIES = 3  # a listing or a file that arrives damaged is asked for this often
 _ERRNO = re.compile(r"OSError: (?:\[Errno )?(\d+)")
 _ENOENT = 2
+# start_and_hear: what it adds once the app answers `hello` on its request channel; how
+# often it asks; what ends the listening sooner (the app gone: out of memory, stopped).
+RUNNING = "scoreboard: running (it answers its request channel)"
+_ASK_EVERY = 0.5
+_ANSWERED = re.compile(rb"SB! \d+ ok ")
+_ENDED = (b"out of memory", b"MemoryError", b"scoreboard: stopped", b"Traceback")
 _EEXIST = 17
+
+
+def _literal(out):
+    """The Python literal a board printed; BoardError when it came garbled."""
+    try:
+        return ast.literal_eval(out.decode().strip())
+    except (ValueError, SyntaxError, UnicodeDecodeError):
+        raise BoardError("the board's answer was garbled: %s" % escaped(
+            out.decode("utf-8", "replace").strip()[:60])) from None
+
+
+# The settings verb on a stopped app's flash (Board.settings): the firmware's own
+# change() on settings.txt and netpass.txt; prints ['no', why] or ['ok', (key, value)...].
+_SETTINGS = """from scoreboard.files import Files
+from scoreboard import settings as s
+f = Files('')
+v = s.load_settings(f)
+try:
+    s.change(f, v, %r)
+    print(repr(['ok'] + sorted(v.items()) + [(k, 'set') for k in s.secrets_set(f)]))
+except ValueError as e:
+    print(repr(['no', str(e)]))
+del Files, s, f, v
+"""
 
 # Checked lines: `_out(text)` prints a line and adds it to the count and the SHA-256
 # that `_end()` prints last as `#COUNT HEX`; the host takes the lines only when both
@@ -158,15 +189,6 @@ _WRITE_OPEN = "_f = open(%r, 'wb')\n_w = _f.write"
 _WRITE_END = "_f.close()\nimport os\n%s\ndel _f, _w"
 
 
-class BoardError(Exception):
-    """A one-line reason why the board could not be used; `errno` when the board said
-    OSError (the number is the same on a Pico and on the virtual device)."""
-
-    def __init__(self, text, errno=None):
-        super().__init__(text)
-        self.errno = errno
-
-
 class _Damaged(Exception):
     """An answer that did not arrive whole: asked for again."""
 
@@ -210,6 +232,7 @@ class Board:
         self._busy = True
         try:
             with contextlib.redirect_stdout(io.StringIO()):
+                _stop_app(self.t.serial)  # the app ignores a Ctrl-C: asked to stop first
                 try:
                     self.t.enter_raw_repl(soft_reset=soft_reset, timeout_overall=timeout)
                 except TransportError:
@@ -243,15 +266,28 @@ class Board:
         return False
 
     def start_and_hear(self, seconds):
-        """Hand the box back to its app now and read what it says on its console for
-        `seconds` (its start: an out-of-memory report, say); the app keeps running."""
+        """Hand the box back to its app now and read what it says on its console (its
+        start: an out-of-memory report, say) until it answers its request channel's
+        `hello` (asked twice a second; then RUNNING ends the text), says it stopped or
+        ran out of memory, or `seconds` have passed; the app keeps running. A box slow
+        to start (a loaded emulator) is waited for, one quick to answer is not."""
+        from host_tools.device.frames import request_line
+
         self.restart_app()
         self._heard = True
         out = bytearray()
-        end = time.monotonic() + seconds
+        start = time.monotonic()
+        asked = 0
         try:
-            while time.monotonic() < end:
+            while time.monotonic() < start + seconds:
+                if time.monotonic() >= start + asked * _ASK_EVERY:
+                    asked += 1
+                    self.t.serial.write(request_line(asked, "hello", []))
                 out += self.t.serial.read(max(1, self.t.serial.in_waiting))
+                if _ANSWERED.search(out):
+                    return out.decode("utf-8", "replace") + "\n" + RUNNING + "\n"
+                if any(word in out for word in _ENDED):
+                    break
         except (serial.SerialException, OSError):
             raise BoardError(_GONE) from None
         return out.decode("utf-8", "replace")
@@ -335,12 +371,7 @@ class Board:
                                                 path, _TRIES))
 
     def eval(self, expr):
-        out = self.exec("print(repr(%s))" % expr)
-        try:
-            return ast.literal_eval(out.decode().strip())
-        except (ValueError, SyntaxError, UnicodeDecodeError):
-            raise BoardError("the board's answer was garbled: %s" % escaped(
-                out.decode("utf-8", "replace").strip()[:60])) from None
+        return _literal(self.exec("print(repr(%s))" % expr))
 
     def listdir(self, folder):
         """[(name, is_dir, size)] in `folder`, [] when it does not exist. A name that
@@ -358,9 +389,20 @@ class Board:
             out.append((text, int(kind) == 0x4000, int(size)))
         return out
 
-    def read(self, path, progress=None):
-        """The bytes of `path`, checked against the SHA-256 the board computed; read
-        again when they differ, then BoardError."""
+    def read(self, path, progress=None, line=1):
+        """The bytes of `path` from the start of its line `line`, checked against the
+        SHA-256 the board computed; read again when they differ, then BoardError. The raw
+        REPL reads the file whole, and the lines before `line` are dropped here."""
+        data = self._read_whole(path, progress)
+        at = 0
+        for _ in range(line - 1):
+            end = data.find(b"\n", at)
+            if end < 0:
+                return b""
+            at = end + 1
+        return data[at:]
+
+    def _read_whole(self, path, progress):
         received = [0]
 
         def consumer(data):
@@ -414,10 +456,7 @@ class Board:
             out[bytes.fromhex(raw).decode("utf-8", "backslashreplace")] = digest
         return out
 
-    # -- what sync, setup and live do with a box (device/channel.py's ChannelBox has the
-    # same methods over the request channel) -------------------------------------------
-    channel_used = False
-
+    # -- the box on the desk's side (device/box.py: the contract ChannelBox gives too) --
     def box_id(self):
         """The board's id as the box writes it into a header, '' without a unique_id."""
         try:
@@ -457,6 +496,60 @@ class Board:
         self.write("queue/%s.new" % name, data,
                    then="try:\n os.remove(%r)\nexcept OSError:\n pass\nos.rename(%r, %r)" % (
                        final, "queue/%s.new" % name, final))
+
+    def table(self):
+        """The table the box's settings claim (`table=N` in settings.txt), or None."""
+        for line in self._settings():
+            key, _, value = line.partition("=")
+            if key == "table" and value.isdigit():
+                return int(value)
+        return None
+
+    def set_table(self, number):
+        """settings.txt's `table=` set (None: the line taken out), written aside and
+        renamed over the old file, as the box writes it."""
+        lines = [ln for ln in self._settings() if ln.partition("=")[0] != "table"]
+        if number is not None:
+            lines.append("table=%d" % number)
+        self.write("settings.txt.new", "".join(ln + "\n" for ln in lines).encode(),
+                   then="os.rename('settings.txt.new', 'settings.txt')")
+
+    def settings(self, words):
+        """The contract's settings: the words set on the flash by the firmware's own
+        scoreboard/settings.py (`change`: all or none), as the request channel's verb
+        sets them; the settings as they now are, a password only as `set`."""
+        got = _literal(self.exec(_SETTINGS % (list(words),)))
+        if got[0] == "no":
+            raise Refused(got[1])
+        return dict(got[1:])
+
+    def _settings(self):
+        """settings.txt's lines ([] when there is none)."""
+        try:
+            data = self._read_whole("settings.txt", None)
+        except BoardError as e:
+            if e.errno == _ENOENT:
+                return []
+            raise
+        return data.decode("utf-8", "replace").splitlines()
+
+    def withdraw(self, mid):
+        """queue/MID.sbn taken back: True when it was there, False when not; Refused
+        when the box has a journal of the match (it has started there)."""
+        names = [n for n, is_dir, _ in self.listdir("matches") if not is_dir]
+        if any(n == mid + ".sbn" or (n.startswith(mid + ".") and n.endswith(".sbn")
+                                     and n[len(mid) + 1:-4].isdigit()) for n in names):
+            raise Refused("the box refused: match %s has started on the box" % mid)
+        if not any(n == mid + ".sbn" for n, _, _ in self.listdir("queue")):
+            return False
+        self.remove("queue/%s.sbn" % mid)
+        return True
+
+    def called(self, mid):
+        """The raw REPL has no call: the call is for the app, which this stops."""
+        raise BoardError("%s: the box's app is not running (its raw REPL): the call needs "
+                         "it running; start it again (unplug it and plug it in) and call "
+                         "again" % self.port)
 
     def soft_reset(self):
         """Soft reset into the raw REPL again (a fresh heap, the app not started)."""
@@ -567,3 +660,16 @@ def _last_line(text):
     lines = [ln for ln in str(text).strip().splitlines() if ln.strip()]
     return lines[-1] if lines else "error"
 
+
+STOP_WAIT = 10.0  # seconds a box has to say its app stopped (one still booting: later)
+
+
+def _stop_app(ser):
+    """The request channel's deliberate `stop` (device/channel.py), before the raw REPL's
+    Ctrl-C: the app ignores a stray Ctrl-C on its port."""
+    from host_tools.device.frames import stop_app
+
+    try:
+        stop_app(ser, wait=STOP_WAIT)
+    except (serial.SerialException, OSError):
+        raise BoardError(_GONE) from None

@@ -16,7 +16,9 @@ between it and `micropython -i BOOT` until stopped, so the real `mpremote connec
 - Ctrl-C from the host while the interpreter runs code becomes SIGINT (the unix port
   reads no keys meanwhile): the app, or an exec of mpremote's, gets its
   KeyboardInterrupt; one that lands while the interpreter still starts is delivered as
-  soon as it can be;
+  soon as it can be. Code that turned the keyboard interrupt off
+  (`micropython.kbd_intr(-1)`: main.py while the app plays) gets the byte on its
+  console instead, as on a board: the app stops only when asked (its `stop` request);
 - no byte is dropped either way: what the other side cannot take yet waits, and a full
   buffer stops the bridge reading its source (a slow host slows the device, as a USB
   serial line's flow control does);
@@ -261,8 +263,30 @@ def _main():
         return
 
 
+class _Micropython:
+    """The micropython module, but kbd_intr also tells the bridge (the KBD file: its
+    last byte `-` off, `+` on): the interpreter here is hosted by CPython, whose SIGINT
+    handler stays whatever kbd_intr says, so the bridge itself decides whether a Ctrl-C
+    from the host is an interrupt or a byte for the console, as a board does."""
+
+    def __init__(self, real, out):
+        self.real = real
+        self.out = out
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def kbd_intr(self, char):
+        self.real.kbd_intr(char)
+        self.out.write("-" if char < 0 else "+")
+        self.out.flush()
+
+
 def _boot():
     sys.modules["machine"] = _Machine()
+    if KBD:
+        import micropython
+        sys.modules["micropython"] = _Micropython(micropython, open(KBD, "a"))
     feed = None
     if RUN_MAIN and KEYS_FD >= 0:  # a key script played in real time (keyfeed.py)
         sys.path.append(MP_DIR)
@@ -291,11 +315,12 @@ del _boot, _main, _mount, HostFolder
 
 
 def boot_script(flash_dir, firmware=None, run_main=True, flash_blocks=352, keys_fd=-1,
-                keys_log=None):
+                keys_log=None, kbd=None):
     """The MicroPython boot script for one start of the interpreter."""
     head = "FLASH = %r\nROM = %r\nRUN_MAIN = %r\nFLASH_BLOCKS = %d\nHARD_RESET = %d\n" % (
         str(Path(flash_dir).resolve()), str(Path(firmware).resolve()) if firmware else "",
         bool(run_main), flash_blocks, HARD_RESET)
+    head += "KBD = %r\n" % (kbd or "")
     head += "KEYS_FD = %d\nKEYS_LOG = %r\nMP_DIR = %r\n" % (
         keys_fd, str(Path(keys_log).resolve()) if keys_log else None,  # it runs elsewhere
         str(REPO / "host_tools" / "mp"))
@@ -332,6 +357,7 @@ class Bridge:
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.port = os.ttyname(self.slave)
+        self.kbd = os.path.join(self.tmp, "kbd")  # main.py's kbd_intr (_Micropython)
         self.proc = None
         self.raw = False          # the host's last mode switch: Ctrl-A (raw) or Ctrl-B
         self.running = False      # started with main.py, no prompt seen since
@@ -379,7 +405,9 @@ class Bridge:
         boot = os.path.join(self.tmp, "boot%d.py" % (self.starts % 2))
         with open(boot, "w") as f:
             f.write(boot_script(self.flash, self.firmware, run_main, keys_fd=self.keys_r,
-                                keys_log=self.keys_log))
+                                keys_log=self.keys_log, kbd=self.kbd))
+        with open(self.kbd, "w"):
+            pass  # a new start: the keyboard interrupt is on until main.py says
         cmd = [self.micropython]
         if self.heapsize:
             cmd += ["-X", "heapsize=%s" % self.heapsize]
@@ -432,7 +460,7 @@ class Bridge:
         if self.held_at is not None:  # behind a Ctrl-C the app has not yet answered
             self.held += data
             return
-        if 3 in data and (self.running or self._catches_sigint()):
+        if 3 in data and self._interruptible():
             # Ctrl-C stops running code as it does on a board (the unix port reads no
             # stdin meanwhile): a SIGINT, delivered by _interrupt(). What follows it
             # (mpremote's Ctrl-A) waits until the app has stopped (a prompt) or HOLD_S:
@@ -449,6 +477,27 @@ class Bridge:
                 return
             data = data[cut:]
         self.to_dev += data
+
+    def _interruptible(self):
+        """Whether a Ctrl-C now stops running code (a SIGINT), rather than being a byte
+        for the console: not while main.py has the keyboard interrupt off (kbd_intr(-1):
+        on a board the byte reaches its console; told by the boot's _Micropython, as the
+        interpreter here is hosted by CPython, whose SIGINT handler stays); else while
+        main.py starts or code runs with its handler in place (an exec of mpremote's)."""
+        if self.running and self._kbd_off():
+            return False
+        return self.running or bool(self._catches_sigint())
+
+    def _kbd_off(self):
+        try:
+            with open(self.kbd, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                if not f.tell():
+                    return False
+                f.seek(-1, os.SEEK_END)
+                return f.read(1) == b"-"
+        except OSError:
+            return False
 
     def _release(self):
         """The bytes held behind a Ctrl-C, once the app has stopped (or HOLD_S on)."""

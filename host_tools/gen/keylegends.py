@@ -18,7 +18,9 @@ from scoreboard.keys import keymaps
 
 _BALL = ("pot it (a colour not on, with a free ball on, is the free ball: `pot free`); "
          "in a foul entry: the ball concerned sets the value, pressed again it went down")
-_BALL_LONG = "in a foul entry: the ball concerned, and it went down; else as short"
+_BALL_LONG = ("in play: a foul, this ball the one concerned (`pink` held, `ok`: `foul 6`; "
+              "`black` held, `pink` held, `ok`: `foul 7 pink`); in a foul entry: the ball "
+              "concerned, and it went down")
 
 # The keys that say the same on more than one legend.
 _UNDO = (("cancel the entry in progress, else `undo` the last event; in a menu: "
@@ -85,7 +87,8 @@ LEGENDS = {
     ),
     "straight": (
         ("`score 1`", "`score N`: then a number key"),
-        ("`score N`: then the number key, 1 to 15 (14 at most of 15 on the table)", ""),
+        (("`score N`: then the number key, 1 to 14 of a full rack (the prompt says "
+          "`1-14`), else to the balls on the table"), ""),
         ("`foul`: minus 1 (after TIME: `foul time`)", "`foul time`"),
         _END_VISIT,
         ("after an opening-break foul: `again`, the offender breaks again", ""),
@@ -110,7 +113,7 @@ LEGENDS = {
 def label(name, code="en"):
     """The label printed on key `name` in language `code`: the table's `l.NAME`, in
     capitals."""
-    table = lang._table(code)
+    table = lang.texts(code)
     for i in range(0, len(table), 2):
         if table[i] == "l." + name:
             return lang.upper(table[i + 1])

@@ -21,7 +21,10 @@ each key does, short and long, is in hardware/keypad.md.
 The text is set in DejaVu Sans (Arial, then any sans-serif, where it is missing): its
 Latin Extended-A and Cyrillic cover the Polish and Bulgarian labels, and the root's
 `xml:lang` lets a renderer pick the Bulgarian forms of the Cyrillic letters. A label
-wider than 12 mm is set smaller (`label_em`, the bold capitals' widths), so it fits.
+wider than 12 mm is set smaller (`label_em`, the bold capitals' widths), so it fits, but
+never under 2.2 mm high (MIN_LABEL_MM): a label of two words is set on two lines (`BREAK
+FOUL`), and a word still too wide at 2.2 mm is narrowed (SVG `textLength`), to three
+quarters of its width at most.
 
 tests/test_hardware_docs.py regenerates the files and checks they are up to date, at
 the stated size, and name every key of their keymap, in each language.
@@ -84,6 +87,11 @@ _NARROW = {" ": 0.35, ".": 0.38, "I": 0.37, "J": 0.37, "L": 0.64, "Ł": 0.64, "�
 _WIDE = {"M": 1.0, "\u041c": 1.0, "Ф": 1.0, "W": 1.1, "Ж": 1.23, "Ш": 1.24, "Щ": 1.33,
          "Ю": 1.17, "Ц": 0.93, "Ъ": 0.94, "Д": 0.89, "O": 0.85, "Ó": 0.85, "\u041e": 0.85}
 LABEL_MM = 12.0  # the width a label may take on the 14 mm key
+MIN_LABEL_MM = 2.2  # the least label height (issue 33: 1.8 mm, about 5 pt, is hard to
+# read under a dim table lamp); a label wider than the key at it is set narrower
+MIN_SQUEEZE = 0.75  # ... but never narrower than three quarters of its width
+LINE_EM = 1.15  # a two-line label's line pitch, in em
+CAP_EM = 0.73  # the capitals' height in em (DejaVu Sans Bold)
 
 
 def label_em(label):
@@ -91,12 +99,31 @@ def label_em(label):
     return sum(_NARROW.get(c, _WIDE.get(c, 0.78)) for c in label)
 
 
+def label_lines(label):
+    """The lines a label is set on: a label of two words on two (`BREAK`, `FOUL`), the
+    height its longest word allows; one word on one."""
+    return label.split(" ")
+
+
 def _font_size(label):
-    """Label text height in mm: 3.4 for up to 4 letters, 2.8 up to 6, else 2.3, and
-    smaller still where that is wider than the key takes (LABEL_MM)."""
-    n = len(label)
+    """Label text height in mm: 3.4 for up to 4 letters (of its longest line), 2.8 up to
+    6, else 2.3, less where that is wider than the key takes (LABEL_MM), never under
+    MIN_LABEL_MM (`label_layout` then sets it narrower)."""
+    line = max(label_lines(label), key=label_em)
+    n = len(line)
     size = 3.4 if n <= 4 else (2.8 if n <= 6 else 2.3)
-    return min(size, round(LABEL_MM / label_em(label) - 0.005, 2))
+    return max(MIN_LABEL_MM, min(size, round(LABEL_MM / label_em(line) - 0.005, 2)))
+
+
+def label_layout(label):
+    """(size, [(line, squeeze)]): the label's height in mm, each line with the factor
+    its width is set at (1: as drawn; less: narrowed to LABEL_MM, SVG `textLength`)."""
+    size = _font_size(label)
+    out = []
+    for line in label_lines(label):
+        width = label_em(line) * size
+        out.append((line, 1.0 if width <= LABEL_MM else round(LABEL_MM / width, 3)))
+    return size, out
 
 
 def file_name(family, code="en"):
@@ -144,9 +171,7 @@ def legend_svg(family, code="en"):
             out.append('<text x="%g" y="%g" font-size="1.6" fill="#555" '
                        'text-anchor="end">%s</text>' % (x + KEY_MM - 0.8, y + 2.4,
                                                         _esc(HOLD[code])))
-        size = _font_size(label)
-        out.append('<text x="%g" y="%g" font-size="%g" font-weight="bold" '
-                   'text-anchor="middle">%s</text>' % (cx, cy + size / 3, size, _esc(label)))
+        out.append(_label_svg(label, cx, cy))
         ink = "white" if colour and name != "yellow" and name != "pink" else "#444"
         out.append('<text x="%g" y="%g" font-size="1.9" fill="%s" text-anchor="middle">%s'
                    "</text>" % (cx, y + KEY_MM - 1.3, ink, _esc(name)))
@@ -155,6 +180,23 @@ def legend_svg(family, code="en"):
                "%s</text>" % (w / 2, h - 2, _esc(FOOTER[code])))
     out.append("</svg>")
     return "\n".join(out) + "\n"
+
+
+def _label_svg(label, cx, cy):
+    """The label's <text>, centred on the key (class `label`): a line, or two tspans;
+    a line too wide for the key at MIN_LABEL_MM narrowed by `textLength`."""
+    size, lines = label_layout(label)
+    # the first baseline: the block of capitals (one cap height, plus a line pitch a
+    # further line) centred on the key's middle
+    top = cy - (CAP_EM + LINE_EM * (len(lines) - 1)) * size / 2 + CAP_EM * size
+    parts = []
+    for i, (line, squeeze) in enumerate(lines):
+        fit = "" if squeeze >= 1 else (' textLength="%g" lengthAdjust="spacingAndGlyphs"'
+                                       % round(label_em(line) * size * squeeze, 2))
+        parts.append('<tspan x="%g" y="%g"%s>%s</tspan>' % (
+            cx, round(top + i * LINE_EM * size, 2), fit, _esc(line)))
+    return ('<text class="label" font-size="%g" font-weight="bold" text-anchor="middle">%s'
+            "</text>" % (size, "".join(parts)))
 
 
 def write_all(out_dir):

@@ -11,15 +11,19 @@ firmware's own core, and serves pages and data on loopback (beyond it when asked
     results.py  with --db: finished matches stored and marked as `scoreboard sync`
                 does; on PostgreSQL a live row per table and a NOTIFY per change
     stream.py   the tables and their numbered events (the Hub), and /api/stream
-    server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/desk
+    server.py   the web server (aiohttp): the pages in static/, /api/tables, /api/desk,
+                module-level handlers on a route table, their state in the app's keys
     guard.py    who may ask what: the Host header, the desk's token beyond loopback
     words.py    the pages' words in the language of `--lang`, from the box's tables
     desk.py     with `scoreboard desk`: the tournaments' pages and actions (over
                 host_tools/tournament), a `tournament` event for every change
+    onbox.py    the desk's exchanges with a table's box for a tournament match (queue,
+                withdraw, who it is), which `scoreboard tournament` uses too
+    follow.py   serve(): the hub, the web server and a Follower (the tables followed:
+                their links, their numbers), for `scoreboard live`
+                (host_tools/commands/live.py: the command line)
 
 May import the firmware, `host_tools.device`, `host_tools.results`, `host_tools.mp`,
 `host_tools.tournament` (the desk's library) and the top-level modules; never the
 commands or the developer's bench.
-    follow.py   serve(): the links, the hub and the web server, for `scoreboard live`
-                (host_tools/commands/live.py: the command line)
 """

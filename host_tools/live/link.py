@@ -24,9 +24,22 @@ The box is gone when the port is (a cable pulled: the device node goes, or a rea
 fails): the table says `no signal` and the link tries again every RETRY seconds; when
 the box is back it catches up, which also takes what was played meanwhile.
 
-With results (results.py): when the match followed has finished and the box has been
-idle (no line for `idle` seconds, between frames), the next catch-up runs the whole of
-`scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled` marks).
+With results (results.py): when the match followed has finished, the next catch-up runs
+the whole of `scoreboard sync`'s pull (sync.pull: the same checks, rows and `.pulled`
+marks): at once (the default; the bracket and the TV page follow within a second of the
+last ball), or once the box has been idle `idle` seconds (no line: a referee may undo a
+mis-keyed last rack first; one undone after the pull is a correction held for the
+desk). A database that fails the pull (a SQLite file locked by another program, a
+PostgreSQL server restarting) never stops the link: the table says `database
+unavailable`, and the pull is tried again after DB_RETRY seconds, twice as long after
+each failure up to DB_RETRY_MOST, until the match is stored (the box keeps it unmarked
+meanwhile).
+
+The box says who it is in its `hello`: its id and the table its settings claim
+(`box_id`, `claim` on the Table: follow.py numbers the table by it, desk.py maps a
+table to its box by it). Its answers are bounded (device/channel.py), and so are the
+lines waiting for a reader here (QUEUE_MAX each way: a box that floods its console
+costs a bounded memory, the lines beyond are dropped and the table heals its gaps).
 """
 
 import contextlib
@@ -37,9 +50,10 @@ import time
 
 import serial
 
-from host_tools.device.channel import ANSWER, Channel, ChannelBox, NoAnswer
+from host_tools.device.channel import Channel, ChannelBox, NoAnswer, is_answer
 from host_tools.device.owner import Owner
-from host_tools.device.sync_board import GONE, Board, BoardError
+from host_tools.device.box import BoardError
+from host_tools.device.sync_board import GONE, Board
 from host_tools.device.frames import Splitter, parse
 from host_tools.live.table import HEAL, NEW, SAME, TAKEN, Table, now_ms
 from host_tools.results.sync import MATCHES, Damaged, check_journal
@@ -49,6 +63,9 @@ HEAL_GAP = 1.0  # at least this long between two catch-ups for the same reason
 HEAL_MOST = 30.0  # the longest wait between two catch-ups that do not hold
 GIVE_UP = 8  # catch-ups in a row that do not hold before the box is given up
 READ_TIMEOUT = 0.05  # a serial read waits this long for a byte
+DB_RETRY = 0.5  # seconds before a pull the database failed is tried again
+DB_RETRY_MOST = 8.0  # the longest wait between two tries
+QUEUE_MAX = 4096  # console lines waiting for a reader, each way
 _END = object()  # the reader's last word: the port is gone
 
 
@@ -57,7 +74,7 @@ class Link(threading.Thread):
     change: kind `line` (journal lines taken: `lines` holds them), `table` (anything
     else: the signal, a catch-up)."""
 
-    def __init__(self, table, publish, results=None, idle=10.0, log=None):
+    def __init__(self, table, publish, results=None, idle=0.0, log=None):
         super().__init__(name="live-table-%d" % table.number, daemon=True)
         self.table = table
         self.publish = publish
@@ -72,6 +89,10 @@ class Link(threading.Thread):
         self.given_up = None  # why the box was given up, or None
         self.legacy = False  # the box's firmware has no request channel
         self._visit = False  # a finished match waits for the box to be idle
+        self.db_down = None  # the database's trouble at the last pull, or None
+        self._db_retry = None  # when the failed pull is tried again (monotonic), or None
+        self._db_wait = DB_RETRY
+        self.dropped = 0  # console lines dropped: a reader's queue was full
         self._last_catch_up = 0.0
         self._ser = None
         self._gone = False  # the reader of _ser found the port gone
@@ -124,8 +145,8 @@ class Link(threading.Thread):
 
     def _start_reader(self):
         self._gone = False
-        self._frames = queue.Queue()
-        self._answers = queue.Queue()
+        self._frames = queue.Queue(QUEUE_MAX)
+        self._answers = queue.Queue(QUEUE_MAX)
         threading.Thread(target=self._read, args=(self._ser, self._frames, self._answers),
                          daemon=True, name=self.name + "-reader").start()
 
@@ -143,14 +164,17 @@ class Link(threading.Thread):
                             return
                     continue
                 for raw in split.feed(data):
-                    (answers if ANSWER in raw else frames).put(raw)
+                    try:
+                        (answers if is_answer(raw) else frames).put_nowait(raw)
+                    except queue.Full:  # a box flooding its console: bounded here
+                        self.dropped += 1
         except (serial.SerialException, OSError, TypeError):  # TypeError: closed under us
             return
         finally:
             if self._ser is ser:
                 self._gone = True
-            frames.put(_END)
-            answers.put(_END)
+            for q in (frames, answers):
+                _put_end(q)
 
     def _close(self):
         with self._write:
@@ -195,7 +219,7 @@ class Link(threading.Thread):
                 self._close()
                 if self.stopping.is_set():
                     return
-                self._lost(str(e).splitlines()[0] if str(e) else e.__class__.__name__)
+                self._lost(_why_lost(self.table.port, e))
                 self.stopping.wait(RETRY)
 
     def _port_there(self):
@@ -224,6 +248,7 @@ class Link(threading.Thread):
     def _catch_up(self):
         """Read the match in play (and pull, when due) while the app plays on."""
         t = self.table
+        shown = t.status
         if t.signal:
             t.status = "catching up"
         with self.session:
@@ -239,17 +264,16 @@ class Link(threading.Thread):
                 stem, lines = self._catch_up_repl()
             else:
                 stem, lines = self._read_journal(box, box.current())
-                if self.results is not None and self._visit:
-                    self.results.pull(box, t.number)
-                    self._visit = False
+                t.box_id, t.claim = box.box_id() or None, box.table()
+                self._pull(box)
         self.catch_ups += 1
         self._last_catch_up = time.monotonic()
         before = (t.stem, list(t.lines))
         was = t.signal
         t.load(stem, lines)
         t.signal = True
-        t.status = "live"
-        if was and before == (stem, lines):
+        t.status = "live" if self.db_down is None else "database unavailable"
+        if was and before == (stem, lines) and shown == t.status:
             return  # nothing changed (a visit for the marks): nothing to tell
         if t.finished() and self.results is not None:
             self._visit = self._visit or t.match.header.id not in self._pulled()
@@ -272,7 +296,7 @@ class Link(threading.Thread):
         path = "%s/%s.sbn" % (MATCHES, stem)
         have = list(t.lines) if t.stem == stem else []
         try:
-            if have and box.channel_used:  # the raw REPL reads a file whole
+            if have:  # only the new lines (the raw REPL reads the whole, drops the rest)
                 data = box.read(path, line=len(have) + 1)
                 text = "\n".join(have) + "\n"
                 lines, _ = check_journal(text.encode("utf-8") + data)
@@ -291,9 +315,7 @@ class Link(threading.Thread):
         board = Board(t.port)
         try:
             stem, lines = self._read_journal(board, board.current())
-            if self.results is not None and self._visit:
-                self.results.pull(board, t.number)
-                self._visit = False
+            self._pull(board)
             board.restart_app()
         except BaseException:
             board.close()
@@ -303,6 +325,34 @@ class Link(threading.Thread):
         self._ser = board.t.serial
         self._start_reader()
         return stem, lines
+
+    def _pull(self, box):
+        """sync's pull of a finished match when one is due; a database that fails it is
+        told once, on the table too, and tried again with back-off (_follow)."""
+        if self.results is None or not self._visit:
+            return
+        if self._db_retry is not None and time.monotonic() < self._db_retry:
+            return
+        from host_tools.results.db import DbError
+
+        try:
+            self.results.pull(box, self.table.number)
+        except DbError as e:
+            why = (str(e).splitlines() or ["?"])[0]
+            if why != self.db_down:
+                self.log("table %d: database unavailable (%s): the match stays on the box, "
+                         "tried again until it is stored" % (self.table.number, why))
+            self.db_down = why
+            self._db_retry = time.monotonic() + self._db_wait
+            self._db_wait = min(DB_RETRY_MOST, self._db_wait * 2)
+            return
+        if self.db_down is not None:
+            self.log("table %d: the database is back: the match is stored" % (
+                self.table.number))
+        self.db_down = None
+        self._db_retry = None
+        self._db_wait = DB_RETRY
+        self._visit = False
 
     def _pulled(self):
         return self.results.pulled if self.results is not None else set()
@@ -320,8 +370,10 @@ class Link(threading.Thread):
             try:
                 raw = frames.get(timeout=0.05)
             except queue.Empty:
-                if (self._visit and time.monotonic() - quiet_since >= self.idle
-                        and t.between_frames()):
+                now = time.monotonic()
+                if self._visit and t.between_frames() and (
+                        now - quiet_since >= self.idle if self._db_retry is None
+                        else now >= self._db_retry):
                     return "visit"
                 continue
             if raw is _END:
@@ -366,7 +418,30 @@ class _LinkPipe:
         return raw
 
 
-def start_links(ports, publish, results=None, idle=10.0, log=None):
+def _why_lost(port, e):
+    """The one line of a lost box: a port another program holds names that program (a
+    second `live` or `desk` on the same box: one program follows a box)."""
+    from host_tools.device.port_errors import holders, named, why
+
+    text = str(e).splitlines()[0] if str(e) else e.__class__.__name__
+    if isinstance(e, (serial.SerialException, OSError)) and why(port, e) == "busy":
+        return ("%s is followed by %s: one program follows a box; open that one's pages, "
+                "or run the desk there (scoreboard desk)" % (port, named(holders(port))))
+    return text
+
+
+def _put_end(q):
+    """The reader's last word on a queue, room made for it when a flood filled it."""
+    while True:
+        try:
+            q.put_nowait(_END)
+            return
+        except queue.Full:
+            with contextlib.suppress(queue.Empty):
+                q.get_nowait()
+
+
+def start_links(ports, publish, results=None, idle=0.0, log=None):
     """One Table and one running Link per port, tables numbered from 1 in that order."""
     links = []
     for i, port in enumerate(ports, 1):

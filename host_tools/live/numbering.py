@@ -1,13 +1,13 @@
-"""Which number each table has on `scoreboard live`'s pages: the draw's, else the port's.
+"""Which number each table has on `scoreboard live`'s pages: the box's own, else the port's.
 
-A match queued by `scoreboard setup` from a draw with a `table` column carries `table N`
-in its header (firmware/scoreboard/core/header.py). The table that plays it is table N
-on the pages (`/table/N/overlay`), whatever order its box's port was found in. A box
-whose match names no table (or no match yet) keeps a number of its own: the lowest that
-no other table holds, in the order the ports were found. When a box's match names a
-number that a table without such a claim holds, that table moves to the lowest free
-number; two boxes whose matches name the same table keep their numbers, and the log
-says so once.
+A box keeps the table it stands at in its settings (set once by the desk: `scoreboard
+setup --table N`) and says it in its `hello` (tournament/identity.py). That box is table
+N on the pages (`/table/N/overlay`), whatever USB port it is on and whatever its match
+header says. A box that claims no table keeps a number of its own: the lowest that no
+other table holds, in the order the ports were found. When a box claims a number that
+a table without such a claim holds, that table moves to the lowest free number; two
+boxes that claim the same table keep their numbers, both are marked as a conflict (the
+desk sends neither that table's matches: desk.py's box map), and the log says so once.
 
 `Numbering.first()` is the number for a port just found; `claim(table, wanted, others)`
 says whether the table may take `wanted` now and which table must move first.
@@ -52,10 +52,9 @@ class Numbering:
 
 
 def wanted(table):
-    """The table number the match a table holds was drawn for, or None."""
+    """The table number the box claims (its settings, said in its `hello`), or None."""
     return _wanted(table)
 
 
 def _wanted(table):
-    m = table.match
-    return None if m is None else m.header.table
+    return table.claim

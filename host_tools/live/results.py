@@ -19,7 +19,8 @@ On PostgreSQL each table also has a row in `live_tables` that changes as the box
 (the table's JSON as /api/tables gives it, in a `jsonb` column), and every change sends
 `NOTIFY scoreboard_live` with a small JSON payload (`table`, `lines`, `id`, `signal`),
 so a club's website can `LISTEN` instead of polling. The rows are written by one worker
-thread with a connection of its own, in the order the changes came; the table is made
+thread with a connection of its own, in the order the changes came (a server that went
+away is told once and connected to again at the next change); the table is made
 when missing (`CREATE TABLE IF NOT EXISTS`: it is the live state, not a result, and
 no migration of the results schema).
 """
@@ -51,8 +52,11 @@ _UPSERT = """INSERT INTO live_tables (tbl, port, box, match_id, stem, lines, sig
 
 
 class Results:
-    def __init__(self, url, log=None):
+    def __init__(self, url, log=None, bracket=None):
+        """`bracket`: what puts a tournament match's journal into its bracket (results/db:
+        the command passes tournament/boxresults)."""
         self.url = url
+        self.bracket = bracket
         db = open_db(url)  # a bad URL or schema is told now, in one line; migrated
         try:
             self.dialect, self.label = db.dialect, db.label
@@ -74,7 +78,7 @@ class Results:
         """`scoreboard sync`'s pull of the box on table `number`, through a connection
         of this thread's (BoardError escapes: what was committed and marked stays so)."""
         with self.lock:
-            db = open_db(self.url)
+            db = open_db(self.url, bracket=self.bracket)
             try:
                 counts = pull(board, db, out=lambda text: self._tell(number, text),
                               err=lambda text: self._tell(number, text))
@@ -107,6 +111,7 @@ class LiveRows(threading.Thread):
 
         self.psycopg = psycopg
         self.log = log
+        self.url = url
         try:
             self.conn = psycopg.connect(url, autocommit=True, connect_timeout=5)
             self.conn.execute(LIVE_TABLE)
@@ -120,16 +125,26 @@ class LiveRows(threading.Thread):
         self.todo.put(snapshot)
 
     def run(self):
+        told = None
         while True:
             snap = self.todo.get()
             if snap is None:
                 return
             try:
                 self.write(snap)
-            except self.psycopg.Error as e:
-                self.log("live table: %s" % str(e).strip().splitlines()[0])
+                told = None
+            except self.psycopg.Error as e:  # the server away: told once, connected again
+                text = "live table: %s" % (str(e).strip().splitlines() or ["?"])[0]
+                if text != told:
+                    self.log(text)
+                    told = text
+                with contextlib.suppress(Exception):
+                    self.conn.close()
+                self.conn = None
 
     def write(self, snap):
+        if self.conn is None:  # after a failure: the server restarted, or is still away
+            self.conn = self.psycopg.connect(self.url, autocommit=True, connect_timeout=5)
         payload = json.dumps({"table": snap["table"], "lines": snap["lines"],
                               "id": snap["id"], "signal": snap["signal"]})
         with self.conn.transaction():  # the row and its NOTIFY at one commit
@@ -143,4 +158,5 @@ class LiveRows(threading.Thread):
         self.todo.put(None)
         self.join(10)
         with contextlib.suppress(Exception):
-            self.conn.close()
+            if self.conn is not None:
+                self.conn.close()

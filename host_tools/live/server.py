@@ -38,7 +38,7 @@ from aiohttp import web
 from host_tools.live import stream
 from host_tools.live.words import script
 from host_tools.live.guard import Guard
-from host_tools.live.stream import public
+from host_tools.live.stream import HUB, public
 from host_tools.messages import shown
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -80,90 +80,118 @@ def plain(status, text, headers=None):
         "X-Content-Type-Options": "nosniff", **(headers or {})})
 
 
+def static_page(name):
+    """A page of static/, never kept by the browser (live's own pages and the desk's)."""
+    return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+
+
+# What the application holds (make_app sets them; the handlers read them).
+GUARD = web.AppKey("guard", Guard)
+WORDS = web.AppKey("words", str)        # words.js in the pages' language
+DESK = web.AppKey("desk", object)       # a desk.Desk (`scoreboard desk`), or None
+
+routes = web.RouteTableDef()
+
+
+@web.middleware
+async def guarded(request, handler):
+    if not request.app[GUARD].host_ok(request.host):
+        return plain(403, "this server does not answer to the name %s (scoreboard "
+                          "live --allow-host NAME adds one)" % shown(request.host[:80]))
+    return await handler(request)
+
+
+def number(request):
+    """The table of /api/tables/{n}, found; else 404 naming the tables there are."""
+    hub = request.app[HUB]
+    try:
+        n = int(request.match_info["n"])
+    except ValueError:
+        raise web.HTTPNotFound(text="no such table") from None
+    if n not in hub.tables:
+        raise web.HTTPNotFound(text="no table %d here (tables: %s)" % (
+            n, ", ".join(str(x) for x in sorted(hub.tables)) or "none yet"))
+    return n
+
+
+@routes.get("/")
+async def index(request):
+    hub = request.app[HUB]
+    items = "".join('<li><a href="/table/%d/overlay">table %d: overlay</a></li>' % (n, n)
+                    for n in sorted(hub.tables))
+    return web.Response(content_type="text/html", text=(
+        "<!doctype html><meta charset=utf-8><title>scoreboard live</title>"
+        "<h1>scoreboard live</h1><ul><li><a href=/tables>every table (TV)</a></li>"
+        "%s%s<li><a href=/api/tables>/api/tables</a></li>"
+        "<li><a href=/api/stream>/api/stream</a></li></ul>" % (
+            "<li><a href=/desk>the tournament desk</a></li>" if request.app[DESK] else "",
+            items)))
+
+
+@routes.get("/tables")
+async def tables_page(request):
+    return static_page("tables.html")
+
+
+@routes.get("/table/{n}/overlay")
+async def overlay(request):
+    # Any table number, found or not: an OBS browser source loads its page once and
+    # never asks again, so the page waits for its table itself (live.js).
+    n = request.match_info["n"]
+    if not (n.isascii() and n.isdigit() and 1 <= int(n) <= MAX_TABLE):
+        raise web.HTTPNotFound(text="no such table: /table/N/overlay, N from 1")
+    return static_page("overlay.html")
+
+
+@routes.get("/words.js")
+async def words(request):
+    return web.Response(text=request.app[WORDS], content_type="text/javascript",
+                        headers={"Cache-Control": "no-cache"})
+
+
+@routes.get("/api/tables")
+async def tables(request):
+    hub = request.app[HUB]
+    return web.json_response([public(hub.tables[n]) for n in sorted(hub.tables)])
+
+
+@routes.get("/api/tables/{n}")
+async def one(request):
+    n = number(request)
+    return web.json_response(public(request.app[HUB].tables[n]))
+
+
+@routes.get("/api/desk")
+async def desk_view(request):
+    if not request.app[GUARD].desk_ok(request):
+        return plain(401, "this needs the desk's token, printed by scoreboard live at "
+                          "its start: ?token=... or Authorization: Bearer ...",
+                     {"WWW-Authenticate": "Bearer"})
+    hub = request.app[HUB]
+    return web.json_response({"tables": [hub.tables[n] for n in sorted(hub.tables)],
+                              "streams": hub.stats})
+
+
+routes.get("/api/stream")(stream.events)
+routes.static("/static/", STATIC)
+
+
+async def close_streams(app):
+    app[HUB].close()
+
+
 def make_app(hub, bind="127.0.0.1", hosts=(), token=None, lang="en", desk=None):
     """The aiohttp application over the Hub's tables, listening on `bind`: guard.py's
     Guard with the other names it answers to (`hosts`) and the desk's `token` (None:
     the desk's view needs none); the pages speak `lang` (en, pl, bg). `desk`: a
     desk.Desk, whose routes (the tournaments' pages and actions) it serves too."""
-    guard = Guard(bind, hosts, token)
-    words_js = script(lang)
-    tournaments = desk  # (the name `desk` is /api/desk's handler below)
-
-    @web.middleware
-    async def guarded(request, handler):
-        if not guard.host_ok(request.host):
-            return plain(403, "this server does not answer to the name %s (scoreboard "
-                              "live --allow-host NAME adds one)" % shown(request.host[:80]))
-        return await handler(request)
-
     app = web.Application(middlewares=[guarded])
-
-    def page(name):
-        async def handler(request):
-            return web.FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
-        return handler
-
-    def number(request):
-        try:
-            n = int(request.match_info["n"])
-        except ValueError:
-            raise web.HTTPNotFound(text="no such table") from None
-        if n not in hub.tables:
-            raise web.HTTPNotFound(text="no table %d here (tables: %s)" % (
-                n, ", ".join(str(x) for x in sorted(hub.tables)) or "none yet"))
-        return n
-
-    async def overlay(request):
-        # Any table number, found or not: an OBS browser source loads its page once and
-        # never asks again, so the page waits for its table itself (live.js).
-        n = request.match_info["n"]
-        if not (n.isascii() and n.isdigit() and 1 <= int(n) <= MAX_TABLE):
-            raise web.HTTPNotFound(text="no such table: /table/N/overlay, N from 1")
-        return await page("overlay.html")(request)
-
-    async def words(request):
-        return web.Response(text=words_js, content_type="text/javascript",
-                            headers={"Cache-Control": "no-cache"})
-
-    async def tables(request):
-        return web.json_response([public(hub.tables[n]) for n in sorted(hub.tables)])
-
-    async def one(request):
-        n = number(request)
-        return web.json_response(public(hub.tables[n]))
-
-    async def desk(request):
-        if not guard.desk_ok(request):
-            return plain(401, "this needs the desk's token, printed by scoreboard live at "
-                              "its start: ?token=... or Authorization: Bearer ...",
-                         {"WWW-Authenticate": "Bearer"})
-        return web.json_response({"tables": [hub.tables[n] for n in sorted(hub.tables)],
-                                  "streams": hub.stats})
-
-    async def index(request):
-        items = "".join('<li><a href="/table/%d/overlay">table %d: overlay</a></li>' % (n, n)
-                        for n in sorted(hub.tables))
-        return web.Response(content_type="text/html", text=(
-            "<!doctype html><meta charset=utf-8><title>scoreboard live</title>"
-            "<h1>scoreboard live</h1><ul><li><a href=/tables>every table (TV)</a></li>"
-            "%s%s<li><a href=/api/tables>/api/tables</a></li>"
-            "<li><a href=/api/stream>/api/stream</a></li></ul>" % (
-                "<li><a href=/desk>the tournament desk</a></li>" if tournaments else "",
-                items)))
-
-    app.router.add_get("/", index)
-    app.router.add_get("/tables", page("tables.html"))
-    app.router.add_get("/table/{n}/overlay", overlay)
-    app.router.add_get("/words.js", words)
-    app.router.add_get("/api/tables", tables)
-    app.router.add_get("/api/tables/{n}", one)
-    app.router.add_get("/api/desk", desk)
-    app.router.add_get("/api/stream", stream.handler(hub))
-    app.router.add_static("/static/", STATIC)
-    if tournaments is not None:
-        tournaments.add_routes(app, guard, hub, page)
-
-    async def close_streams(app):
-        hub.close()
+    app[HUB] = hub
+    app[GUARD] = Guard(bind, hosts, token)
+    app[WORDS] = script(lang)
+    app[DESK] = desk
+    app.add_routes(routes)
+    if desk is not None:
+        desk.attach(app, lang)
     app.on_shutdown.append(close_streams)
     return app

@@ -7,7 +7,9 @@ loop (`call_soon_threadsafe`), so the Hub is only ever touched by the loop.
 
 Every cost of a reader is bounded, whatever the readers do (a page that never reads, a
 chatty box, a flood of pages):
-- at most MAX_STREAMS streams at once; one more is answered 503 with Retry-After;
+- at most MAX_STREAMS streams at once, and at most PER_ADDRESS from one client address
+  (one client holding connections open cannot lock the TV and the overlays out); one
+  more is answered 503 with Retry-After;
 - the history (KEEP events, KEEP_CHARS characters) goes out a PAGE at a time, each
   write waiting until the reader has taken the one before (aiohttp drains), so a reader
   that does not read holds a page, never the whole history;
@@ -27,6 +29,9 @@ KEEP_CHARS = 32 * 1024 * 1024  # ...and at most this much of them
 PING = 15.0  # seconds between two comments on a quiet stream (proxies keep it open)
 LOOK = 1.0  # seconds between two looks whether a quiet stream's reader is still there
 MAX_STREAMS = 200  # streams at once (each an open file: the process has ~1024)
+# Streams from one client address: a room's pages (a TV, an overlay for every table in
+# OBS, the desk's own) fit; one client cannot take them all.
+PER_ADDRESS = 32
 RETRY_AFTER = 10  # seconds, to a stream refused
 QUEUE = 1000  # events a stream may be behind before it is dropped
 PAGE = 64 * 1024  # characters of history in one write
@@ -143,6 +148,9 @@ class Hub:
                 self.drop(c)
 
 
+HUB = web.AppKey("hub", Hub)  # the application's Hub (server.py's make_app)
+
+
 async def _history(hub, resp, last, upto, only):
     """Write the events after `last` up to `upto` (for table `only`, or all) a PAGE at
     a time. Returns the id the stream is at then: `upto`, or later when the history
@@ -167,68 +175,75 @@ async def _history(hub, resp, last, upto, only):
     return upto
 
 
-def handler(hub):
-    """The /api/stream handler over `hub`."""
-    async def stream(request):
-        only = None
-        if "table" in request.query:
-            try:
-                only = int(request.query["table"])
-            except ValueError:
-                raise web.HTTPBadRequest(text="table=N: a number") from None
-        last = request.headers.get("Last-Event-ID", request.query.get("last"))
+async def events(request):
+    """/api/stream: the Hub's events (the app's HUB) as Server-Sent Events."""
+    hub = request.app[HUB]
+    only = None
+    if "table" in request.query:
         try:
-            last = int(last) if last not in (None, "") else None
+            only = int(request.query["table"])
         except ValueError:
-            raise web.HTTPBadRequest(text="Last-Event-ID: a number") from None
-        stats = hub.stats
-        if stats["streams"] >= MAX_STREAMS:
-            stats["refused"] += 1
-            resp = web.Response(status=503, headers={"Retry-After": str(RETRY_AFTER)},
-                                text="too many pages follow this server (%d): try again "
-                                     "in a moment\n" % MAX_STREAMS)
-            resp.force_close()  # its open file back at once
-            return resp
-        stats["streams"] += 1
-        stats["peak"] = max(stats["peak"], stats["streams"])
-        client = Client(only, request.transport)
-        resp = web.StreamResponse(headers={
-            "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-            "X-Accel-Buffering": "no"})
-        try:
-            await resp.prepare(request)  # a reader gone already fails here: quietly
-            # From here on every event reaches the queue; the history and the snapshot
-            # are taken at the same moment, without an await between.
-            hub.clients.add(client)
-            upto = at = hub.last_id
-            if last is None or last > upto or last < hub.oldest() - 1:
-                await resp.write(RETRY + hub.snapshot_event(only).encode())
-            else:
-                await resp.write(RETRY)
-                at = await _history(hub, resp, last, upto, only)
-            quiet = 0.0
-            while True:
-                try:
-                    eid, _, text = await asyncio.wait_for(client.queue.get(), LOOK)
-                except asyncio.TimeoutError:
-                    # aiohttp does not end a handler whose reader has gone: look, so
-                    # that a page closed gives its place back within LOOK seconds.
-                    if request.transport is None or request.transport.is_closing():
-                        break
-                    quiet += LOOK
-                    if quiet >= PING:
-                        quiet = 0.0
-                        await resp.write(b": ping\n\n")
-                    continue
-                quiet = 0.0
-                if eid is None:  # the server stops
-                    break
-                if eid > at:  # not in the snapshot already sent
-                    await resp.write(text.encode())
-        except (ConnectionError, asyncio.CancelledError):
-            pass  # the reader left, or was dropped
-        finally:
-            hub.clients.discard(client)
-            stats["streams"] -= 1
+            raise web.HTTPBadRequest(text="table=N: a number") from None
+    last = request.headers.get("Last-Event-ID", request.query.get("last"))
+    try:
+        last = int(last) if last not in (None, "") else None
+    except ValueError:
+        raise web.HTTPBadRequest(text="Last-Event-ID: a number") from None
+    stats = hub.stats
+    who = request.remote or "?"
+    by = stats.setdefault("by_address", {})
+    if stats["streams"] >= MAX_STREAMS or by.get(who, 0) >= PER_ADDRESS:
+        stats["refused"] += 1
+        many = by.get(who, 0) >= PER_ADDRESS
+        resp = web.Response(status=503, headers={"Retry-After": str(RETRY_AFTER)},
+                            text="too many pages follow this server%s (%d): try again "
+                                 "in a moment\n" % (" from %s" % who if many else "",
+                                                     PER_ADDRESS if many else MAX_STREAMS))
+        resp.force_close()  # its open file back at once
         return resp
-    return stream
+    by[who] = by.get(who, 0) + 1
+    stats["streams"] += 1
+    stats["peak"] = max(stats["peak"], stats["streams"])
+    client = Client(only, request.transport)
+    resp = web.StreamResponse(headers={
+        "Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+        "X-Accel-Buffering": "no"})
+    try:
+        await resp.prepare(request)  # a reader gone already fails here: quietly
+        # From here on every event reaches the queue; the history and the snapshot
+        # are taken at the same moment, without an await between.
+        hub.clients.add(client)
+        upto = at = hub.last_id
+        if last is None or last > upto or last < hub.oldest() - 1:
+            await resp.write(RETRY + hub.snapshot_event(only).encode())
+        else:
+            await resp.write(RETRY)
+            at = await _history(hub, resp, last, upto, only)
+        quiet = 0.0
+        while True:
+            try:
+                eid, _, text = await asyncio.wait_for(client.queue.get(), LOOK)
+            except asyncio.TimeoutError:
+                # aiohttp does not end a handler whose reader has gone: look, so
+                # that a page closed gives its place back within LOOK seconds.
+                if request.transport is None or request.transport.is_closing():
+                    break
+                quiet += LOOK
+                if quiet >= PING:
+                    quiet = 0.0
+                    await resp.write(b": ping\n\n")
+                continue
+            quiet = 0.0
+            if eid is None:  # the server stops
+                break
+            if eid > at:  # not in the snapshot already sent
+                await resp.write(text.encode())
+    except (ConnectionError, asyncio.CancelledError):
+        pass  # the reader left, or was dropped
+    finally:
+        hub.clients.discard(client)
+        stats["streams"] -= 1
+        by[who] -= 1
+        if not by[who]:
+            del by[who]
+    return resp

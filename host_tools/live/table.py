@@ -50,7 +50,12 @@ class Table:
         self.number = number
         self.port = port
         self.signal = False
-        self.status = "connecting"  # connecting, catching up, live, no signal
+        self.status = "connecting"  # connecting, catching up, live, no signal, ...
+        # Who the box is (its `hello`): its own id and the table its settings claim
+        # (tournament/identity.py); `conflict`: another box claims that table too.
+        self.box_id = None
+        self.claim = None
+        self.conflict = None
         self.stem = None  # the journal followed (matches/STEM.sbn), or None
         self.lines = []  # its lines as the box holds them (`TEXT *CRC`)
         self.match = None  # the core's Match of the lines (None while the header comes)
@@ -137,7 +142,8 @@ class Table:
         snap = {"table": self.number, "port": self.port, "signal": self.signal,
                 "status": self.status, "stem": self.stem, "lines": len(self.lines),
                 "id": None, "box": None, "game": None, "format": None, "names": None,
-                "replay": None, "clock": None, "last": None, "at": self.at}
+                "replay": None, "clock": None, "last": None, "at": self.at,
+                "box_id": self.box_id, "claim": self.claim, "conflict": self.conflict}
         if self.lines:
             snap["last"] = event_text(self.lines[-1])
         if m is None:

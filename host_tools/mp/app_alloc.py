@@ -62,7 +62,7 @@ def main():
 
     def led():
         t[0] += 10
-        app._led_dirty = True  # force the redraw: the worst case of a pass
+        app.led_changed()  # force the redraw: the worst case of a pass
         app.led_pass(t[0])
 
     # The request channel with nothing to read: a listening socket no one connects to

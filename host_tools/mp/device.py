@@ -56,13 +56,16 @@ GAP_MS = 150
 
 
 class Runner:
-    def __init__(self, flash, oled=False, flash_kb=None, panel=True):
+    def __init__(self, flash, oled=False, flash_kb=None, panel=True, now=0):
+        """The app on a host board over `flash`, booted at tick `now` (a box restarted
+        after a power cut boots when its ticks start, and steps on from there)."""
         size = (128, 64) if oled else (400, 300)
         self.board = HostBoard(flash, eink_size=size, panel=panel)
         if flash_kb is not None:
             self.board.flash_bytes = flash_kb * 1024
+        self.board.now = now
         self.app = App(self.board)
-        self.app.boot(0)
+        self.app.boot(now)
 
     def wait(self, ms):
         board, app = self.board, self.app

@@ -93,11 +93,16 @@ def _ms(words, i, default):
 
 
 def main(feed):
+    """main.py's main() with the feed: the keyboard interrupt off while the app plays
+    (a Ctrl-C from the port is a byte), the panels told when it stops."""
     import asyncio
+
+    import micropython
 
     from boards.host import build
     from scoreboard.app import App
 
+    micropython.kbd_intr(-1)
     app = App(build())
     feed.app = app
 
@@ -110,5 +115,8 @@ def main(feed):
         asyncio.run(both())
     except KeyboardInterrupt:
         app.stop()
+        app.show_stopped()
         print("scoreboard: stopped")
+    finally:
+        micropython.kbd_intr(3)
 

@@ -14,7 +14,9 @@ file's events appended to a Segment sized once with the heap locked (N of M went
 and the bytes allocated per event by Segment.append from its first size;
 `--checkpoints` rebuilds the match from its `Match.checkpoint()` after every `frame`
 line (as the device's recovery does) and goes on from the rebuilt one: the JSON must be
-that of a plain replay.
+that of a plain replay. A file whose first line carries its checksum is a box's journal,
+read as `scoreboard replay` reads it (core/replay.py's is_journal and untorn): every
+line's checksum required, a torn last line dropped with a note on stderr.
 """
 
 import gc
@@ -27,7 +29,7 @@ sys.path.insert(0, option("--path", firmware_dir()))
 
 from scoreboard.core.match import Match
 from scoreboard.core.notation import NotationError, Reader
-from scoreboard.core.replay import replay
+from scoreboard.core.replay import is_journal, replay, untorn
 from replay_json import write_json
 from scoreboard.core.store import ListStore
 
@@ -127,6 +129,12 @@ def _via_checkpoints(f):
     return match if match is not None else Match(reader.header)
 
 
+def _tell(path):
+    def told(why):
+        sys.stderr.write("%s: %s\n" % (path, why))
+    return told
+
+
 def main():
     path = sys.argv[1]
     try:
@@ -140,8 +148,12 @@ def main():
             _segment(path)
             return 0
         with open(path, "rb") as f:
+            first = f.readline()
+        with open(path, "rb") as f:
             if "--checkpoints" in sys.argv:
                 match = _via_checkpoints(f)
+            elif is_journal(first):  # `scoreboard replay`'s rule (core/replay.py)
+                match = replay(untorn(f, _tell(path)), _store(), journal=True)
             else:
                 match = replay(f, _store())
     except NotationError as e:

@@ -20,6 +20,8 @@ drives the Pico too. Key names are the legend's (keys/keymaps.py); the legend in
 is followed as `Legend` says.
 """
 
+import contextlib
+import itertools
 import json
 import os
 import queue
@@ -32,6 +34,7 @@ import time
 from pathlib import Path
 
 from host_tools.device.keyscript import panels_of
+from host_tools.device.ports import announce
 
 REPO = Path(__file__).resolve().parents[2]
 HARNESS = Path(__file__).resolve().parent / "harness.mjs"
@@ -45,7 +48,7 @@ FLASH_BYTES = 2 * 1024 * 1024  # the Pico's W25Q16JV
 BUSY = {"full_ms": 3000, "partial_ms": 500, "reset_ms": 5}
 # The flash chip's erase and program times the harness stalls the CPU for
 # (host_tools/pico/flash.mjs has the W25Q16JV's figures): the datasheet's typical ones
-# (the default), its maxima, or none.
+# (the default), its maxima, or none; or (ms a 4 KB sector erase, ms a page program).
 FLASH_TIMINGS = ("typical", "worst", "none")
 _ANSWER_S = 600  # no command waits longer in wall time (a best-of-35 is played in steps)
 # The app as main.py starts it, but from the REPL and kept referenced after Ctrl-C, so
@@ -62,6 +65,10 @@ gc.collect()
 print("HEAP %d %d" % (gc.mem_alloc(), gc.mem_free()))
 print("FRAMES %d %d" % tuple(_a.match.frames_won() if _a.match else (0, 0)))
 """
+
+
+# The ports this process's Picos have served: their announcements' names (pico1, ...).
+_SERVED = itertools.count(1)
 
 
 class PicoError(Exception):
@@ -138,6 +145,24 @@ class Legend:
         return self.maps[self.family].index(name)
 
 
+def _timing_config(flash_timing):
+    """The harness's flash_timing: a name of FLASH_TIMINGS, or (erase ms, program ms) as
+    {erase_ms, program_ms}; PicoError for anything else."""
+    if isinstance(flash_timing, str):
+        if flash_timing not in FLASH_TIMINGS:
+            raise PicoError("flash timing %s: one of %s" % (flash_timing,
+                                                            ", ".join(FLASH_TIMINGS)))
+        return flash_timing
+    try:
+        erase, program = (float(t) for t in flash_timing)
+    except (TypeError, ValueError):
+        erase = program = -1
+    if erase < 0 or program < 0:
+        raise PicoError("flash timing %r: one of %s, or (erase ms, program ms)"
+                        % (flash_timing, ", ".join(FLASH_TIMINGS)))
+    return {"erase_ms": erase, "program_ms": program}
+
+
 def _check_inputs(uf2, flash_image, flash_timing, node):
     """What the harness needs, each missing part one PicoError; the `node` to run."""
     if not uf2.is_file():
@@ -145,9 +170,7 @@ def _check_inputs(uf2, flash_image, flash_timing, node):
     if not BOOTROM.is_file():
         raise PicoError("no RP2040 boot ROM at %s" % BOOTROM)
     check_flash_image(flash_image)
-    if flash_timing not in FLASH_TIMINGS:
-        raise PicoError("flash timing %s: one of %s" % (flash_timing,
-                                                        ", ".join(FLASH_TIMINGS)))
+    _timing_config(flash_timing)
     node = node or shutil.which("node")
     if node is None:
         raise PicoError("no Node.js (`node`) on the PATH: run `make deps`")
@@ -159,7 +182,8 @@ def _check_inputs(uf2, flash_image, flash_timing, node):
 class Pico:
     """One emulated Pico on `flash_image` (created on first use). `cut_at=N` cuts the
     power in the Nth flash program (half of its bytes written); `names`: the key names
-    a script will press (see Legend); `flash_timing`: one of FLASH_TIMINGS;
+    a script will press (see Legend); `flash_timing`: one of FLASH_TIMINGS, or (ms a
+    sector erase, ms a page program);
     `chatter_ms`: the keys' contacts bounce that long on press and on release. The
     clock runs only in `run()` and the commands that take time, or after `go()` (in
     real time at most, for mpremote and people)."""
@@ -177,7 +201,7 @@ class Pico:
         config = {"uf2": str(uf2.absolute()), "bootrom": str(BOOTROM),
                   "flash": str(self.flash_image.absolute()),
                   "pins": board_pins(), "busy": dict(BUSY, **(busy or {})),
-                  "cut_at": int(cut_at), "flash_timing": flash_timing,
+                  "cut_at": int(cut_at), "flash_timing": _timing_config(flash_timing),
                   "chatter_ms": chatter_ms,
                   "usb_in": to_dev_r, "usb_out": from_dev_w}
         self.proc = subprocess.Popen(
@@ -325,6 +349,9 @@ class Pico:
         self.command("stop")
 
     def press(self, key, hold_ms, gap_ms):
+        """Key `key` down for `hold_ms`, then up for `gap_ms`: both changes on the
+        emulated clock, in the middle of a flash stall too (the next press comes
+        hold_ms + gap_ms after this one's)."""
         self.command("press %d %d %d" % (key, hold_ms, gap_ms))
 
     def latency(self, key, hold_ms):
@@ -343,6 +370,10 @@ class Pico:
             key, _, value = word.partition("=")
             out[key] = int(value) if value.lstrip("-").isdigit() else value
         return out
+
+    def flash(self, erase_ms, program_ms):
+        """The flash chip's times from now on: ms a 4 KB sector erase, ms a page program."""
+        self.command("flash %s %s" % (erase_ms, program_ms))
 
     def cut(self, n):
         """The power fails in the `n`th flash program from now (half of it written)."""
@@ -379,13 +410,15 @@ class Pico:
             waited += 50
 
     def repl(self, code, wait=True):
-        """Stop the app (Ctrl-C) and run `code` at the REPL (paste mode); with `wait`,
-        until the prompt is back. What it printed."""
+        """Stop the app (its `stop` request, then Ctrl-C) and run `code` at the REPL
+        (paste mode); with `wait`, until the prompt is back. What it printed."""
         # Ctrl-C again until the prompt: one that comes while the board is between a
         # soft reset and main.py (the interrupt key not armed) only waits in stdin.
+        from host_tools.device.frames import STOP_REQUEST
+
         for _ in range(30):
             mark = len(self.console)
-            self.write(b"\r\x03\x03")
+            self.write(STOP_REQUEST + b"\r\x03\x03")  # main.py's app ignores a Ctrl-C
             try:
                 self.expect(">>> ", mark, 1000)
                 break
@@ -498,6 +531,11 @@ class Pico:
         self._pty_slave = slave  # kept open: the port stays up between mpremote runs
         self.pty = os.ttyname(slave)
         self._pty_master = master
+        # Announced as the device that serves the port (device/ports.py) while it does:
+        # `live --port auto` finds it, and the busy-port check does not take the slave
+        # kept open here for another program's.
+        self._announced = contextlib.ExitStack()
+        self._announced.enter_context(announce(self.pty, "pico%d" % next(_SERVED)))
         return self.pty
 
     def warnings(self):
@@ -536,6 +574,9 @@ class Pico:
                 except OSError:
                     pass
         self._pty_master = None
+        if getattr(self, "_announced", None) is not None:
+            self._announced.close()
+            self._announced = None
 
     def __enter__(self):
         return self

@@ -10,7 +10,8 @@
 // nothing running from flash) while the PIO, the timers, DMA and USB keep their time.
 // `timing` picks the W25Q16JV datasheet's figures (section 9.6, AC electrical
 // characteristics): `typical` 45 ms a 4 KB sector erase (tSE) and 0.4 ms a 256-byte
-// page program (tPP), `worst` their maxima, 400 ms and 3 ms; `none` takes no time.
+// page program (tPP), `worst` their maxima, 400 ms and 3 ms; `none` takes no time; or
+// it gives its own, {erase_ms, program_ms} (a chip between the two, as it wears).
 //
 // `cutAt` (N > 0) models a power cut in the middle of the Nth program: only the first
 // half of its bytes reach the flash (and the file), then the process dies (SIGKILL).
@@ -25,10 +26,22 @@ export const TIMING = {
   none: { eraseNs: 0, programNs: 0 },
 };
 
+/** A timing's {eraseNs, programNs}: a name of TIMING, or {erase_ms, program_ms}. */
+export function flashTiming(timing) {
+  if (typeof timing === 'string') {
+    if (!TIMING[timing]) throw new Error(`flash timing ${timing}: not one of ${Object.keys(TIMING)}`);
+    return TIMING[timing];
+  }
+  const { erase_ms: erase, program_ms: program } = timing || {};
+  if (!(erase >= 0 && program >= 0)) {
+    throw new Error(`flash timing ${JSON.stringify(timing)}: erase_ms and program_ms, >= 0`);
+  }
+  return { eraseNs: erase * 1e6, programNs: program * 1e6 };
+}
+
 export class FlashFile {
   constructor(path, flash, { size = PICO_FLASH, cutAt = 0, onCut = null, timing = 'typical' } = {}) {
-    if (!TIMING[timing]) throw new Error(`flash timing ${timing}: not one of ${Object.keys(TIMING)}`);
-    this.timing = TIMING[timing];
+    this.timing = flashTiming(timing);
     this.longestNs = 0; // the longest single erase or program so far
     this.busyNs = 0; // the time of all of them
     this.path = path;

@@ -6,8 +6,8 @@
 // CONFIG_JSON: {uf2, bootrom, flash (the 2 MB image file), pins: {eink: {DIN, CLK, CS,
 // DC, RST, BUSY}, led: {DIN, CLK, CS}, rows: [4 GPIOs], cols: [4], buzzer}, busy:
 // {full_ms, partial_ms, reset_ms}, cut_at (a power cut in the Nth flash program, 0: none),
-// flash_timing (typical, worst or none: the flash chip's erase and program times,
-// flash.mjs), chatter_ms (each key's contacts bounce this long on press and release),
+// flash_timing (typical, worst, none or {erase_ms, program_ms}: the flash chip's erase
+// and program times, flash.mjs), chatter_ms (each key's contacts bounce this long on press and release),
 // usb_in / usb_out (the fds of two pipes: the
 // bytes to the USB serial port and from it)}. The pins are the board's wiring table
 // (boards/pico.py PINS), read by the Python side; each SPI is the one its DIN pin
@@ -17,14 +17,18 @@
 // Time is the emulator's: the core runs at 125 MHz of emulated time, an idle core
 // (WFE/WFI) skips to its next alarm, each SPI byte takes its 8 bit times at the
 // programmed baud rate, each flash erase or program the flash chip's time (the CPU
-// stalled; the timers, SPI and the PIO, stepped here in emulated time, go on). The clock
-// runs only while a command needs it (or after `go`):
+// stalled; the timers, DMA, SPI and the PIO, stepped here in emulated time, go on).
+// The referee's finger keeps that clock too: a key goes down and up at its emulated
+// time, in the middle of a flash stall as anywhere else (an alarm on the clock, and
+// every command's wait ends at its time, not after the stall). The clock runs only
+// while a command needs it (or after `go`):
 //
 //     run MS                 run MS milliseconds of emulated time
 //     go / stop              run on its own in real time at most (until stop) / hold
 //                            the clock
 //     down K / up K          hold / release key K (row * 4 + col)
-//     press K HOLD GAP       key K down for HOLD ms, then up, then GAP ms more
+//     press K HOLD GAP       key K down for HOLD ms, then up, then GAP ms more (a steady
+//                            rhythm: the next press comes HOLD + GAP ms after this one)
 //     latency K HOLD         press K for HOLD ms; answer `T A B`: microseconds from the
 //                            release to the first LOAD that changed the LED picture (A)
 //                            and to the last LOAD of that burst (B), -1 if none in 2 s
@@ -33,10 +37,13 @@
 //                            bytes, BUSY, the SPI clocks, LED loads, tones, flash erases
 //                            and programs) and the emulated and wall clocks
 //     tones                  `tone US HZ DUTY` lines: the buzzer's last changes
-//     gap                    start timing the gaps between key scans afresh
+//     gap                    start timing the gaps between key scans afresh (and the
+//                            key words' waits: stats' fifo_wait_us, key_look_gap_us)
 //     gaps                   `G COUNT MEDIAN P99 MAX`: those gaps (us) since `gap`
 //     chatter MS             the keys' contacts bounce MS ms from now on (0: clean)
 //     cut N                  the power fails in the Nth flash program from now
+//     flash ERASE PROGRAM    the flash chip's times from now on: ms a 4 KB sector erase,
+//                            ms a 256-byte page program
 //     quit                   close the flash image and exit
 //
 // Each command is answered by `. US` (the emulated microseconds then); events come
@@ -49,7 +56,7 @@ import { Simulator, USBCDC } from 'rp2040js';
 import { BKPT_ERASE, BKPT_PROGRAM, patchedBootrom } from './bootrom.mjs';
 import { Buzzer } from './buzzer.mjs';
 import { SSD1683 } from './eink.mjs';
-import { FlashFile, PICO_FLASH } from './flash.mjs';
+import { FlashFile, PICO_FLASH, flashTiming } from './flash.mjs';
 import { Keypad } from './keypad.mjs';
 import { Max7219Chain } from './ledchain.mjs';
 import { readUF2 } from './uf2.mjs';
@@ -110,7 +117,15 @@ function after(ns, fn) {
 }
 
 // -- the flash: the ROM's erase and program, patched to BKPT ---------------------------
-let stallNs = 0; // the flash chip's time, added to the clock after the instruction
+// The core waits for the flash chip until `stallEnd` (ns): the clock runs on through the
+// stall in steps (steps() below), so the PIO, the DMA, the timers, SPI and the finger
+// (every command's wait) keep their own time and a key changes in the middle of an
+// erase exactly when it was meant to; no instruction runs until the flash is done. The
+// rp2 port erases and programs with interrupts off (PRIMASK set): one that did not
+// would take interrupts from flash on a real chip, so it is a warning here.
+let stallNs = 0; // the flash chip's time, asked for by the instruction being executed
+let stallEnd = 0; // the core waits for the flash until this emulated ns
+const flashStats = { stalls: 0, interruptsOn: 0 };
 rp2040.onBreak = (code) => {
   const r = core.registers;
   if (code === BKPT_ERASE) {
@@ -121,6 +136,10 @@ rp2040.onBreak = (code) => {
   } else {
     event(`warn the firmware hit a breakpoint (BKPT ${code}) at 0x${(core.PC - 2).toString(16)}`);
     return;
+  }
+  flashStats.stalls += 1;
+  if (!core.PM && flashStats.interruptsOn++ === 0) {
+    event('warn a flash erase or program with interrupts on (PRIMASK clear)');
   }
   core.PC = core.LR & ~1;
 };
@@ -137,7 +156,34 @@ rp2040.onBreak = (code) => {
 const SHIFTCTRL = 0x0d0 - 0x0c8; // a state machine's registers from its CLKDIV
 const FJOIN_RX = 1 << 31;
 const FJOIN_TX = 1 << 30;
-const pioStats = { steps: 0 };
+// How long the key words wait: the longest a word sat in a state machine's RX FIFO
+// (pushed to pulled, by the CPU or a DMA channel), and the longest the CPU went
+// without looking at them (a read of PIO0's FIFO registers, or of a DMA channel paced
+// by a PIO RX FIFO or chained from one: where the firmware finds the words). The
+// harness's `gap` starts both afresh.
+const pioStats = { steps: 0, fifoWaitNs: 0, lookGapNs: 0, lastLook: -1 };
+let inCpu = false; // an instruction is executing (a read now is the CPU's)
+function timeFifo(fifo) {
+  const pushed = [];
+  const push = fifo.push.bind(fifo);
+  const pull = fifo.pull.bind(fifo);
+  fifo.push = (value) => {
+    if (!fifo.full) pushed.push(clock.nanos);
+    push(value);
+  };
+  fifo.pull = () => {
+    if (!fifo.empty) pioStats.fifoWaitNs = Math.max(pioStats.fifoWaitNs, clock.nanos - pushed.shift());
+    return pull();
+  };
+  return fifo;
+}
+function looked() {
+  if (!inCpu) return;
+  if (pioStats.lastLook >= 0) {
+    pioStats.lookGapNs = Math.max(pioStats.lookGapNs, clock.nanos - pioStats.lastLook);
+  }
+  pioStats.lastLook = clock.nanos;
+}
 function divNs(sm) {
   const div = (sm.clockDivInt || 65536) + sm.clockDivFrac / 256;
   return div * NS_PER_CYCLE;
@@ -181,6 +227,7 @@ function emulatePio(pio) {
     }
   };
   for (const sm of pio.machines) {
+    sm.rxFIFO = timeFifo(sm.rxFIFO);
     sm.nextNs = 0;
     sm.running = false;
     sm.join = 0;
@@ -192,7 +239,7 @@ function emulatePio(pio) {
       if (join === sm.join) return;
       sm.join = join;
       const FIFO = sm.rxFIFO.constructor;
-      sm.rxFIFO = new FIFO(join & FJOIN_RX ? 8 : join ? 0 : 4);
+      sm.rxFIFO = timeFifo(new FIFO(join & FJOIN_RX ? 8 : join ? 0 : 4));
       sm.txFIFO = new FIFO(join & FJOIN_TX ? 8 : join ? 0 : 4);
       sm.updateDMARx();
       sm.updateDMATx();
@@ -200,6 +247,21 @@ function emulatePio(pio) {
   }
 }
 rp2040.pio.forEach(emulatePio);
+const PIO_FIFO_REGS = new Set([0x004, 0x00c, 0x020, 0x024, 0x028, 0x02c]); // FSTAT FLEVEL RXFn
+const pio0Read = rp2040.pio[0].readUint32.bind(rp2040.pio[0]);
+rp2040.pio[0].readUint32 = (offset) => {
+  if (PIO_FIFO_REGS.has(offset)) looked();
+  return pio0Read(offset);
+};
+const DREQ_PIO_RX = new Set([4, 5, 6, 7, 12, 13, 14, 15]);
+const dmaRead = rp2040.dma.readUint32.bind(rp2040.dma);
+rp2040.dma.readUint32 = (offset) => {
+  if ((offset & 0x7ff) < 12 * 0x40) {
+    const ch = rp2040.dma.channels[(offset & 0x7ff) >> 6];
+    if (DREQ_PIO_RX.has(ch.treq) || DREQ_PIO_RX.has(rp2040.dma.channels[ch.chainTo].treq)) looked();
+  }
+  return dmaRead(offset);
+};
 
 // -- SPI: each byte to its part, 8 bit times later the next -----------------------------
 function spiOf(gp) {
@@ -318,13 +380,22 @@ function wait(ns) {
 
 function steps(limit, budget) {
   for (let n = 0; n < budget && clock.nanos < limit; n++) {
-    if (core.waiting) {
+    if (clock.nanos < stallEnd) {
+      // the core waits for the flash: the clock runs to the end of the stall, or to
+      // the next command's time first (a key that changes in the middle of an erase)
+      clock.tick(Math.min(stallEnd, limit) - clock.nanos);
+    } else if (core.waiting) {
       const next = clock.nanosToNextAlarm;
       clock.tick(next > 0 ? Math.min(next, limit - clock.nanos) : limit - clock.nanos);
     } else {
+      inCpu = true;
       const cycles = core.executeInstruction();
-      clock.tick(cycles * NS_PER_CYCLE + stallNs);
-      stallNs = 0;
+      inCpu = false;
+      clock.tick(cycles * NS_PER_CYCLE);
+      if (stallNs) {
+        stallEnd = clock.nanos + stallNs;
+        stallNs = 0;
+      }
     }
   }
 }
@@ -391,7 +462,10 @@ function stats() {
     flash_programs: image.programs,
     flash_busy_us: Math.round(image.busyNs / 1e3),
     flash_longest_us: Math.round(image.longestNs / 1e3),
+    flash_irq_on: flashStats.interruptsOn,
     pio_steps: pioStats.steps,
+    fifo_wait_us: Math.round(pioStats.fifoWaitNs / 1e3),
+    key_look_gap_us: Math.round(pioStats.lookGapNs / 1e3),
     usb: usbUp ? 1 : 0,
   };
   return 'S ' + Object.entries(fields).map(([k, v]) => `${k}=${v}`).join(' ');
@@ -399,9 +473,9 @@ function stats() {
 
 async function latency(key, holdMs) {
   keypad.down(key);
+  const released = clock.nanos + ms(holdMs);
+  after(ms(holdMs), () => keypad.up(key));
   await wait(ms(holdMs));
-  keypad.up(key);
-  const released = clock.nanos;
   const before = chain.changes;
   let waited = 0;
   while (chain.changes === before && waited < 2000) {
@@ -439,12 +513,13 @@ async function command(words) {
     case 'up':
       keypad.up(Number(a));
       return [];
-    case 'press':
-      keypad.down(Number(a));
-      await wait(ms(b));
-      keypad.up(Number(a));
-      await wait(ms(c));
+    case 'press': {
+      const key = Number(a);
+      keypad.down(key);
+      after(ms(b), () => keypad.up(key)); // on the clock, whatever the CPU is doing
+      await wait(ms(b) + ms(c));
       return [];
+    }
     case 'latency':
       return [await latency(Number(a), b)];
     case 'show':
@@ -454,6 +529,9 @@ async function command(words) {
     case 'gap':
       keypad.longestGap = 0;
       keypad.gaps.length = 0;
+      pioStats.fifoWaitNs = 0;
+      pioStats.lookGapNs = 0;
+      pioStats.lastLook = -1;
       return [];
     case 'gaps':
       return [keypad.gapFigures()];
@@ -462,6 +540,13 @@ async function command(words) {
       return [];
     case 'cut':
       image.cutAt = image.programs + Number(a);
+      return [];
+    case 'flash':
+      try {
+        image.timing = flashTiming({ erase_ms: Number(a), program_ms: Number(b) });
+      } catch (e) {
+        return [`? ${e.message}`];
+      }
       return [];
     case 'tones':
       return buzzer.history.map(([us, hz, duty]) => `tone ${us} ${hz} ${duty}`);

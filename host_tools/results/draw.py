@@ -8,6 +8,7 @@ module opens nothing itself."""
 import csv
 import io
 import re
+import unicodedata
 from datetime import datetime
 from pathlib import Path
 
@@ -70,16 +71,30 @@ def check_header(lines, where):
     return reader.header
 
 
+def invisible(text):
+    """The first character of `text` that does not show by itself (a zero-width space
+    or joiner, a direction mark or override, a private or lone surrogate code point:
+    Unicode's categories Cf, Co, Cs), or None. A name with one looks like another name
+    (N12), or turns the text after it around (U+202E)."""
+    return next((c for c in text if unicodedata.category(c) in ("Cf", "Co", "Cs")), None)
+
+
 def check_names(header, where):
     """Names in any script go to the box; one it cannot draw at all (not one of its
     characters has a glyph on the box's screens: scoreboard.ui.draw.drawable, the
-    firmware's own lookup) is refused, naming `where` and the side (issue 18)."""
+    firmware's own lookup) is refused, naming `where` and the side (issue 18), and so is
+    one with a character that does not show (`invisible`)."""
     for s, names in enumerate(header.sides):
         for name in names:
             if not any(drawable(c) for c in name if not c.isspace()):
                 raise SetupError("%s: side %s name \"%s\": the box has no glyph for any of its "
                                  "characters (it draws Latin, Greek and Cyrillic letters)"
                                  % (where, "AB"[s], name))
+            hidden = invisible(name)
+            if hidden is not None:
+                raise SetupError("%s: side %s name \"%s\": a character that does not show "
+                                 "(U+%04X): type the name again" % (
+                                     where, "AB"[s], shown(name), ord(hidden)))
 
 
 def _cell(row, *names):
@@ -328,15 +343,16 @@ def free_names(queued, journals, names):
     """`queued` named so that nothing the box holds is met (on_the_box's `journals` and
     `names`): SetupError naming the row for an id the box has a journal of (it would not
     start the match) and for one written in the file that is queued already; an id the
-    host made that is queued already gets the first free ID-2, ID-3..."""
+    host made that is queued already, or that a match started on the box has (a second
+    setup in the same minute), gets the first free ID-2, ID-3..."""
     out = []
     taken = set(names)
     for q in queued:
         name, lines = q
-        if name in journals:
+        if name in journals and not q.made:
             raise SetupError("%s: match id %s is already on the box (%s): the box would not "
                              "start it" % (q.where, name, journals[name]))
-        if name in taken:
+        if name in taken or name in journals:
             if not q.made:
                 raise SetupError("%s: match id %s is queued on the box already (%s/%s.sbn)"
                                  % (q.where, name, QUEUE, name))

@@ -21,12 +21,14 @@ never from the match file, so they cannot start a formula. Control characters in
 cells show as `\\xNN` (the CSV often goes to a terminal); JSON escapes them, losing
 nothing.
 
-`--lang pl|bg` gives the header row in that language (report_lang.py's `csv.` keys)
-and `;` between the cells: a Polish or Bulgarian Excel splits a double-clicked CSV at
-the list separator of its locale, which is `;` there (the decimal comma takes `,`).
-English keeps `,`; `delimiter` overrides either. The cells themselves stay as stored
-(ids, `A`/`B`, the notation's words for how a frame ended), so a script reads every
-language's file the same way once it knows the delimiter.
+`--lang pl|bg` gives the header row in that language (report_lang.py's `csv.` keys),
+the words among the cells too (the game, how a frame ended, how the match was stored:
+`ósemka`, `wbicie`, `zakończony`), and `;` between the cells: a Polish or Bulgarian
+Excel splits a double-clicked CSV at the list separator of its locale, which is `;`
+there (the decimal comma takes `,`). English keeps `,` and the notation's own words;
+`delimiter` overrides either. Ids, names, numbers and the sides `A` and `B` are the
+same in every language. `scoreboard export --rows matches|placings` (the tournaments':
+host_tools/tournament/export.py) shares the cells' rules.
 """
 
 import csv
@@ -75,8 +77,13 @@ def as_json(db):
                "sides": {"A": m["side_a"], "B": m["side_b"]}, "stored": m["status"]}
         obj.update(report_of(db, m))
         out.append(obj)
-    text = json.dumps(out, indent=1, ensure_ascii=False) + "\n"
-    # Lossless, and no C1 control (0x9b is a terminal's ESC [) reaches a terminal raw.
+    return json_text(out)
+
+
+def json_text(obj):
+    """`obj` as the export's JSON: UTF-8 letters as they are, and no C1 control (0x9b is
+    a terminal's ESC [) or bidi control raw: lossless escapes."""
+    text = json.dumps(obj, indent=1, ensure_ascii=False) + "\n"
     return _CONTROLS_IN_JSON.sub(lambda c: "\\u%04x" % ord(c.group(0)), text)
 
 
@@ -104,25 +111,45 @@ def check_delimiter(text):
     return text
 
 
-def headers(lang="en"):
+def headers(lang="en", columns=CSV_COLUMNS):
     """The CSV's header row in `lang`."""
     t = TEXTS[lang]
-    return [t["csv." + c] for c in CSV_COLUMNS]
+    return [t["csv." + c] for c in columns]
 
 
-def as_csv(db, lang="en", delimiter=None):
-    """The CSV text (BOM first): headers in `lang`, cells split by `delimiter` (None:
-    the language's list separator, DELIMITERS)."""
+def writer(lang="en", delimiter=None, columns=CSV_COLUMNS):
+    """(buffer, csv writer) of a CSV in `lang` with its BOM and its header row of
+    `columns` (report_lang's `csv.` keys) written, cells split by `delimiter` (None: the
+    language's list separator, DELIMITERS)."""
     buf = io.StringIO()
     buf.write(BOM)
     w = csv.writer(buf, delimiter=delimiter or DELIMITERS[lang], lineterminator="\n",
                    quoting=csv.QUOTE_ALL)
-    w.writerow(headers(lang))
+    w.writerow(headers(lang, columns))
+    return buf, w
+
+
+def said(lang, kind, value):
+    """A stored word (`g` a game, `how` how a frame ended, `st` how a match was stored)
+    in `lang`: the report's words; English keeps the notation's own; a game's settings
+    (`reds=6`) stay as the box reads them."""
+    if value is None or lang == "en":
+        return value
+    first, _, rest = str(value).partition(" ")
+    word = TEXTS[lang].get("%s.%s" % (kind, first), first)
+    return "%s %s" % (word, rest) if rest else word
+
+
+def as_csv(db, lang="en", delimiter=None):
+    """The CSV text (BOM first): headers and words in `lang`, cells split by
+    `delimiter` (None: the language's list separator, DELIMITERS)."""
+    buf, w = writer(lang, delimiter)
     for m in db.matches():
         names = {"A": m["side_a"], "B": m["side_b"]}
         for f in db.frames(m["id"], m["box"]):
             w.writerow([cell(v) for v in (
-                m["id"], m["date"], m["game"], f["number"], m["side_a"], m["side_b"],
-                f["score_a"], f["score_b"], f["winner"], names.get(f["winner"]), f["how"],
-                f["breaks_a"], f["breaks_b"], m["status"], m["box"])])
+                m["id"], m["date"], said(lang, "g", m["game"]), f["number"], m["side_a"],
+                m["side_b"], f["score_a"], f["score_b"], f["winner"], names.get(f["winner"]),
+                said(lang, "how", f["how"]), f["breaks_a"], f["breaks_b"],
+                said(lang, "st", m["status"]), m["box"])])
     return buf.getvalue()

@@ -4,17 +4,14 @@ where the match stands (host_tools/commands/replay.py prints it)."""
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
 from scoreboard.core.vocab import SIDES
-from scoreboard.core.words import strip_checksum
 
 
 def is_journal(data):
     """Whether `data` is a box's journal: its first line carries a checksum that matches
-    (a notation file written by hand has none, and its last line may lack a line end)."""
-    first = data.split(b"\n", 1)[0].rstrip(b"\r")
-    try:
-        return strip_checksum(first.decode("utf-8"), True) is not None
-    except ValueError:  # no checksum, a bad one, not UTF-8
-        return False
+    (core/replay.py's rule, the MicroPython runner's too)."""
+    from scoreboard.core.replay import is_journal as first_line_says
+
+    return first_line_says(data)
 
 
 def drop_torn_tail(data):

@@ -15,9 +15,12 @@ match's continuations (ID.N.sbn, written by the box's recovery) the highest N is
 
 A stored match is bound to the device that delivered it (`device_identity`: the port's
 USB serial number, a Pico's unique id; else the box id): another box's journal under its
-id is refused. A final result that changed on the box is refused with its before and
-after until `--accept-corrections` takes it as the match's next version. The sync names
-the database and the ids it stored.
+id is refused. A tournament match's journal goes into the bracket only from the box the
+match was assigned to (the box that answers, and the table it claims, are the store's
+`origin`); any other, and a change the bracket cannot take, is held for the desk: a
+`held` line, the file left unmarked on the box. A final result that changed on the box
+is refused with its before and after until `--accept-corrections` takes it as the
+match's next version. The sync names the database and the ids it stored.
 """
 
 import contextlib
@@ -30,7 +33,7 @@ from pathlib import Path
 import serial.tools.list_ports
 
 import host_tools  # noqa: F401  (puts the firmware on the path)
-from host_tools.results.db import FINAL, Conflict, Correction
+from host_tools.results.db import FINAL, Conflict, Correction, Origin
 from host_tools.messages import say, shown
 from host_tools.progress import progress_bar
 from scoreboard.core.notation import NotationError
@@ -167,6 +170,7 @@ class _Pull:
         self.accept = accept
         self.boxes = {}  # the board's own id, asked once, for journals without a `box` line
         self.devices = {}  # box id -> the device identity (the port's serial number)
+        self.origin = origin_of(board)
 
     def store(self, mid, data, in_play):
         """Check and store one journal: (record, what db.store said, the check's note)."""
@@ -181,8 +185,19 @@ class _Pull:
         rec["box"] = box
         if box not in self.devices:
             self.devices[box] = device_identity(self.board.port, box)
-        stored = self.db.store(rec, frames, device=self.devices[box], accept=self.accept)
+        stored = self.db.store(rec, frames, device=self.devices[box], accept=self.accept,
+                               origin=self.origin)
         return rec, stored, note
+
+
+def origin_of(board):
+    """Who delivers the box's journals (db.Origin): the id the box gives for itself and
+    the table its settings claim (None on firmware without)."""
+    try:
+        box = board.box_id()
+    except Exception:  # an older board: the journals' own words then
+        box = ""
+    return Origin(box, board.table())
 
 
 def pull(board, db, files=None, progress=False, out=print, err=None, again=False,
@@ -205,7 +220,7 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
     up_to_date = board.marks({mid: latest[mid][1] for mid in latest if mid in marked})
     todo = [mid for mid in sorted(latest) if again or mid not in up_to_date]
     counts = {"pulled": 0, "skipped": len(latest) - len(todo), "refused": 0, "unfinished": 0,
-              "ids": new_ids() if ids is None else ids}
+              "held": 0, "ids": new_ids() if ids is None else ids}
     total = sum(latest[mid][2] for mid in todo)
     bar = None
     if total >= _BAR_BYTES and (progress or sys.stderr.isatty()):
@@ -231,6 +246,10 @@ def pull(board, db, files=None, progress=False, out=print, err=None, again=False
             continue
         if note:
             err("%s: %s" % (path, note))
+        if stored == "held":  # for the desk: kept, not in the bracket, not marked
+            out(shown(held_text(db, mid, rec)))
+            counts["held"] += 1
+            continue
         _stored(counts, mid, rec, stored, out)
         if files is not None:
             write_copy(files, mid, rec["sbn"])
@@ -328,9 +347,18 @@ def stored_lines(ids):
     return lines
 
 
+def held_text(db, mid, rec):
+    """The `held` line of a journal the desk must decide on (the bracket's words)."""
+    if db.bracket is not None:
+        return db.bracket.held_text(db, mid, rec)
+    return "held %s from box %s for the desk" % (mid, rec["box"])
+
+
 def summary(counts):
     text = "pulled %d, skipped %d, refused %d" % (
         counts["pulled"], counts["skipped"], counts["refused"])
+    if counts.get("held"):
+        text += ", held %d for the desk" % counts["held"]
     if counts["unfinished"]:
         text += "; %d in progress copied as unfinished" % counts["unfinished"]
     return text

@@ -23,6 +23,7 @@ the tournament.
 from host_tools.tournament import TournamentError
 from host_tools.tournament.conditions import header_words
 from host_tools.tournament.model import HOWS, Result, State, stage_key
+from host_tools.tournament.says import Said, length, word
 
 EMPTY = "empty"
 PENDING = "pending"
@@ -155,17 +156,18 @@ def name_of(t, pid):
 
 
 def describe(t, match_id):
-    """`W1-01 (Ann v Bob)`, `W1-01 (Ann 5-3 Bob)`: a match in a message."""
+    """`W1-01 (Ann v Bob)`, `W1-01 (Ann 5-3 Bob)`: a match in a message (a Said: its
+    `v` and a result's kind are words too)."""
     st = t.states[match_id]
     a = name_of(t, st.a) if st.a is not None else "?"
     b = name_of(t, st.b) if st.b is not None else "?"
     r = t.results.get(match_id)
     if r is None:
-        return "%s (%s v %s)" % (match_id, a, b)
+        return Said("%s (%s v %s)", match_id, a, b)
     if r.score is None:
-        return "%s (%s beat %s, %s)" % (match_id, name_of(t, r.winner), a if r.winner == st.b
-                                        else b, r.how)
-    return "%s (%s %d-%d %s)" % (match_id, a, r.score[0], r.score[1], b)
+        return Said("%s (%s beat %s, %s)", match_id, name_of(t, r.winner),
+                    a if r.winner == st.b else b, word("how", r.how))
+    return Said("%s (%s %d-%d %s)", match_id, a, r.score[0], r.score[1], b)
 
 
 def match_format(t, spec):
@@ -187,9 +189,9 @@ def check_score(t, spec, score, winner_is_a):
     need = n if kind == "race-to" else (n + 1) // 2
     won, lost = (score[0], score[1]) if winner_is_a else (score[1], score[0])
     if won != need or not 0 <= lost < need:
-        raise TournamentError("%s is %s %d: the winner has %d, the loser fewer; %d-%d does "
-                              "not end it with that winner" % (spec.id, kind, n, need,
-                                                               score[0], score[1]))
+        raise TournamentError("%s is %s: the winner has %d, the loser fewer; %d-%d does "
+                              "not end it with that winner", spec.id,
+                              length(match_format(t, spec)), need, score[0], score[1])
 
 
 def find_player(t, st, who):
@@ -206,33 +208,34 @@ def enter(t, match_id, who, score, how="played", correct=False, at=None, by=None
     """Make the result part of `t` (resolved again) and return the matches whose sides
     changed; TournamentError with the reason, `t` unchanged, when it cannot be."""
     if how not in HOWS:
-        raise TournamentError("unknown kind of result %s" % how)
+        raise TournamentError("unknown kind of result %s", how)
     spec = t.spec(match_id)
     if spec is None:
-        raise TournamentError("no match %s in %s" % (match_id, t.name))
+        raise TournamentError("no match %s in %s", match_id, t.name)
     st = t.states[match_id]
     if st.status == "bye":
-        raise TournamentError("%s is a bye: there is nothing to play" % match_id)
+        raise TournamentError("%s is a bye: there is nothing to play", match_id)
     if st.a is None or st.b is None:
-        raise TournamentError("%s waits for its players (%s v %s)" % (
-            match_id, source_text(t, spec.a_from, st.a), source_text(t, spec.b_from, st.b)))
+        raise TournamentError("%s waits for its players (%s v %s)", match_id,
+                              source_text(t, spec.a_from, st.a), source_text(t, spec.b_from,
+                                                                             st.b))
     before = t.results.get(match_id)
     if before is not None and not correct:
         raise TournamentError("%s has its result already: %s; a correction needs "
-                              "--correct" % (match_id, describe(t, match_id)))
+                              "--correct", match_id, describe(t, match_id))
     if before is None and correct:
-        raise TournamentError("%s has no result to correct" % match_id)
+        raise TournamentError("%s has no result to correct", match_id)
     winner = find_player(t, st, who)
     if winner is None:
-        raise TournamentError("the winner of %s is %s or %s, not %s" % (
-            describe(t, match_id), name_of(t, st.a), name_of(t, st.b), who))
+        raise TournamentError("the winner of %s is %s or %s, not %s", describe(t, match_id),
+                              name_of(t, st.a), name_of(t, st.b), who)
     if how == "played":
         if score is None:
             raise TournamentError("a played match needs its score")
         check_score(t, spec, score, winner == st.a)
     elif score is not None:
         raise TournamentError("a result %s has no score (seed 004 1.13-1.14: winner and "
-                              "loser only): give - - as the scores" % how)
+                              "loser only): give - - as the scores", word("how", how))
     old = {mid: (s.a, s.b) for mid, s in t.states.items()}
     old_states = t.states
     results = dict(t.results)
@@ -247,9 +250,8 @@ def enter(t, match_id, who, score, how="played", correct=False, at=None, by=None
         resolve(t)
         first = started[0]
         raise TournamentError("%s cannot be corrected that way: it changes who plays in %s, "
-                              "which has %s" % (match_id, describe(t, first),
-                                                "its result" if first in saved[0]
-                                                else "started"))
+                              "which has %s", match_id, describe(t, first),
+                              Said("its result") if first in saved[0] else Said("started"))
     active = {mid: v for mid, v in t.active.items() if mid not in changed}
     if active != t.active:
         t.tables = {mid: n for mid, n in t.tables.items()
@@ -264,11 +266,12 @@ def source_text(t, source, pid):
     if pid is not None:
         return name_of(t, pid)
     if source is None:
-        return "nobody"
+        return Said("nobody")
     kind, _, rest = source.partition(":")
     if kind == "g":
         g, _, place = rest.partition(":")
-        return "group %s's %s" % (g, {"1": "winner", "2": "runner-up"}.get(place,
-                                                                             "no. " + place))
-    return {"w": "the winner of ", "l": "the loser of ", "r": "the reset of "}.get(
-        kind, "") + rest.split(":")[0]
+        if place in ("1", "2"):
+            return Said("group %s's winner" if place == "1" else "group %s's runner-up", g)
+        return Said("group %s's no. %s", g, place)
+    said = {"w": "the winner of %s", "l": "the loser of %s", "r": "the reset of %s"}.get(kind)
+    return Said(said, rest.split(":")[0]) if said else rest.split(":")[0]

@@ -107,23 +107,22 @@ def round_robin(letter, sources):
 def group_stage(sources, groups, advance):
     """The group matches and the knockout of the top `advance` of each of `groups`."""
     if not 1 <= groups <= len(GROUP_LETTERS):
-        raise TournamentError("--groups %d: 1 to %d groups" % (groups, len(GROUP_LETTERS)))
+        raise TournamentError("--groups %d: 1 to %d groups", groups, len(GROUP_LETTERS))
     dealt = snake(sources, groups)
     smallest = min(len(g) for g in dealt)
     if max(len(g) for g in dealt) > GROUP_MAX:
-        raise TournamentError("%d players in %d group%s make groups of %d: at most %d a "
-                              "group (give more --groups)" % (
-                                  len(sources), groups, "" if groups == 1 else "s",
-                                  max(len(g) for g in dealt), GROUP_MAX))
+        raise TournamentError("--groups %d: %d players make groups of %d: at most %d a group "
+                              "(give more --groups)", groups, len(sources),
+                              max(len(g) for g in dealt), GROUP_MAX)
     if smallest < 2:
-        raise TournamentError("%d players make groups of %d: two players a group at least"
-                              % (len(sources), smallest))
+        raise TournamentError("%d players make groups of %d: two players a group at least",
+                              len(sources), smallest)
     if not 1 <= advance <= smallest:
-        raise TournamentError("--advance %d: 1 to %d (the smallest group has %d players)"
-                              % (advance, smallest, smallest))
+        raise TournamentError("--advance %d: 1 to %d (the smallest group has %d players)",
+                              advance, smallest, smallest)
     if groups * advance < 2:
         raise TournamentError("--groups %d --advance %d sends one player on: a knockout "
-                              "needs two" % (groups, advance))
+                              "needs two", groups, advance)
     specs = []
     for g, members in enumerate(dealt):
         specs += round_robin(GROUP_LETTERS[g], members)

@@ -8,6 +8,7 @@ pool as race-to), and `check_groups` the groups' options against the format.
 from host_tools.results.draw import SetupError, check_header
 from host_tools.tournament import TournamentError
 from host_tools.tournament.model import STAGE_KEYS
+from host_tools.tournament.says import core, word
 
 STAGES = {"single": ("winners", "final"), "double": ("winners", "losers", "final"),
           "groups": ("group", "winners", "final")}
@@ -48,23 +49,26 @@ def conditions(fmt, game, race=None, best_of=None, stages=None, clock=None, brea
         words = "race-to %d" % s_race if s_race else "best-of %d" % s_best if s_best else base
         lines = ["sbn 1", "game " + game, "match " + words, 'side A "a"',
                  'side B "b"'] + header_words(extra)
+        where = "the %s stage" % stage
         try:
-            check_header(lines, "the %s stage" % stage)
+            check_header(lines, where)
         except SetupError as e:  # the header line named by its words, not its number
-            why = str(e)
+            why = str(e)[len(where) + 1:]
             for n in range(2, len(lines) + 1):
                 tag = " line %d:" % n
                 said = lines[n - 1].split()[0] + " "  # a reason that names the line's word
                 why = why.replace(tag, "" if why.find(tag + " " + said) >= 0
                                   else " %s:" % lines[n - 1])
-            raise TournamentError(why) from None
+            raise TournamentError("the %s stage: %s", word("stage", stage),
+                                  core(why.strip())) from None
         if words.startswith("frames") or words.startswith("points"):
             raise TournamentError("the %s stage: a knockout needs a winner: race-to or "
-                                  "best-of" % stage)
+                                  "best-of", word("stage", stage))
         out[stage] = dict(extra, match=words)
     given = [s for s in STAGE_KEYS if s not in STAGES[fmt] and any(stages.get(s, ()))]
     if given:
-        raise TournamentError("--format %s has no %s stage" % (fmt, given[0]))
+        raise TournamentError("--format %s has no %s stage", word("format", fmt),
+                              word("stage", given[0]))
     return game, out
 
 
@@ -90,7 +94,7 @@ def switch(value, what):
     if value is None or value == "":
         return None
     if value not in SWITCHES:
-        raise TournamentError("%s %s: on or off" % (what, value))
+        raise TournamentError("%s %s: on or off", what, value)
     return SWITCHES[value]
 
 

@@ -16,6 +16,7 @@ from host_tools.results.draw import SetupError, check_header, check_size, quote
 from host_tools.tournament import TournamentError
 from host_tools.tournament.advance import condition_words, name_of, source_text
 from host_tools.tournament.model import stage_key
+from host_tools.tournament.says import core
 from host_tools.tournament.store import box_match
 
 
@@ -25,11 +26,12 @@ def header_lines(t, match_id):
     is one the box would refuse."""
     spec = t.spec(match_id)
     if spec is None:
-        raise TournamentError("no match %s in %s" % (match_id, t.name))
+        raise TournamentError("no match %s in %s", match_id, t.name)
     st = t.states[match_id]
     if st.a is None or st.b is None:
-        raise TournamentError("%s waits for its players (%s v %s)" % (
-            match_id, source_text(t, spec.a_from, st.a), source_text(t, spec.b_from, st.b)))
+        raise TournamentError("%s waits for its players (%s v %s)", match_id,
+                              source_text(t, spec.a_from, st.a), source_text(t, spec.b_from,
+                                                                             st.b))
     cond = t.conditions[stage_key(spec.stage)]
     lines = ["sbn 1", "id " + box_match(t.name, match_id),
              "date " + datetime.now().strftime("%Y-%m-%dT%H:%M")]
@@ -45,5 +47,5 @@ def header_lines(t, match_id):
         lines = check_header(lines, where).lines()
         check_size(lines, where)
     except SetupError as e:
-        raise TournamentError(str(e)) from None
+        raise TournamentError(core(str(e))) from None
     return lines

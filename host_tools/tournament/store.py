@@ -8,8 +8,12 @@ whose sides, winner or status changed, and adds an audit row (`tournament_audit`
 change's number, when, what, from where, and the details as JSON). A refused change
 leaves nothing behind.
 
-A match's `box_match` is the id a box's header carries for it (`NAME-MATCH`, at most the
-notation's 40 characters): a stored match with that id is that tournament match's result.
+A match's `box_match` is the id a box's header carries for it (`ID-MATCH`, ID the
+tournament's id made of its name, naming.py; at most the notation's 40 characters): a
+stored match with that id is that tournament match's result when it comes from the box
+the match was assigned to (`box_id`: identity.py); any other journal of it is held for
+the desk (`hold`, `held`, `decide`). A tournament is found by its name as written or by
+its id (`find`).
 """
 
 import getpass
@@ -17,11 +21,11 @@ import json
 import socket
 from datetime import UTC, datetime
 
-from host_tools.tournament import TournamentError, advance, brackets, seeding
+from host_tools.tournament import TournamentError, advance, brackets, identity, naming, seeding
 from host_tools.tournament.model import Player, Result, Spec, Tournament
-from scoreboard.core.words import check_id
+from host_tools.tournament.says import Said, word
 
-NAME_MAX = 32  # a tournament's name: its match ids (NAME-L12-064) fit the 40 of an id
+NAME_MAX = naming.NAME_MAX
 _MATCH_COLUMNS = ("id", "seq", "stage", "round", "a_from", "b_from", "a", "b", "winner",
                   "score_a", "score_b", "how", "status", "table_no", "box_match",
                   "entered_at", "entered_by")
@@ -42,23 +46,29 @@ def source(via="cli"):
 
 
 def check_name(name):
-    try:
-        check_id(name, "tournament name")
-    except ValueError as e:
-        raise TournamentError(str(e)) from None
-    if len(name) > NAME_MAX:
-        raise TournamentError("tournament name %s is %d characters (at most %d: its match "
-                              "ids go into the boxes' headers)" % (name, len(name), NAME_MAX))
-    return name
+    """The name as it is kept (naming.check_name), or TournamentError."""
+    return naming.check_name(name)
 
 
 def box_match(name, match_id):
-    return "%s-%s" % (name, match_id)
+    """The id a box's header carries for the match: `ID-MATCH`."""
+    return "%s-%s" % (naming.slug(name), match_id)
+
+
+def find(db, key):
+    """The stored name of the tournament named `key` or whose id is `key`, or None."""
+    key = naming.clean(key)
+    if db.rows("SELECT COUNT(*) FROM tournaments WHERE name = ?", (key,))[0][0]:
+        return key
+    for name in names(db):
+        if naming.slug(name) == key:
+            return name
+    return None
 
 
 def make(name, fmt, entries, game, conditions, draw_seed, groups=None, advance_k=None):
     """A new Tournament (drawn and resolved, not stored) of the players' `entries`."""
-    check_name(name)
+    name = check_name(name)
     order = seeding.ranked(entries, draw_seed)
     rank = {i: r + 1 for r, i in enumerate(order)}
     t = Tournament(name, fmt, game, conditions, draw_seed, groups, advance_k)
@@ -88,7 +98,12 @@ def create(db, t, via):
     db.begin()
     try:
         if db.rows("SELECT COUNT(*) FROM tournaments WHERE name = ?", (t.name,))[0][0]:
-            raise TournamentError("there is a tournament %s already" % t.name)
+            raise TournamentError("there is a tournament %s already", t.name)
+        ident = naming.slug(t.name)
+        other = next((n for n in names(db) if naming.slug(n) == ident), None)
+        if other is not None:
+            raise TournamentError("tournament name %s: its id %s is tournament %s's already "
+                                  "(give it another name)", t.name, ident, other)
         db.execute("INSERT INTO tournaments (name, format, game, conditions, draw_seed, "
                    "groups_of, advance, champion, created_at, changes) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)",
@@ -117,14 +132,11 @@ def names(db):
 
 
 def load(db, name):
-    """The Tournament `name`, resolved; TournamentError when there is none."""
+    """The Tournament named `name` (or whose id it is), resolved; TournamentError when
+    there is none."""
+    name = _stored(db, name)
     rows = db.rows("SELECT format, game, conditions, draw_seed, groups_of, advance "
                    "FROM tournaments WHERE name = ?", (name,))
-    if not rows:
-        known = names(db)
-        raise TournamentError("no tournament %s in the database%s" % (
-            name, " (it holds %s)" % ", ".join(known[:10]) + (" ..." if len(known) > 10
-                                                              else "") if known else ""))
     fmt, game, conditions, draw_seed, groups, advance_k = rows[0]
     t = Tournament(name, fmt, game, json.loads(conditions), draw_seed, groups, advance_k)
     t.players = [Player(*r) for r in db.rows(
@@ -145,11 +157,26 @@ def load(db, name):
     return advance.resolve(t)
 
 
+def _stored(db, key):
+    """The stored name of tournament `key` (find), or TournamentError naming those
+    there are."""
+    name = find(db, key)
+    if name is None:
+        known = names(db)
+        if known:
+            raise TournamentError("no tournament %s in the database (it holds %s)", key,
+                                  ", ".join(known[:10]) + (" ..." if len(known) > 10 else ""))
+        raise TournamentError("no tournament %s in the database", key)
+    return name
+
+
 def _begin_change(db, name):
-    """BEGIN, and the change's number (the tournament's `changes`, bumped: the lock)."""
+    """BEGIN, and (the tournament's stored name, the change's number: its `changes`,
+    bumped: the lock)."""
     db.begin()
     try:
-        return _bump(db, name)
+        name = _stored(db, name)
+        return name, _bump(db, name)
     except BaseException:
         db.rollback()
         raise
@@ -160,7 +187,7 @@ def _bump(db, name):
     cur = db.execute("UPDATE tournaments SET changes = changes + 1 WHERE name = ?", (name,))
     if cur.rowcount == 0:
         load(db, name)  # its message: no such tournament
-        raise TournamentError("no tournament %s" % name)
+        raise TournamentError("no tournament %s", name)
     return db.rows("SELECT changes FROM tournaments WHERE name = ?", (name,))[0][0]
 
 
@@ -183,11 +210,11 @@ def result(db, name, match_id, who, score, how="played", correct=False, via=None
     """Enter a match's result (or its correction) in one transaction: returns the
     Tournament after it and the ids of the matches whose players it changed."""
     via = via or source()
-    seq = _begin_change(db, name)
+    name, seq = _begin_change(db, name)
     try:
         t = load(db, name)
         before = {spec.id: _match_row(t, i, spec) for i, spec in enumerate(t.specs, 1)}
-        was = advance.describe(t, match_id) if match_id in t.results else None
+        was = str(advance.describe(t, match_id)) if match_id in t.results else None
         changed = advance.enter(t, match_id, who, score, how, correct, at=now(), by=via)
         _write(db, t, before)
         r = t.results[match_id]
@@ -212,6 +239,7 @@ def find_box_match(db, match_id):
 
 def audit(db, name):
     """[(seq, at, what, source, detail)] of a tournament's changes, in order."""
+    name = find(db, name) or name
     return db.rows("SELECT seq, at, what, source, detail FROM tournament_audit WHERE "
                    "tournament = ? ORDER BY seq", (name,))
 
@@ -237,46 +265,51 @@ def check_assign(db, t, match_id, table):
     a number 1..99 that no other active match holds."""
     spec = t.spec(match_id)
     if spec is None:
-        raise TournamentError("no match %s in %s" % (match_id, t.name))
+        raise TournamentError("no match %s in %s", match_id, t.name)
     if not isinstance(table, int) or not 1 <= table <= TABLE_MAX:
-        raise TournamentError("table %s: tables are numbered 1 to %d" % (table, TABLE_MAX))
+        raise TournamentError("table %s: tables are numbered 1 to %d", table, TABLE_MAX)
     st = t.states[match_id]
     if st.status not in ("ready", "assigned", "called"):
-        raise TournamentError("%s is not ready: %s" % (match_id, _why_not(t, spec, st)))
+        raise TournamentError("%s is not ready: %s", match_id, _why_not(t, spec, st))
     other = busy_table(db, table, t.name, match_id)
     if other is not None:
         tname, mid, status = other
         what = advance.describe(t, mid) if tname == t.name else "%s %s" % (tname, mid)
-        raise TournamentError("table %d is busy: %s is %s there" % (table, what, status))
+        raise TournamentError("table %d is busy: %s is %s there", table, what,
+                              word("status", status))
 
 
 def _why_not(t, spec, st):
     if st.status == "bye":
-        return "it is a bye"
+        return Said("it is a bye")
     if st.status in ("done", "walkover"):
-        return "it has its result (%s)" % advance.describe(t, spec.id)
+        return Said("it has its result (%s)", advance.describe(t, spec.id))
     if st.status == "playing":
-        return "it is being played%s" % (" on table %d" % t.tables[spec.id]
-                                          if spec.id in t.tables else "")
+        if spec.id in t.tables:
+            return Said("it is being played on table %d", t.tables[spec.id])
+        return Said("it is being played")
     if st.a is None or st.b is None:
-        return "it waits for its players (%s v %s)" % (
-            advance.source_text(t, spec.a_from, st.a), advance.source_text(t, spec.b_from,
-                                                                            st.b))
+        return Said("it waits for its players (%s v %s)",
+                    advance.source_text(t, spec.a_from, st.a),
+                    advance.source_text(t, spec.b_from, st.b))
     for other in t.specs:
         o = t.states[other.id]
         if other.id != spec.id and o.status in advance.ACTIVE + ("ready",) and (
                 {o.a, o.b} & {st.a, st.b}):
-            return "a player is in %s first (%s)" % (advance.describe(t, other.id), o.status)
-    return st.status
+            return Said("a player is in %s first (%s)", advance.describe(t, other.id),
+                        word("status", o.status))
+    return word("status", st.status)
 
 
-def assign(db, name, match_id, table, via=None):
+def assign(db, name, match_id, table, via=None, box=None):
     """Put the match on `table` (status `assigned`) in one transaction with its audit
     row; the Tournament after it. TournamentError (nothing changed) unless check_assign
     lets it. Queueing its header on the table's box is the caller's (header.header_lines;
-    `scoreboard tournament assign --port`), before this records it."""
+    `scoreboard tournament assign --port`), before this records it; `box`: the id of
+    the box that claims the table now (its queued header's), the only box whose result
+    the bracket takes (None: the first box that claims the table when it delivers)."""
     via = via or source()
-    seq = _begin_change(db, name)
+    name, seq = _begin_change(db, name)
     try:
         t = load(db, name)
         check_assign(db, t, match_id, table)
@@ -286,8 +319,11 @@ def assign(db, name, match_id, table, via=None):
         t.tables[match_id] = table
         advance.resolve(t)
         _write(db, t, before)
+        db.execute("UPDATE tournament_matches SET box_id = ? WHERE tournament = ? AND id = ?",
+                   (box, name, match_id))
         _audit(db, t, seq, "assign", via, {
             "match": match_id, "table": table, "box_match": box_match(name, match_id),
+            "box": box,
             "before": {"status": was[0], "table": was[1]} if was[0] else None})
         db.commit()
     except BaseException:
@@ -296,37 +332,84 @@ def assign(db, name, match_id, table, via=None):
     return t
 
 
-def call(db, name, match_id, via=None):
-    """Announce an assigned match (status `called`; seed 004 1.7: the late start counts
-    from now) in one transaction with its audit row, which holds the time (`called_at`
-    reads it); the Tournament after it."""
-    via = via or source()
-    seq = _begin_change(db, name)
+def _set_status(db, name, match_id, via, what, status, check):
+    """The match's status set to `status` in one transaction with its audit row (`what`,
+    the match, its table and box id), once `check(t, spec, st)` has let it (it raises
+    TournamentError otherwise, nothing changed); the Tournament after it."""
+    name, seq = _begin_change(db, name)
     try:
         t = load(db, name)
         spec = t.spec(match_id)
         if spec is None:
-            raise TournamentError("no match %s in %s" % (match_id, t.name))
-        st = t.states[match_id]
-        if st.status == "called":
-            raise TournamentError("%s was called already, at %s" % (
-                match_id, called_at(db, name, match_id)))
-        if st.status == "ready":
-            raise TournamentError("%s has no table yet: assign it first" % match_id)
-        if st.status != "assigned":
-            raise TournamentError("%s cannot be called: %s" % (match_id,
-                                                                _why_not(t, spec, st)))
+            raise TournamentError("no match %s in %s", match_id, t.name)
+        check(t, spec, t.states[match_id])
         before = _rows(t)
-        t.active[match_id] = "called"
+        t.active[match_id] = status
         advance.resolve(t)
         _write(db, t, before)
-        _audit(db, t, seq, "call", via, {"match": match_id, "table": t.tables.get(match_id),
-                                         "box_match": box_match(name, match_id)})
+        _audit(db, t, seq, what, via, {"match": match_id, "table": t.tables.get(match_id),
+                                       "box_match": box_match(name, match_id)})
         db.commit()
     except BaseException:
         db.rollback()
         raise
     return t
+
+
+def assigned_box(db, name, match_id):
+    """(table, box id) the match is assigned to (each None when not known)."""
+    rows = db.rows("SELECT table_no, box_id FROM tournament_matches WHERE tournament = ? "
+                   "AND id = ?", (name, match_id))
+    return tuple(rows[0]) if rows else (None, None)
+
+
+def call(db, name, match_id, via=None):
+    """Announce an assigned match (status `called`; seed 004 1.7: the late start counts
+    from now) in one transaction with its audit row, which holds the time (`called_at`
+    reads it); the Tournament after it."""
+    def check(t, spec, st):
+        if st.status == "called":
+            raise TournamentError("%s was called already, at %s", spec.id,
+                                  called_at(db, t.name, spec.id))
+        if st.status == "ready":
+            raise TournamentError("%s has no table yet: assign it first", spec.id)
+        if st.status != "assigned":
+            raise TournamentError("%s cannot be called: %s", spec.id, _why_not(t, spec, st))
+    return _set_status(db, name, match_id, via or source(), "call", "called", check)
+
+
+def uncall(db, name, match_id, via=None):
+    """Take a call back (a match called by mistake, or at the wrong table): `assigned`
+    again, on its table, in one transaction with its audit row (`uncall`); refused once
+    the match is played (`playing`, or its result in). The late start of a box that
+    heard the call is the referee's to take back there (the box's `undo`)."""
+    def check(t, spec, st):
+        if st.status != "called":
+            raise TournamentError("%s is not called: %s", spec.id,
+                                  _why_not(t, spec, st) if st.status != "assigned"
+                                  else word("status", "assigned"))
+    return _set_status(db, name, match_id, via or source(), "uncall", "assigned", check)
+
+
+def began(db, name, match_id, via=None):
+    """A box has begun the match (its first frame's break-off is on its journal): an
+    assigned or called match is `playing` (audit `playing`); the Tournament after it,
+    or None when the match is past that (playing already, or decided) or not on a
+    table: nothing to change."""
+    try:
+        return _set_status(db, name, match_id, via or source(), "playing", "playing",
+                           _not_begun)
+    except _Begun:
+        return None
+
+
+class _Begun(Exception):
+    """The match is past `assigned` and `called`: nothing for `began` to change."""
+
+
+def _not_begun(t, spec, st):
+    if st.status not in ("assigned", "called"):
+        raise _Begun()
 
 
 def called_at(db, name, match_id):
@@ -349,17 +432,27 @@ FORFEIT_HOWS = {"late": "walkover", "retired": "retired", "conduct": "abandoned"
 def box_result(db, name, match_id, rec, outcome):
     """A match a box played, stored by the results database (`rec`: its `matches` row;
     `outcome`: Database.store's), made part of the bracket inside the transaction the
-    caller has begun (host_tools/tournament/boxresults.py, Database.store's hook): in
+    caller has begun (host_tools/tournament/boxresults.py, the database's bracket): in
     play, the match is `playing`; final, its result is entered (a correction re-routes
     the bracket as `result --correct` does). TournamentError when it cannot be (the
     caller refuses the match then, row and all). Returns the audit row's `what`, or None
     when the bracket had nothing to change."""
+    table, box = assigned_box(db, name, match_id)
+    origin = rec.get("origin")
+    why = identity.judge(match_id, table, box, origin)
+    if why is not None:
+        from host_tools.results.db import Held
+
+        raise Held("tournament %s match %s: %s" % (name, match_id, why))
+    if box is None:  # the first box that claims the table and delivers: bound now
+        db.execute("UPDATE tournament_matches SET box_id = ? WHERE tournament = ? AND "
+                   "id = ?", (origin.box, name, match_id))
     seq = _bump(db, name)
     t = load(db, name)
     st = t.states[match_id]
     if st.a is None or st.b is None:
         raise TournamentError("%s waits for its players: the box's %s v %s cannot be its "
-                              "result" % (match_id, rec["side_a"], rec["side_b"]))
+                              "result", match_id, rec["side_a"], rec["side_b"])
     swap = _sides(t, st, rec, match_id)
     via = source("box %s" % (rec.get("box") or "?"))
     detail = {"match": match_id, "box_match": rec["id"], "box": rec.get("box"),
@@ -381,15 +474,19 @@ def box_result(db, name, match_id, rec, outcome):
                 "box ")):
             raise TournamentError("%s has a result entered by hand (%s); the box's is %s: "
                                   "make them agree with `scoreboard tournament result "
-                                  "--correct`" % (match_id, advance.describe(t, match_id),
-                                                  _told(t, who, score, how)))
+                                  "--correct`", match_id, advance.describe(t, match_id),
+                                  _told(t, who, score, how))
         else:
-            was = advance.describe(t, match_id) if had is not None else None
+            was = str(advance.describe(t, match_id)) if had is not None else None
             changed = advance.enter(t, match_id, who, score, how, had is not None,
                                     at=now(), by=via)
             what = "box correction" if had is not None else "box result"
             detail.update(winner=who, how=how, score=list(score) if score else None,
                           before=was, changed=changed)
+    # A journal held before (a correction without --accept-corrections) and taken now
+    db.execute("UPDATE tournament_held SET decision = 'taken', decided_at = ?, decided_by = ? "
+               "WHERE tournament = ? AND match = ? AND sha256 = ? AND decision IS NULL",
+               (now(), via, name, match_id, rec["sha256"]))
     if what is None:
         db.execute("UPDATE tournaments SET changes = changes - 1 WHERE name = ?", (name,))
         return None
@@ -408,8 +505,8 @@ def _sides(t, st, rec, match_id):
     if got == (b, a):
         return True
     raise TournamentError("the box played %s v %s, but %s is %s now: enter its result by "
-                          "hand" % (rec["side_a"], rec["side_b"], match_id,
-                                    advance.describe(t, match_id)))
+                          "hand", rec["side_a"], rec["side_b"], match_id,
+                          advance.describe(t, match_id))
 
 
 def _box_entry(t, st, rec, swap):
@@ -432,8 +529,8 @@ def _box_entry(t, st, rec, swap):
 
 def _told(t, who, score, how):
     if score is None:
-        return "%s, %s" % (advance.name_of(t, who), how)
-    return "%s the winner, %d-%d" % (advance.name_of(t, who), score[0], score[1])
+        return Said("%s, %s", advance.name_of(t, who), word("how", how))
+    return Said("%s the winner, %d-%d", advance.name_of(t, who), score[0], score[1])
 
 
 def high_breaks(db, name, least=0):
@@ -441,6 +538,7 @@ def high_breaks(db, name, least=0):
     [(break, player, match id)] (the `frames` rows' breaks, by the box_match ids); the
     high-break prize is the first."""
     t = load(db, name)
+    name = t.name
     out = []
     for mid, side_a, side_b, breaks_a, breaks_b in db.rows(
             "SELECT tm.id, m.side_a, m.side_b, f.breaks_a, f.breaks_b FROM tournament_matches "
@@ -450,3 +548,121 @@ def high_breaks(db, name, least=0):
             out += [(int(b), who, mid) for b in (breaks or "").split() if int(b) >= least]
     order = {s.id: i for i, s in enumerate(t.specs)}
     return sorted(out, key=lambda r: (-r[0], order.get(r[2], 0), r[1]))
+
+
+# -- results held for the desk (issue 37) ---------------------------------------------------
+_HELD_COLUMNS = ("n", "match", "box", "device", "box_table", "sha256", "result", "reason",
+                 "held_at", "decision", "decided_at", "decided_by")
+
+
+def hold(db, rec, frames, device, found, why):
+    """Keep a tournament match's journal that the bracket does not take, for the desk
+    (the bracket's hold: results/db, in a transaction of its own): "held", or "same" when
+    the desk has decided on these very bytes (the box may mark its file then)."""
+    from host_tools.results.db import result_text
+
+    name, match_id = found
+    origin = rec.get("origin")
+    box = origin.box if origin is not None and origin.box else rec["box"]  # who gave it
+    db.begin()
+    try:
+        rows = db.rows("SELECT decision FROM tournament_held WHERE tournament = ? AND "
+                       "match = ? AND box = ? AND sha256 = ?",
+                       (name, match_id, box, rec["sha256"]))
+        if rows:
+            db.rollback()
+            return "held" if rows[0][0] is None else "same"
+        seq = _bump(db, name)
+        n = db.rows("SELECT COALESCE(MAX(n), 0) + 1 FROM tournament_held WHERE "
+                    "tournament = ?", (name,))[0][0]
+        text = result_text(rec["side_a"], rec["side_b"], rec["frames_a"], rec["frames_b"],
+                           rec["status"])
+        keep = {k: v for k, v in rec.items() if k != "origin"}
+        db.execute("INSERT INTO tournament_held (tournament, n, match, box, device, "
+                   "box_table, sha256, result, reason, rec, frames, held_at) VALUES "
+                   "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   (name, n, match_id, box, device,
+                    origin.table if origin is not None else None, rec["sha256"], text,
+                    why, json.dumps(keep, sort_keys=True), json.dumps(frames), now()))
+        t = load(db, name)
+        _audit(db, t, seq, "held", source("box %s" % box), {
+            "match": match_id, "held": n, "box": box, "result": text, "why": why})
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return "held"
+
+
+def held(db, name, undecided=True):
+    """The results held for the desk, as dicts (_HELD_COLUMNS, and `bracket`: what the
+    bracket has for the match now, with its box), oldest first."""
+    t = load(db, name)
+    q = "SELECT %s FROM tournament_held WHERE tournament = ?" % ", ".join(_HELD_COLUMNS)
+    if undecided:
+        q += " AND decision IS NULL"
+    out = []
+    for row in db.rows(q + " ORDER BY n", (name,)):
+        h = dict(zip(_HELD_COLUMNS, row))
+        table, box = assigned_box(db, name, h["match"])
+        r = t.results.get(h["match"])
+        h.update(bracket=str(advance.describe(t, h["match"])) if r else None,
+                 bracket_by=r.by if r else None, table=table, assigned_box=box)
+        out.append(h)
+    return out
+
+
+def held_line(h):
+    """One line of a held result, as sync, `tournament show` and the log say it."""
+    return Said("held %d: %s from box %s%s: %s; the bracket has %s%s; %s",
+                h["n"], h["match"], h["box"],
+                Said(" (table %d)", h["box_table"]) if h["box_table"] else "", h["result"],
+                h["bracket"] or Said("no result"),
+                " (%s)" % h["bracket_by"] if h["bracket_by"] else "", h["reason"])
+
+
+def decide(db, name, n, take, via=None):
+    """The desk's decision on held result `n`: `take` makes it the match's result (the
+    box's journal the match's one current row, the other boxes' kept as history, the
+    bracket re-routed as a correction is; TournamentError when the bracket cannot take
+    it: a later match it would change has started), else the bracket keeps what it has.
+    One transaction with its audit row; the Tournament after it."""
+    via = via or source()
+    name, seq = _begin_change(db, name)
+    try:
+        rows = db.rows("SELECT match, rec, frames, device, decision FROM tournament_held "
+                       "WHERE tournament = ? AND n = ?", (name, n))
+        if not rows:
+            raise TournamentError("no held result %s in %s", n, name)
+        match_id, rec, frames, device, decision = rows[0]
+        if decision is not None:
+            raise TournamentError("held result %s was decided already (%s)", n, decision)
+        rec, frames = json.loads(rec), json.loads(frames)
+        t = load(db, name)
+        what = "held kept"
+        detail = {"match": match_id, "held": n, "box": rec["box"]}
+        if take:
+            before = _rows(t)
+            st = t.states[match_id]
+            entry = _box_entry(t, st, rec, _sides(t, st, rec, match_id))
+            db.replace_current(rec, frames, device)
+            if entry is not None:
+                who, score, how = entry
+                had = t.results.get(match_id)
+                detail.update(winner=who, score=list(score) if score else None, how=how,
+                              before=str(advance.describe(t, match_id)) if had else None)
+                detail["changed"] = advance.enter(t, match_id, who, score, how,
+                                                  had is not None, at=now(), by=via)
+            _write(db, t, before)
+            db.execute("UPDATE tournament_matches SET box_id = ? WHERE tournament = ? AND "
+                       "id = ?", (rec["box"], name, match_id))
+            what = "held taken"
+        db.execute("UPDATE tournament_held SET decision = ?, decided_at = ?, decided_by = ? "
+                   "WHERE tournament = ? AND n = ?",
+                   ("taken" if take else "kept", now(), via, name, n))
+        _audit(db, t, seq, what, via, detail)
+        db.commit()
+    except BaseException:
+        db.rollback()
+        raise
+    return load(db, name)

@@ -1,15 +1,19 @@
 """What `scoreboard tournament show` prints (and the desk's pages read): the JSON
-(`as_json`, the shape issue 27 gives: name, format, champion, players, matches) and a
-text view of the bracket and the table board (`as_text`), stage by stage and round by
-round. Names come from the desk's CSV: the text goes through messages.shown, the JSON is
-ASCII (ensure_ascii), so neither puts a control character on a terminal.
+(`as_json`, the shape issue 27 gives: name, format, champion, players, matches, and
+since issue 38 the id made of the name and the placings known) and a text view of the
+bracket, the table board and the placings (`as_text`), stage by stage and round by
+round, in the club's language (`lang`: says.py). Names come from the desk's CSV: the
+text goes through messages.shown, the JSON is ASCII (ensure_ascii), so neither puts a
+control character on a terminal.
 """
 
 import json
 
 from host_tools.messages import shown
+from host_tools.tournament import naming, placings
 from host_tools.tournament.advance import (condition_words, match_format, name_of,
                                           source_text, table)
+from host_tools.tournament.says import Said, game, length, text, word
 
 FORMAT_NAMES = {"single": "single elimination", "double": "double elimination",
                 "groups": "groups, then a knockout"}
@@ -23,9 +27,12 @@ def as_dict(t):
         matches.append({"id": s.id, "stage": s.stage, "round": s.round, "a": st.a, "b": st.b,
                         "winner": st.winner, "score": list(r.score) if r and r.score else None,
                         "status": st.status, "table": t.tables.get(s.id)})
-    return {"name": t.name, "format": t.format, "champion": t.champion,
+    return {"name": t.name, "id": naming.slug(t.name), "format": t.format,
+            "champion": t.champion,
             "players": [{"id": p.id, "name": p.name, "seed": p.seed} for p in t.players],
-            "matches": matches}
+            "matches": matches,
+            "placings": [{"place": placings.text(first, last), "first": first, "last": last,
+                          "player": pid} for first, last, pid in placings.placings(t)]}
 
 
 def as_json(t):
@@ -34,7 +41,9 @@ def as_json(t):
 
 def _who(t, pid, empty, source=None):
     if pid is None:
-        return "bye" if empty else "(%s)" % source_text(t, source, None) if source else "?"
+        if empty:
+            return word("status", "bye")
+        return Said("(%s)", source_text(t, source, None)) if source else "?"
     p = t.player(pid)
     return p.name + (" (%d)" % p.seed if p.seed is not None else "")
 
@@ -44,38 +53,53 @@ def _line(t, spec):
     r = t.results.get(spec.id)
     a = _who(t, st.a, st.a_empty, spec.a_from)
     b = _who(t, st.b, st.b_empty, spec.b_from)
-    if r is not None and r.score is not None:
-        middle = "%d-%d" % r.score
-    else:
-        middle = "v"
-    text = "%-6s %s %s %s" % (spec.id, a, middle, b)
-    tail = [st.status]
+    middle = "%d-%d" % r.score if r is not None and r.score is not None else Said("v")
+    tail = [word("status", st.status)]
     if r is not None and r.how != "played":
-        tail.append("%s, %s" % (r.how, name_of(t, r.winner)))
+        tail.append(Said("%s, %s", word("how", r.how), name_of(t, r.winner)))
     elif st.winner is not None and st.status == "bye":
-        tail = ["bye: %s goes on" % name_of(t, st.winner)]
+        tail = [Said("bye: %s goes on", name_of(t, st.winner))]
     if spec.id in t.tables:
-        tail.append("table %d" % t.tables[spec.id])
-    return "%s  [%s]" % (text, "; ".join(tail))
+        tail.append(Said("table %d", t.tables[spec.id]))
+    return Said("%s %s %s %s  [%s]", "%-6s" % spec.id, a, middle, b, Joined("; ", tail))
+
+
+class Joined(Said):
+    """Saids joined by `sep`, each in the language the whole is said in."""
+
+    def __init__(self, sep, parts):
+        super().__init__("%s")
+        self.sep, self.parts = sep, parts
+
+    def text(self, lang="en"):
+        return self.sep.join(text(p, lang) for p in self.parts)
 
 
 def _group_table(t, stage):
     """The group's table so far: place, player, won-lost, frames for-against."""
-    out = ["  table (won-lost, frames for-against)"]
+    out = [Said("  table (won-lost, frames for-against)")]
     rows = table(t, [s for s in t.specs if s.stage == stage])
     for place, (pid, won, lost, ff, fa) in enumerate(rows, 1):
-        out.append("    %d. %s  %d-%d  %d-%d" % (place, _who(t, pid, False), won, lost, ff,
-                                                 fa))
+        out.append(Said("    %d. %s  %d-%d  %d-%d", place, _who(t, pid, False), won, lost,
+                        ff, fa))
     return out
 
 
-def as_text(t):
+def stage_name(stage):
+    """A stage as words: `winners`, `group A`."""
+    if stage.startswith("group "):
+        return Said("group %s", stage[6:])
+    return word("stage", stage)
+
+
+def as_text(t, lang="en"):
     done = sum(1 for st in t.states.values() if st.decided)
-    lines = ["%s: %s, %s, %d players, draw seed %d" % (
-        t.name, FORMAT_NAMES[t.format], t.game, len(t.players), t.draw_seed)]
+    lines = [Said("%s: %s, %s, %d players, draw seed %d", t.name,
+                  word("format", FORMAT_NAMES[t.format]), game(t.game),
+                  len(t.players), t.draw_seed)]
     if t.champion is not None:
-        lines.append("champion: %s" % name_of(t, t.champion))
-    lines.append("%d of %d matches decided" % (done, len(t.specs)))
+        lines.append(Said("champion: %s", name_of(t, t.champion)))
+    lines.append(Said("%d of %d matches decided", done, len(t.specs)))
     stage = rnd = None
     for s in t.specs:
         if s.stage != stage:
@@ -83,17 +107,32 @@ def as_text(t):
                 lines += _group_table(t, stage)
             stage, rnd = s.stage, None
             lines.append("")
-            lines.append("%s (%s)" % (stage, "; ".join([match_format(t, s)]
-                                                        + condition_words(t, s))))
+            lines.append(Said("%s (%s)", stage_name(stage), Joined("; ", [
+                length(match_format(t, s))] + [conditions_words(w) for w in
+                                               condition_words(t, s)])))
         if s.round != rnd:
             rnd = s.round
-            lines.append("  round %d" % rnd)
-        lines.append("    " + _line(t, s))
+            lines.append(Said("  round %d", rnd))
+        lines.append(Joined("", ["    ", _line(t, s)]))
     board = [s for s in t.specs if t.states[s.id].status in ("ready", "assigned", "called",
                                                              "playing")]
     lines.append("")
-    lines.append("table board: %d match%s to play" % (len(board), "" if len(board) == 1
-                                                      else "es"))
+    lines.append(Said("table board: matches to play: %d", len(board)))
     for s in board:
-        lines.append("    " + _line(t, s))
-    return "".join(shown(line) + "\n" for line in lines)
+        lines.append(Joined("", ["    ", _line(t, s)]))
+    rows = placings.placings(t)
+    if rows:
+        lines.append("")
+        lines.append(Said("placings:"))
+        for first, last, pid in rows:
+            lines.append(Said("    %s  %s", placings.text(first, last), name_of(t, pid)))
+    return "".join(shown(text(line, lang)) + "\n" for line in lines)
+
+
+def conditions_words(line):
+    """A header's conditions line (`breaks alternate`, `clock shot=45`, `rules late=10`)
+    with its words said: who breaks in words, the rest as the box reads it."""
+    key, _, rest = line.partition(" ")
+    if key == "breaks":
+        return Said("breaks %s", word("breaks", rest))
+    return line

@@ -12,10 +12,11 @@ SCRIPT is a key script as `scoreboard device --keys` reads one: a key name a lin
 comments. A short press takes HOLD_MS + GAP_MS of virtual time, a long one LONG_MS +
 GAP_MS. After the start and after every line it prints
 
-    LINE|kind|entry|hint|banner|menu title|footer's clock|e-ink refreshes
+    LINE|kind|entry|hint|banner|menu title|footer's clock|e-ink refreshes|late start
 
 (the screen the app fills, `None` for what is not there; the footer's clock as the
-score screen writes it; the e-ink refreshes so far, partial+full). A key that is not
+score screen writes it; the e-ink refreshes so far, partial+full; a called match's late
+start as the score screen's prompt says it). A key that is not
 on the legend prints `? why`.
 """
 
@@ -36,9 +37,9 @@ def said(runner):
     s = app.screen
     clock = model.clock_words(app.match) if app.match is not None else None
     refreshes = runner.board.refreshes
-    return "%s|%s|%s|%s|%s|%s|%d" % (s.kind, s.entry, s.hint, model.banner(s),
-                                     s.menu_title if s.kind == "menu" else None, clock,
-                                     refreshes[0] + refreshes[1])
+    return "%s|%s|%s|%s|%s|%s|%d|%s" % (s.kind, s.entry, s.hint, model.banner(s),
+                                        s.menu_title if s.kind == "menu" else None, clock,
+                                        refreshes[0] + refreshes[1], model.late_words(s))
 
 
 def play(runner, line):

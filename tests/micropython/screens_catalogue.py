@@ -25,6 +25,7 @@ _paths.setup(__file__)
 
 from drivers.ssd1683 import BAND_ROWS, Band, draw_bands  # noqa: E402
 
+from scoreboard import lang  # noqa: E402
 from scoreboard.core.replay import replay  # noqa: E402
 from scoreboard.keys.grammar import Grammar  # noqa: E402
 from scoreboard.files import parse_header  # noqa: E402
@@ -207,6 +208,9 @@ BROKE_FOUL = STRAIGHT.split("again", 1)[0]  # A's opening-break foul: B to choos
 PAUSED = CLOCK_RUN + "@5000 suspend\n"
 RACK_ONE = NINE_OVER.split("frame B", 1)[0]  # rack 1 won by A; B breaks rack 2
 RERACKED = STRAIGHT.split("score 13", 1)[0]  # B's 11 left one ball: the board re-racked
+# Issue 33: A's third foul in a row, warned: -16, and A breaks again with 15 racked.
+THIRD_FOUL = STRAIGHT.split("foul break", 1)[0] + "foul\nend\nfoul\nend\nwarn A\nfoul\n"
+CALLED = HEAD + "@0 called\n"  # the late start runs (seed 004 1.7)
 
 
 def lines(text):
@@ -359,17 +363,29 @@ def eink_screens():
         ("score-time", keyed("score", TIMED)),
         ("score-clock-on", keyed("score", CLOCK_RUN)),
         ("score-clock-paused", keyed("score", PAUSED)),
+        # Issue 33: the late start's minutes, and its forfeit question once due (the
+        # app sets `late_min` each minute); the menu then; a third foul's re-break;
+        # a foul with two reds down, counted; a forfeit for a late start at the end.
+        ("score-late-start", keyed("score", CALLED, late_min=12)),
+        ("score-late-start-due", keyed("score", CALLED, late_min=0)),
+        ("menu-late-start-due", keyed("menu", CALLED, "menu", late_min=0)),
+        ("score-third-foul", keyed("score", THIRD_FOUL)),
+        ("score-foul-reds-down", keyed("score", OPENING, "pink! red!")),
+        ("match-end-forfeit-late", keyed("match_end", CALLED + "forfeit B late\n")),
     ]
 
 
 COMPACT = ("score-snooker", "score-snookers", "score-nineball", "score-straight", "start",
            "start-conditions",
            "setup", "menu", "frame-end", "match-end", "error", "score-before-play",
-           "menu-concede-asked", "score-after-miss", "frame-end-nineball")
+           "menu-concede-asked", "score-after-miss", "frame-end-nineball",
+           "score-late-start-due", "score-foul-reds-down")
 
 
 def led_screens():
-    """(name, match, now_ms) for the LED panel."""
+    """(name, match, now_ms[, language]) for the LED panel: in snooker in play the
+    striker's score, the other's from 4 s after the last event, the frames won from 6 s
+    (issue 33: scores for the room, 16 rows high)."""
     run = play(CLOCK_RUN)
     return [
         ("clock-32", run, 1000 + 13000),
@@ -382,6 +398,13 @@ def led_screens():
         ("frames-between", play(FRAME_OVER), 0),
         ("late-start", play(HEAD + "@0 called\n"), 5 * 60000 + 30500),
         ("late-start-due", play(HEAD + "@0 called\n"), 15 * 60000),
+        ("scores-other", play(OPENING), 4500),
+        ("scores-frames", play(FRAME_OVER.replace("concede\n", "") + "concede\nframe\n"
+                               + "pot red\n"), 6500),
+        ("scores-three-digits", play(HEAD + "frame A\n" + "pot red\npot black\n" * 15), 0),
+        ("scores-straight-below", play(THIRD_FOUL), 0),
+        ("clock-time-bg", run, 1000 + 46000, "bg"),
+        ("late-start-due-bg", play(HEAD + "@0 called\n"), 15 * 60000, "bg"),
     ]
 
 
@@ -411,10 +434,12 @@ def rendered(bands=False):
     for name, screen in shown:
         if name in COMPACT:
             yield ("oled-" + name, "eink", 128, 64, _panel(screen, 128, 64, bands))
-    for name, match, now in led_screens():
+    for shown in led_screens():
         buf, fb = _canvas(32, 16)
-        led.draw(fb, match, now)
-        yield ("led-" + name, "led", 32, 16, bytes(buf))
+        lang.use(shown[3] if len(shown) > 3 else "en")
+        led.draw(fb, shown[1], shown[2])
+        lang.use("en")
+        yield ("led-" + shown[0], "led", 32, 16, bytes(buf))
 
 
 def render(bands=False):

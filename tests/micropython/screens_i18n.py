@@ -46,6 +46,11 @@ def screens(code):
         ("frame-end", cat.keyed("frame_end", _named(cat.FRAME_OVER, code))),
         ("menu", cat.keyed("menu", _named(cat.OPENING, code), "menu")),
         ("start", cat.start([("final", NAMES[code][0][8:-1] + " v " + NAMES[code][1][8:-1])])),
+        # issue 33: the late start due, its forfeit at the end, two reds down counted
+        ("score-late-start-due", cat.keyed("score", _named(cat.CALLED, code), late_min=0)),
+        ("match-end-forfeit-late", cat.keyed("match_end", _named(cat.CALLED, code)
+                                             + "forfeit B late\n")),
+        ("score-foul-reds-down", cat.keyed("score", _named(cat.OPENING, code), "pink! red!")),
     ]
 
 

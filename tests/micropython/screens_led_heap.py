@@ -2,11 +2,11 @@
 
 Replays a match with the shot clock on (a shot starts at 1000 ms: 45 s, warning at 10),
 then with the heap locked draws the LED panel every 7 ms of the whole shot: the seconds,
-the flashing warning and TIME at expiry; then the score path of a snooker frame (both
-scores and the break) many times, and a called match's late start every 97 ms of its 15
-minutes and past them (M:SS, then TIME). Any allocation raises MemoryError (exit 1). Prints
-the count of draws that lit something, the count of distinct pictures seen as a
-checksum, and OK.
+the flashing warning and TIME at expiry; then the score path of a snooker frame (the
+striker's score, the other's, the frames won, in turn) over two turns, and a called
+match's late start every 97 ms of its 15 minutes and past them (M:SS, then TIME). Any
+allocation raises MemoryError (exit 1). Prints the count of draws that lit something,
+the count of distinct pictures seen as a checksum, and OK.
 
     micropython tests/micropython/screens_led_heap.py
 
@@ -72,9 +72,9 @@ def main():
             dark += 1
         now += 7
     n = 0
-    while n < 500:
+    while n < 16000:  # two turns of the scores: the striker's, the other's, the frames
         led.draw(fb, scores, n)
-        n += 1
+        n += 7
     late = 0
     now = 0
     while now < 901000:

@@ -1,8 +1,8 @@
 """The desk's page (`scoreboard desk`) driven in Chromium, for the tests that click it
 (tests/test_desk_page.py, tests/test_desk_event.py): the page's state (`Desk.t`: the
 tournament as `show --json` has it, with the tables), a match's status waited for, a
-match's button clicked, the bracket's results read off its SVG, and a match and a
-player looked up in the state.
+match's button clicked, the bracket's results read off its SVG (on the TV page, off
+each of its slides in turn), and a match and a player looked up in the state.
 """
 
 import json
@@ -60,3 +60,16 @@ def svg_results(d):
         "  const s = g.querySelectorAll('.row .score');"
         "  out[g.dataset.match] = [s[0].textContent, s[1].textContent, g.dataset.score]; }"
         "return out;")
+
+
+def tv_results(d):
+    """svg_results of every bracket slide of the TV page (desk-tv.html's `TV`), each
+    shown in turn; the slide it showed is shown again after."""
+    out = {}
+    was = d.execute_script("return TV.at")
+    for i, kind in enumerate(d.execute_script("return TV.slides.map((s) => s.kind)")):
+        if kind in ("section", "groups"):
+            d.execute_script("TV.show(arguments[0])", i)
+            out.update(svg_results(d))
+    d.execute_script("TV.show(arguments[0])", was)
+    return out

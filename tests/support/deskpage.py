@@ -2,7 +2,8 @@
 in docs/pictures/:
 
     python tests/support/deskpage.py      # writes docs/pictures/desk-board.png,
-                                          # desk-tv.png, desk-print.png and
+                                          # desk-tv.png, desk-tv-tables.png,
+                                          # desk-tv-groups.png, desk-print.png and
                                           # desk-print-sheet.png at 1920x1080
     python tests/support/deskpage.py --figures   # a result to the TV page's repaint
 
@@ -73,16 +74,19 @@ def served(db, tables=8, **options):
     return Web(desk=Desk(str(db), tables), **options)
 
 
-def played(db, name="Cup", upto=None, fmt="double", names=NAMES, race=3, conditions=None):
+def played(db, name="Cup", upto=None, fmt="double", names=NAMES, race=3, conditions=None,
+           groups=2, advance=2):
     """Tournament `name` made by the library and played up to `upto` results (all:
     None), each on a table first; side A wins, 3-0, 3-1, 3-2 by turns, but the grand
-    final's side B. `conditions`: every stage's besides its race (`clock`, `rules`)."""
+    final's side B. `conditions`: every stage's besides its race (`clock`, `rules`);
+    `groups` and `advance` the groups format's."""
     d = open_db(str(db))
     try:
         t = store.make(name, fmt, players.entries(csv_text(names)), "eightball",
                        {s: dict(conditions or {}, match="race-to %d" % race)
                         for s in ("winners", "losers", "final", "group")},
-                       7, 2 if fmt == "groups" else None, 2 if fmt == "groups" else None)
+                       7, groups if fmt == "groups" else None,
+                       advance if fmt == "groups" else None)
         store.create(d, t, "test")
         n = 0
         while upto is None or n < upto:
@@ -101,11 +105,22 @@ def played(db, name="Cup", upto=None, fmt="double", names=NAMES, race=3, conditi
         d.close()
 
 
+# The round-6 evening's players (Polish and Bulgarian names, the longest among them).
+EVENING = ["Grzegorz Brzęczyszczykiewicz", "Цветелина Кънчева", "Радослав Щерев", "Ewa Łuczak",
+           "Łukasz Żółkiewski", "Zofia Ślęzak", "Agnieszka Źrebiec", "Стефан Ангелов",
+           "Георги Димитров", "Мария Стоянова", "Иван Петров", "Michał Gąsior",
+           "Paweł Chmiel-Dąbrowski", "Małgorzata Wąsowska", "Jędrzej Kuźniar",
+           "Божидар Йорданов"]
+
+
 def pictures(out=PICTURES, width=1920, height=1080):
-    """The desk of a tournament half played (with tables assigned), the TV page and the
-    print view, at `width` x `height`, as PNG files in `out`; their paths."""
+    """The desk of a tournament half played (with tables assigned), its TV page (the
+    tables' slide with a box's snooker frame, a bracket slide, a 4x4 groups slide, in
+    Polish) and the print view, at `width` x `height`, as PNG files in `out`; their
+    paths."""
     import tempfile
 
+    from support.liveweb import snapshot
     from support.room import screen
     from support.simpage import chrome, quit_chrome
     from support.waits import wait_js
@@ -115,26 +130,43 @@ def pictures(out=PICTURES, width=1920, height=1080):
     db = folder / "results.sqlite"
     played(db, "Club-Cup", upto=7, conditions={"clock": "shot=35 warn=10 ext=1x25",
                                                "rules": {"late": 10}})
+    evening = folder / "evening.sqlite"  # the Polish club's tables are its own
+    played(evening, "Turniej sobotni 12.12", upto=14, names=EVENING)
+    played(evening, "Grupy 12.12", upto=20, names=EVENING, fmt="groups", groups=4)
     web = served(db)
+    polish = served(evening, tables=4, lang="pl")
     driver = chrome(folder / "downloads")
     paths = []
     try:
         screen(driver, width, height)
-        d = open_db(str(db))
-        try:
-            t = store.load(d, "Club-Cup")
-            ready = [s.id for s in t.specs if t.states[s.id].status == "ready"]
-            for table, mid in enumerate(ready[:2], 3):
-                store.assign(d, "Club-Cup", mid, table, "pictures")
-            if ready:
-                store.call(d, "Club-Cup", ready[0], "pictures")
-        finally:
-            d.close()
-        for page, name in (("", "desk-board.png"), ("/tv", "desk-tv.png"),
-                           ("/print", "desk-print.png")):
-            driver.get(web.url + "desk/Club-Cup" + page)
-            wait_js(driver, "return Desk.t && document.querySelector('svg.bracket') && "
-                            "document.fonts.status === 'loaded'", what="the bracket")
+        for path, name, tables in ((db, "Club-Cup", (3, 4)),
+                                   (evening, "Turniej sobotni 12.12", (1, 2, 3))):
+            d = open_db(str(path))
+            try:
+                t = store.load(d, name)
+                ready = [s.id for s in t.specs if t.states[s.id].status == "ready"]
+                for table, mid in zip(tables, ready, strict=False):
+                    store.assign(d, name, mid, table, "pictures")
+                if ready:
+                    store.call(d, name, ready[0], "pictures")
+            finally:
+                d.close()
+        polish.publish("line", snapshot(4, pots=("red", "black", "red", "pink"),
+                                        names=("Иван Петров", "Michał Gąsior")))
+        tv = "/tv?every=600"
+        shots = [(web, "Club-Cup", "", None, "desk-board.png"),
+                 (polish, "Turniej-sobotni-12.12", tv, "tables", "desk-tv-tables.png"),
+                 (polish, "Turniej-sobotni-12.12", tv, "section", "desk-tv.png"),
+                 (polish, "Grupy-12.12", tv, "groups", "desk-tv-groups.png"),
+                 (web, "Club-Cup", "/print", None, "desk-print.png")]
+        for server, ident, page, slide, name in shots:
+            driver.get(server.url + "desk/" + ident + page)
+            wait_js(driver, "return Desk.t && document.fonts.status === 'loaded'",
+                    what="the page")
+            if slide is not None:
+                wait_js(driver, "return window.TV && TV.slides.length", what="the slides")
+                driver.execute_script("TV.show(TV.slides.findIndex((s) => s.kind === %r))"
+                                      % slide)
             wait_js(driver, "return Desk.log.length > 0", what="the paint")
             path = out / name
             driver.save_screenshot(str(path))
@@ -148,6 +180,7 @@ def pictures(out=PICTURES, width=1920, height=1080):
     finally:
         quit_chrome(driver)
         web.stop()
+        polish.stop()
     return paths
 
 

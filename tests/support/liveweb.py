@@ -19,7 +19,8 @@ from support.livebox import MATCH
 
 
 def snapshot(n, port="/dev/ttyACM9", pots=("red",), names=("Ann", "Bob")):
-    """Table n's snapshot: MATCH between `names`, frame 1 begun, `pots` potted by A."""
+    """Table n's snapshot: MATCH between `names`, frame 1 begun, `pots` potted by A; its
+    box (PICO-0000000N) claims table n (its settings)."""
     text = MATCH.replace('"Ann"', '"%s"' % names[0]).replace('"Bob"', '"%s"' % names[1])
     lines = [with_checksum(t) for t in text.splitlines()] + [with_checksum("@0 frame A")]
     lines += [with_checksum("@%d pot %s" % (1000 * (i + 1), ball))
@@ -28,6 +29,7 @@ def snapshot(n, port="/dev/ttyACM9", pots=("red",), names=("Ann", "Bob")):
     t.load("M-%d" % n, lines)
     t.signal = True
     t.status = "live"
+    t.box_id, t.claim = "PICO-%08X" % n, n
     return t.snapshot()
 
 
@@ -53,9 +55,8 @@ class Web:
         self.runner = web.AppRunner(make_app(self.hub, **options), access_log=None,
                                     shutdown_timeout=0.5)
         await self.runner.setup()
-        site = web.TCPSite(self.runner, "127.0.0.1", port)
-        await site.start()
-        return site._server.sockets[0].getsockname()[1]
+        await web.TCPSite(self.runner, "127.0.0.1", port).start()
+        return self.runner.addresses[0][1]
 
     def call(self, coro, timeout=20):
         """Run `coro` on the server's loop and wait for its value."""

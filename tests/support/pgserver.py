@@ -54,10 +54,18 @@ class Server:
         self._run("initdb", "-D", self.data, "-U", USER, "-A", "scram-sha-256",
                   "--pwfile", pwfile, "-E", "UTF8", "--no-instructions")
         pwfile.unlink()
+        self.start()
+        self.psql("CREATE DATABASE %s" % DATABASE, db="postgres")
+
+    def start(self):
+        """Start the server (again, after pause())."""
         opts = "-p %d -k %s -c listen_addresses=127.0.0.1 -c fsync=off" % (self.port, self.root)
         self._run("pg_ctl", "-D", self.data, "-o", opts, "-l", self.root / "log", "-w",
                   "start")
-        self.psql("CREATE DATABASE %s" % DATABASE, db="postgres")
+
+    def pause(self):
+        """Stop the server, its data kept (a restart, the club's wifi to it down)."""
+        self._run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop")
 
     def _run(self, tool, *args):
         cmd = [str(self.bin / tool), *map(str, args)]

@@ -157,3 +157,21 @@ def find_text(buf, w, x, y, rw, rh, s, font=draw.SMALL, col=1):
             if all(area[j + k][i:i + tw] == ref[k] for k in range(th)):
                 return x + i, y + j
     return None
+
+
+def error_pictures(code, key):
+    """(e-ink, LED) bytes of the error screen saying the text `key` of language `code`,
+    with scoreboard/outofmemory.py's LED word, drawn on a fresh host board (the language
+    in use is `code` afterwards)."""
+    from boards.host import HostBoard
+    from scoreboard import lang, outofmemory
+    from scoreboard.ui import eink
+    from scoreboard.ui.model import Screen
+
+    lang.use(code)
+    board = HostBoard("unused")  # draws only: no file is opened
+    screen = Screen("error")
+    screen.error = lang.t(key)
+    board.eink_show_now(True, lambda canvas: eink.draw(canvas, screen))
+    outofmemory.led(board)
+    return bytes(board.eink_buf), bytes(board.led_buf)

@@ -3,7 +3,8 @@
 written to its standard input a few lines at a time, each press logged with its wall
 time (`--keys-log`).
 
-`TableBox(folder, hold=MS, gap=MS)`: the box, its flash in `folder/flash`, each short
+`TableBox(folder, hold=MS, gap=MS, table=N)`: the box at table N, its flash in
+`folder/flash`, each short
 press held `hold` ms and the keys then released `gap` ms (the device's `--hold` and
 `--gap`; by default 80 and 150); `port` for the desk's `--port`. `press(keys)`: key
 script lines, played from now in real time. `queued(match_id)`: the header the desk
@@ -21,10 +22,16 @@ from support.vdev import REPO
 
 
 class TableBox:
-    def __init__(self, folder, hold=None, gap=None):
+    def __init__(self, folder, hold=None, gap=None, table=None):
+        """`table`: the box stands at that table, as `scoreboard setup --table N` left it
+        (its settings), with a chip id of its own (boards/host.py's unique_id)."""
         folder = Path(folder)
         folder.mkdir(parents=True, exist_ok=True)
         self.flash = folder / "flash"
+        if table is not None:
+            self.flash.mkdir(exist_ok=True)
+            (self.flash / "settings.txt").write_text("table=%d\n" % table)
+            (self.flash / "unique_id").write_text("0000%04x" % table)
         self.log = folder / "presses.txt"
         self.sent = []  # every key line written to the box, in order
         cmd = [str(SCOREBOARD), "device", "--pty", "--flash", str(self.flash), "--keys", "-",

@@ -23,8 +23,14 @@ CHECK = os.environ.get("SCOREBOARD_TIER") == "check"
 
 
 def examples(n):
-    """A property test's example count: `n`, a quarter of it in `make check`."""
-    return max(10, n // 4) if CHECK else n
+    """A property test's example count: `n`, an eighth of it in `make check`."""
+    return max(5, n // 8) if CHECK else n
+
+
+def stride(full, check):
+    """A sampled sweep's stride: every `full`-th case in `make test`, every `check`-th
+    in `make check` (the same assertions on fewer cases)."""
+    return check if CHECK else full
 
 
 # Fixtures that start one of those: any test that takes them needs_build.
@@ -53,8 +59,10 @@ NEEDS_BUILD_FILES = {
     "test_core_hostile.py": "MicroPython",
     "test_core_undo.py": "MicroPython",
     "test_desk_event.py": "Chromium, the virtual device, PostgreSQL",
+    "test_desk_mouse.py": "Chromium",
     "test_desk_page.py": "Chromium, PostgreSQL",
     "test_desk_portable.py": "the virtual device",
+    "test_desk_tv.py": "Chromium",
     "test_device.py": "MicroPython",
     "test_device_cli.py": "the virtual device",
     "test_device_terminal.py": "MicroPython",

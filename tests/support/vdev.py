@@ -23,11 +23,25 @@ PYTHON = REPO / ".venv" / "bin" / "python"
 MPREMOTE = REPO / ".venv" / "bin" / "mpremote"
 
 
-def mpremote(port, *args, timeout=60):
-    """The real mpremote on `port`: (returncode, stdout, stderr) as text."""
+def mpremote(port, *args, timeout=60, stop=True):
+    """The real mpremote on `port`: (returncode, stdout, stderr) as text. `stop`: the
+    app is asked to stop first (its `stop` request: it ignores mpremote's Ctrl-C)."""
+    if stop:
+        stop_app(port)
     proc = subprocess.run([str(MPREMOTE), "connect", port, *args], capture_output=True,
                           timeout=timeout, check=False, stdin=subprocess.DEVNULL)
     return proc.returncode, proc.stdout.decode(), proc.stderr.decode()
+
+
+def stop_app(port, wait=10.0):
+    """The deliberate stop of the app on `port` (device/channel.py's STOP_REQUEST),
+    waiting up to `wait` s for it (an emulated Pico may still be booting)."""
+    import serial
+
+    from host_tools.device.frames import stop_app as stop
+
+    with serial.Serial(port, 115200, timeout=0.1) as ser:
+        return stop(ser, wait)
 
 
 class VirtualDevice:

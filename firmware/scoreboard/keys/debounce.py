@@ -9,6 +9,7 @@ reads the keypad (`board.keys()`, bit i = key i = row*4 + col) every 10-20 ms an
     ev = d.get()
     while ev >= 0:
         kind, key = ev >> 8, ev & 0xFF    # PRESS, LONG or REPEAT; key 0..count-1
+        at = d.at                         # when it happened (ticks_ms)
         ev = d.get()
 
 Events, each an int `kind << 8 | key`:
@@ -18,11 +19,17 @@ Events, each an int `kind << 8 | key`:
   while it is still held, and no PRESS follows at its release;
 - REPEAT (3): every `repeat_ms` after the LONG while the key is still held.
 
+Each event keeps the time it happened (`at` after its `get()`): the scan's that made
+it (a release's, for a PRESS), or for LONG and REPEAT the moment the hold passed their
+limit. The app stamps the journal with it, so a press that waited in a queue keeps its
+own time.
+
 Debouncing: a key's new level is accepted once the raw bit has stayed at it for
 `debounce_ms` (every bounce restarts the wait); shorter glitches are ignored. A source
 that debounces by itself (the Pico's PIO scan, drivers/pio_keypad.py) hands its changes
-to `take(state, now_ms)` instead: accepted at once, timed for long presses the same
-way. Keys are independent: several may be held at once. Times are compared only with
+to `take(state, at_ms)` instead, each with the time it was seen: accepted at once,
+timed for long presses the same way. Keys are independent: several may be held at
+once. Times are compared only with
 `scoreboard.core.ticks.ticks_diff` (period 2**30), so a press held across the ticks
 wrap behaves like any other. `now_ms` must be within the ticks period (`ticks.wrap`).
 
@@ -64,13 +71,15 @@ class Debouncer:
         self._at = [0] * count
         self._flags = bytearray(count)
         self._ring = bytearray(2 * size)
+        self._times = [0] * size  # each queued event's time (ticks_ms: small ints)
         self._size = size
         self._head = 0  # next to read
         self._len = 0
         self.dropped = 0
+        self.at = 0  # the time of the event `get()` returned last
 
     # -- events --------------------------------------------------------------------------
-    def _put(self, kind, key):
+    def _put(self, kind, key, at):
         if self._len >= self._size:
             self.dropped += 1
             return
@@ -79,13 +88,16 @@ class Debouncer:
             i -= self._size
         self._ring[2 * i] = kind
         self._ring[2 * i + 1] = key
+        self._times[i] = at
         self._len += 1
 
     def get(self):
-        """The next event as `kind << 8 | key`, or -1 when there is none."""
+        """The next event as `kind << 8 | key`, or -1 when there is none; its time is
+        then `at`."""
         if not self._len:
             return NONE
         i = self._head
+        self.at = self._times[i]
         ev = self._ring[2 * i] << 8 | self._ring[2 * i + 1]
         i += 1
         if i >= self._size:
@@ -124,21 +136,22 @@ class Debouncer:
         if self.stable:
             self._held(now_ms)
 
-    def take(self, state, now_ms):
-        """Feed a key bitmap that is debounced already (the Pico's PIO scan): each
-        changed key's new level is accepted at once, a release giving its PRESS, and
-        the held keys are timed for LONG and REPEAT as by `update`. Changes queued
-        while the CPU was stalled come in one after another with the same `now_ms`: a
-        tap held through the stall still counts, as a short press."""
+    def take(self, state, at_ms):
+        """Feed a key bitmap that is debounced already (the Pico's PIO scan), as it was
+        at `at_ms`: the held keys are timed up to then for LONG and REPEAT as by
+        `update`, then each changed key's new level is accepted, a release giving its
+        PRESS. Changes queued while the CPU was stalled come in one after another,
+        each with its own time (times must not go back): a key held 700 ms inside the
+        stall is a LONG, a tap a PRESS."""
         state &= self._all
         self.raw = state
+        if self.stable:
+            self._held(at_ms)
         changed = state ^ self.stable
         if changed:
             for k in range(self.count):
                 if changed >> k & 1:
-                    self._flip(k, now_ms)
-        if self.stable:
-            self._held(now_ms)
+                    self._flip(k, at_ms)
 
     def _settle(self, now_ms):
         pending = self._pending
@@ -159,7 +172,7 @@ class Debouncer:
             self._flags[k] = _HELD
         else:  # released
             if self._flags[k] == _HELD:
-                self._put(PRESS, k)
+                self._put(PRESS, k, now_ms)
             self._flags[k] = 0
 
     def _held(self, now_ms):
@@ -173,11 +186,11 @@ class Debouncer:
             at = self._at[k]
             if not flags & _LONG_SENT:
                 if ticks_diff(now_ms, at) >= self.long_ms:
-                    self._put(LONG, k)
+                    self._put(LONG, k, ticks_add(at, self.long_ms))
                     self._flags[k] = _HELD | _LONG_SENT
                     self._at[k] = ticks_add(at, self.long_ms + self.repeat_ms)
             elif ticks_diff(now_ms, at) >= 0:
-                self._put(REPEAT, k)
+                self._put(REPEAT, k, at)
                 # The next deadline on the grid; a stalled loop skips the missed ones.
                 at = ticks_add(at, self.repeat_ms)
                 while ticks_diff(now_ms, at) >= 0:

@@ -64,13 +64,13 @@ legends.py).
 from micropython import const
 
 from scoreboard.core.vocab import SIDES
-from scoreboard.lang import label, t, upper, word
+from scoreboard.lang import fit, label, refusal, t, upper, word
 
 from . import keymaps, menus, play
 from .result import ENTRY as _FAMILY_ENTRY
 from .result import GIVEN, NUMBER as _FAMILY_NUMBER, PLAY_MENU, TREE, Result
 
-__all__ = ("CONFIRM", "ENTRY", "IDLE", "MENU", "NUMBER", "Grammar", "Result",
+__all__ = ("CONFIRM", "ENTRY", "IDLE", "MENU", "NUMBER", "WHO_CHARS", "Grammar", "Result",
            "switch_breaker")
 
 IDLE = const(0)
@@ -78,6 +78,7 @@ ENTRY = const(1)  # a family's entry of several keys (snooker's foul or pot)
 NUMBER = const(2)  # keys stand for numbers 1..15
 MENU = const(3)
 CONFIRM = const(4)  # one line waiting for `ok`
+WHO_CHARS = const(13)  # a name in a question, at most (grammar.who), the ellipsis too
 
 # The texts of what the keys do now are the language table's `g.` keys (scoreboard/lang;
 # short: the 128x64 OLED shows 18 characters a line).
@@ -211,11 +212,13 @@ class Grammar:
         return None
 
     def who(self, s):
-        """`A (Ann)`: a side named for a question, the name kept short."""
+        """`A (Ann)`: a side named for a question, the name kept short: its surnames, cut
+        with an ellipsis past WHO_CHARS (`B (Brzęczyszczy…)`: the question must still
+        end in `ok`, and a cut name must look cut)."""
         names = self.match.header.sides[s]
         label = " & ".join(names)
-        if len(label) > 12:  # surnames, then cut: the question must still end in `ok`
-            label = " & ".join(n.split(" ")[-1] for n in names)[:12]
+        if len(label) > WHO_CHARS:
+            label = fit(" & ".join(n.split(" ")[-1] for n in names), WHO_CHARS)
         return t("g.who") % (SIDES[s], label)
 
     def question(self, line):
@@ -235,7 +238,10 @@ class Grammar:
         if w == "restart":
             return t("g.q.restart_" + unit) % self.match.number
         if w == "forfeit":
-            return t("g.q.forfeit") % (self.who(SIDES.index(words[1])), word(words[2]))
+            who = self.who(SIDES.index(words[1]))
+            if words[2] == "late":  # seed 004 1.7: the match lost without play
+                return t("g.q.forfeit_late") % who
+            return t("g.q.forfeit") % (who, word(words[2]))
         if w == "abandon":
             if len(words) > 1:
                 return t("g.q.abandon_winner") % self.who(SIDES.index(words[1]))
@@ -454,6 +460,10 @@ class Grammar:
     def decide(self, line):
         """`line` chosen: given at once, or, for a decision that ends a frame or the
         match, once its question has been answered with `ok`."""
+        if line == "claim":  # the rules' reason before the question, not after its `ok`
+            why = play.claim_refusal(self.match)
+            if why is not None:
+                return self.refuse(refusal(why, self.family))
         text = self.question(line)
         if text is None:
             return self.done(line)

@@ -14,8 +14,10 @@ an item is `(label, kind, data)`:
 The grammar (`grammar.py`) walks them: `menu` moves down, a long `menu` up, `ok`
 chooses, `undo` goes back a level. Only the words a game takes are offered; whether one
 is allowed at that moment is the match's to say (a refused line is shown as a refusal).
-Some items appear only in some states: `respot` with a tie on the last black, `resume`
-(first) while play is suspended and `suspend` otherwise once a frame has been played,
+Some items appear only in some states: `called` until the match is called, then in
+its place the late start's forfeit (who is late: the question); `respot` with a tie on
+the last black, `resume` (first) while play is suspended and `suspend` otherwise once a
+frame has been played,
 `clock off` with a clock on, `as set up` when the header has a clock, `extend`, `go`
 and `hit` with a clock on.
 
@@ -117,9 +119,21 @@ def _common_tail(match, items):
     items.append((t("n.abandon"), SUB, abandon_menu(match)))
 
 
+def late_menu(match):
+    """The late start's forfeit: who is late (the question follows)."""
+    return sides_menu(match, t("n.late_who"), lambda letter: (LINE, "forfeit %s late" % letter))
+
+
 def start_menu(match):
-    """Before the first frame: the late-start call, the clock, a forfeit or abandon."""
-    items = [(t("n.called"), LINE, "called")]
+    """Before the first frame: the match's call (the late start runs from it, seed 004
+    1.7), or once it is called, in its place, the forfeit of the side that is late (the
+    score screen asks for it when the start is due: `menu ok`, the side, `ok`), then
+    the clock, a forfeit or abandon (each where it was: the same keys reach them)."""
+    items = []  # type: list
+    if match.time.late.active:
+        items.append((t("n.late"), SUB, late_menu(match)))
+    else:
+        items.append((t("n.called"), LINE, "called"))
     _common_tail(match, items)
     return (t("n.before" if match.family == "snooker" else "n.before_rack"), items)
 

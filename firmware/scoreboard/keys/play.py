@@ -26,3 +26,11 @@ def time_flag(match, long):
     if long or (clock.enabled and clock.active and clock.expired):
         return True
     return "time" in (match.view().prompts or ())
+
+
+def claim_refusal(match):
+    """Why a claim of the frame would be refused now (the rules' reason, in English), or
+    None: asked before the question, never after its `ok`."""
+    f = match.current()
+    check = getattr(f, "claim_refusal", None)
+    return None if check is None else check()

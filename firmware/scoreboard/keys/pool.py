@@ -20,8 +20,8 @@ from .result import NUMBER, TREE, give, opens, refuse
 
 
 def rack_menu(match, letter):
-    """A rack won with its details (`run`, nine-ball's `golden`)."""
-    items = [(t("p.rack") % letter, menus.LINE, "rack " + letter),
+    """Who won the rack, with its details (`run`, nine-ball's `golden`) or none."""
+    items = [(t("p.rack"), menus.LINE, "rack " + letter),
              (t("p.break_run"), menus.LINE, "rack %s run" % letter)]
     if match.header.game == "nineball":
         items.append((t("p.golden"), menus.LINE, "rack %s golden" % letter))
@@ -60,7 +60,7 @@ class Keys:
                  (t("p.concede_match"), menus.SUB, menus.concede_menu(
                      match, "MATCH", play.striker_side(match))),
                  (t("k.award"), menus.SUB, menus.award_menu(match)),
-                 (t("k.restart"), menus.LINE, "restart")]
+                 (t("p.restart"), menus.LINE, "restart")]
         return menus.play_menu(match, items, ((t("p.foul_time"), menus.LINE, "foul time"),))
 
     def key(self, name, long):

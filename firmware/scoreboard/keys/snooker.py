@@ -93,6 +93,8 @@ class Keys:
                 return self._start_pot(False, ["red", "red"])
             return give("pot red")
         if name in COLOURS:
+            if long:  # held: a foul, this ball the one concerned (`pink!`, `ok`: `foul 6`)
+                return self._start_foul(name)
             if free and (on == "red" or (on in COLOURS and name != on)):
                 return give("pot free")
             return give("pot " + name)
@@ -106,6 +108,19 @@ class Keys:
             return self._start_pot(True, [])
         return give(name)  # free, again, replace, end
 
+    def _start_foul(self, concerned):
+        """The foul entry, `concerned` named (a colour held in play): `black!`, `pink!`,
+        `ok` is `foul 7 pink` and `pink!`, `red!`, `ok` is `foul 6 red red`, three
+        presses each (issue 33)."""
+        self.clear()
+        self.entry = _FOUL
+        self.time = play.time_flag(self.match, False)
+        r = self._foul_key(concerned, False)
+        if r.refusal is not None:  # a colour no longer on the table: no entry
+            self.clear()
+            return r
+        return opens(ENTRY)
+
     def _start_pot(self, free, balls):
         self.clear()
         self.entry = _POT
@@ -118,21 +133,36 @@ class Keys:
 
     # -- the entries ---------------------------------------------------------------------
     def entry_text(self):
-        """The text of the foul or pot entry in progress."""
+        """The text of the foul or pot entry in progress, the balls counted (`FOUL 4, 2
+        REDS`, `POT: 3 REDS`: issue 33, the reds were a word each)."""
+        balls = self._balls_words()
         if self.entry == _FOUL:
             value = self._foul_value()
             text = t("k.foul") % value + (t("k.max") if value == _MAX_FOUL else "")
-            for b in self.balls:
-                text += " " + upper_word(b)
+            if balls:
+                text += ", " + balls
             if self.miss:
                 text += t("k.MISS")
             if self.time:
                 text += t("k.TIME")
             return text + t("k.balls_down" if self.named or self.balls else "k.ball")
-        text = t("k.pot_free") if self.free else t("k.pot")
+        if self.free:
+            text = t("k.pot_free") + (", " + balls if balls else "")
+            return text + t("k.with_it")
+        return t("k.pot") % balls + t("k.red_adds")
+
+    def _balls_words(self):
+        """The balls of the entry in words: each colour, the reds counted where they
+        first come (`PINK, 2 REDS`); "" for none."""
+        reds = self.balls.count("red")
+        words = []
         for b in self.balls:
-            text += " " + upper_word(b)
-        return text + t("k.with_it" if self.free else "k.red_adds")
+            if b != "red":
+                words.append(upper_word(b))
+            elif reds:
+                words.append(upper_word(b) if reds == 1 else tn("k.reds", reds) % reds)
+                reds = 0
+        return ", ".join(words)
 
     def entry_key(self, name, long):
         if self.entry == _FOUL:

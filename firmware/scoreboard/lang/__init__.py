@@ -27,7 +27,9 @@ the word every prompt of that language names the key by.
 
 The notation's words, the journal, key scripts and the key names (printed small under
 each key's label) stay English: they are the contract. The LED panel draws digits and
-TIME with segments: the same in every language.
+TIME with segments, the same in every language but Bulgarian, whose rule book's "time"
+is the warning ten seconds before a limit (seed 004 1.11): there it draws 0 at the limit
+(ui/led.py asks `current()`).
 """
 
 LANGS = ("en", "pl", "bg")
@@ -35,7 +37,9 @@ NAMES = ("English", "Polski", "Български")
 _ACTIVE = [None, "en", None]  # the table in use, its code, the English table once asked
 
 
-def _table(code):
+def texts(code):
+    """The table of language `code` (its module's TEXTS: key and text by turns, sorted by
+    key), imported when first asked; English for a code it does not know."""
     if code == "pl":
         from . import pl
 
@@ -55,7 +59,7 @@ def use(code):
     if code not in LANGS:
         code = "en"
     if _ACTIVE[0] is None or _ACTIVE[1] != code:
-        _ACTIVE[0] = _table(code)
+        _ACTIVE[0] = texts(code)
         _ACTIVE[1] = code
     return code
 
@@ -97,7 +101,7 @@ def t(key, default=None):
     if i >= 0:
         return table[i + 1]
     if _ACTIVE[2] is None:
-        _ACTIVE[2] = _table("en")
+        _ACTIVE[2] = texts("en")
     i = _find(_ACTIVE[2], key)
     if i >= 0:
         return _ACTIVE[2][i + 1]
@@ -150,7 +154,7 @@ def tn(key, n):
     if i >= 0:
         return table[i + 1]
     if _ACTIVE[2] is None:
-        _ACTIVE[2] = _table("en")
+        _ACTIVE[2] = texts("en")
     i = _form(_ACTIVE[2], key, plural(n, "en"))
     return _ACTIVE[2][i + 1] if i >= 0 else key
 
@@ -208,16 +212,72 @@ def _up(o):
     return o
 
 
-def upper(s):
-    """`s` in capitals, the same on CPython and MicroPython (whose `str.upper()` is ASCII
-    only)."""
+def _down(o):
+    """The small letter of the capital with code point `o` (the blocks of `_up`), or
+    `o`: `_up` the other way."""
+    if 0x41 <= o <= 0x5A or (0xC0 <= o <= 0xDE and o != 0xD7):
+        return o + 32
+    if o == 0x178:
+        return 0xFF
+    if 0x100 <= o <= 0x17F:
+        if o == 0x130 or o == 0x138 or o == 0x149 or o == 0x17F:  # no pair by arithmetic
+            return o
+        odd_upper = 0x139 <= o <= 0x148 or 0x179 <= o <= 0x17E
+        capital = (o & 1) == 1 if odd_upper else (o & 1) == 0
+        return o + 1 if capital else o
+    if 0x391 <= o <= 0x3AB and o != 0x3A2:
+        return o + 32
+    if o == 0x386:
+        return 0x3AC
+    if 0x388 <= o <= 0x38A:
+        return o + 37
+    if o == 0x38C:
+        return 0x3CC
+    if o == 0x38E or o == 0x38F:
+        return o + 63
+    if 0x410 <= o <= 0x42F:
+        return o + 32
+    if 0x400 <= o <= 0x40F:
+        return o + 80
+    return o
+
+
+def _cased(s, change, above):
+    """`s` with each letter past code point `above` changed by `change` (`_up`,
+    `_down`); `s` itself when none changes (no string is built)."""
     for c in s:
         o = ord(c)
-        if o > 0x60 and _up(o) != o:
+        if o > above and change(o) != o:
             break
     else:
         return s
-    return "".join(chr(_up(ord(c))) for c in s)
+    return "".join(chr(change(ord(c))) for c in s)
+
+
+def lower(s):
+    """`s` in small letters, the same on CPython and MicroPython (whose `str.lower()` is
+    ASCII only): a text of capitals set in a line of small ones (`z 7 frejmów`)."""
+    return _cased(s, _down, 0x40)
+
+
+def upper(s):
+    """`s` in capitals, the same on CPython and MicroPython (whose `str.upper()` is ASCII
+    only)."""
+    return _cased(s, _up, 0x60)
+
+
+ELLIPSIS = "\u2026"  # what ends a text cut short
+
+
+def fit(s, chars):
+    """`s` cut to at most `chars` characters, an ellipsis last when cut (str slicing: at
+    a character, never inside one's UTF-8 bytes). THE cut of a text: the screens' field
+    (ui/draw.py) and a name in a question (keys/grammar.py) alike."""
+    if len(s) <= chars:
+        return s
+    if chars < 1:
+        return ""
+    return s[:chars - 1] + ELLIPSIS
 
 
 def _match(template, text):
@@ -254,30 +314,45 @@ def refusal(text, family=None):
     """A refusal of the rules core (its English ValueError text) in the language in use:
     the table's translation of the core template it matches, its arguments (balls,
     numbers) filled in, the words among them translated, in the plural of the first
-    number; as it is when none matches. With `family` "pool", a template's rack form
+    number; as it is when none matches. Of the templates that match, the most specific
+    wins, the one with the most words of its own (`ball on is a colour, not red` over
+    `ball on is %s, not %s`, `ball %d is not on the table` over `%s is not on the
+    table`): a `%s` must never swallow words of the core, which would then stay English.
+    English says the core's own words, unless its table words the template otherwise
+    (then with `%s` conversions only). With `family` "pool", a template's rack form
     (`KEY|rack`, where the core says frame for a rack) where the table has one."""
     table = _ACTIVE[0]
-    pool = family == "pool"
-    if table is None or (_ACTIVE[1] == "en" and not pool):
+    if table is None:
         return text
+    pool = family == "pool"
+    english = _ACTIVE[1] == "en"
     i = 0
     n = len(table)
     while i < n and table[i] < "=":
         i += 2
+    best = -1
+    most = -1
+    found = None
     while i < n and table[i][0] == "=":
         key = table[i]
-        args = _match(key[1:], text) if key.find("#") < 0 and key.find("|") < 0 else None
-        if args is not None:
-            count = 2
-            for a in args:  # the first number among them takes its plural
-                if a.isdigit():
-                    count = int(a)
-                    break
-            j = _find(table, key + "|rack") if pool else -1
-            if j < 0:
-                if _ACTIVE[1] == "en":  # English: the core's own words
-                    return text
-                j = _form(table, key, plural(count))
-            return table[j + 1] % tuple(word(a) for a in args)
+        if key.find("#") < 0 and key.find("|") < 0:
+            own = len(key) - 1 - 2 * key.count("%")  # its own characters, not the slots
+            if own > most:
+                args = _match(key[1:], text)
+                if args is not None:
+                    best, most, found = i, own, args
         i += 2
-    return text
+    if found is None:
+        return text
+    key = table[best]
+    count = 2
+    for a in found:  # the first number among them takes its plural
+        if a.isdigit():
+            count = int(a)
+            break
+    j = _find(table, key + "|rack") if pool else -1
+    if j < 0:
+        if english and table[best + 1] == key[1:]:  # English: the core's own words
+            return text
+        j = _form(table, key, plural(count))
+    return table[j + 1] % tuple(word(a) for a in found)

@@ -8,7 +8,8 @@ All text is Terminus 6x12 (draw.SMALL): five rows of 12 pixels, 21 characters a 
             y 28  frames won / break (snooker), fouls (pool), run / fouls (straight)
             y 40  ball on, reds, remaining, snookers (snooker); balls left (pool);
                   the target (straight)
-            y 52  the refusal, else the first prompt (inverted), else the entry (the
+            y 52  the refusal, else the first prompt (inverted; before the first frame
+                  of a called match the late start's minutes), else the entry (the
                   entry in progress, what `ok` does, the decision pending: on two
                   rows, over the figures row, never over the frames, when it is
                   longer than one)
@@ -212,6 +213,9 @@ def _below(screen, fig, match, w):
     if fig is not None and fig.prompts:
         text = model.prompt_words(fig.prompts[0], fig, match)
         return text, len(gfx.wrap(text, (w - 2) // _ADV, 2)), True
+    late = model.late_words(screen)  # a called match's late start, over `ok`'s hint
+    if late is not None and not match.finished():
+        return late, len(gfx.wrap(late, (w - 2) // _ADV, 2)), True
     if screen.entry:  # two rows for a long one (a decision pending), over the figures
         text = _entry(screen.entry, w, 2)
         if not _fits(text, w, 2):

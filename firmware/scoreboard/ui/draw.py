@@ -27,6 +27,8 @@
 
 from micropython import const
 
+from scoreboard.lang import ELLIPSIS, fit  # noqa: F401  (the cut of a text: lang's, one for all)
+
 from . import codes as chars
 
 # Segments: a (top) 1, b (top right) 2, c (bottom right) 4, d (bottom) 8, e (bottom
@@ -39,7 +41,6 @@ CENTRE = const(2)
 
 
 # -- text ---------------------------------------------------------------------------------
-ELLIPSIS = "\u2026"  # what ends a text cut to its field
 SMALL = const(0)  # Terminus 6x12
 BODY = const(1)  # Terminus 8x16
 LARGE = const(2)  # Terminus 12x24
@@ -157,16 +158,6 @@ def text(canvas, s, x, y, font=SMALL, col=1):
     return end
 
 
-def fit(s, chars):
-    """`s` cut to at most `chars` characters, an ellipsis last when cut (str slicing: at
-    a character, never inside one's UTF-8 bytes)."""
-    if len(s) <= chars:
-        return s
-    if chars < 1:
-        return ""
-    return s[:chars - 1] + ELLIPSIS
-
-
 def text_at(canvas, s, x, y, width, align, font=SMALL, col=1):
     """`s` aligned LEFT, RIGHT or CENTRE in the `width` pixels from x; cut to fit."""
     s = fit(s, width // _ADV[font])
@@ -183,12 +174,19 @@ def fits(s, width, font):
     return len(s) * _ADV[font] <= width
 
 
+def face_for(s, width, font=LARGE):
+    """The largest face, `font` at most, in which `s` fits `width` uncut (SMALL if
+    none): what `best` draws it in. Several texts that should look alike (two names,
+    a list's rows) take the smallest of theirs."""
+    while font > SMALL and not fits(s, width, font):
+        font -= 1
+    return font
+
+
 def best(canvas, s, x, y, width, col=1, align=LEFT, font=LARGE):
     """`s` in face `font` if it fits in `width`, else in the largest smaller face it
     fits in (the smallest cuts it), centred in the height of `font` at y."""
-    f = font
-    while f > SMALL and not fits(s, width, f):
-        f -= 1
+    f = face_for(s, width, font)
     return text_at(canvas, s, x, y + (_HIGH[font] - _HIGH[f]) // 2, width, align, f, col)
 
 

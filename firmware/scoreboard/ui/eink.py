@@ -16,7 +16,7 @@ key texts of their own.
 from micropython import const
 
 from . import draw as gfx
-from scoreboard.lang import t, upper, word
+from scoreboard.lang import t, upper
 
 from . import eink_score, model
 from .draw import BODY, CENTRE, LEFT, RIGHT, SMALL
@@ -90,10 +90,19 @@ def _message(canvas, screen, y, question=False):
 
 def _rows(canvas, items, cursor, y0, bottom):
     """A list with the cursor's row inverted; scrolled so the cursor is always shown."""
-    fits = (bottom - y0) // _ROW_H
+    fits = (bottom - y0) // _ROW_H  # a longer list says where the cursor is: _menu
     first = 0
     if cursor >= fits:
         first = cursor - fits + 1
+    # the rows shown in one face, the largest each fits (the body face at least: a row
+    # too long for it alone goes smaller), not large and small by turns (issue 33)
+    face = gfx.LARGE
+    i = first
+    while i < len(items) and i < first + fits:
+        face = min(face, gfx.face_for(items[i], _W - 30))
+        i += 1
+    face = BODY if face < BODY else face
+    top = (gfx.height(gfx.LARGE) - gfx.height(face)) // 2
     y = y0
     i = first
     while i < len(items) and i < first + fits:
@@ -101,7 +110,7 @@ def _rows(canvas, items, cursor, y0, bottom):
         if on:
             canvas.fill_rect(0, y, _W, _ROW_H - 2, 1)
             gfx.triangle(canvas, 6, y + 4, 15, True, 0)
-        gfx.best(canvas, items[i], 24, y, _W - 30, 0 if on else 1)
+        gfx.best(canvas, items[i], 24, y + top, _W - 30, 0 if on else 1, LEFT, face)
         y += _ROW_H
         i += 1
     if first:
@@ -176,8 +185,14 @@ def _setup(canvas, screen):
 
 
 def _menu(canvas, screen):
-    _title(canvas, screen.menu_title or t("e.menu"))
-    _rows(canvas, screen.menu_items, screen.menu_cursor, 40, _HINT_Y - 28)
+    items = screen.menu_items
+    n = len(items)
+    # More items than rows (snooker's menu in play has 9 for 8 rows): the title says
+    # which of how many the cursor is on, so the rows below the last are known to be
+    # there (issue 33: `abandon` was found by nobody).
+    where = "%d/%d" % (screen.menu_cursor + 1, n) if n > (_HINT_Y - 28 - 40) // _ROW_H else None
+    _title(canvas, screen.menu_title or t("e.menu"), where)
+    _rows(canvas, items, screen.menu_cursor, 40, _HINT_Y - 28)
     _message(canvas, screen, _HINT_Y - 30, True)  # a refusal, else the question
     _hint(canvas, screen)
 
@@ -232,14 +247,12 @@ def _match_end(canvas, screen):
         _sides_big(canvas, match, r[2], 38)  # one game: its points, not frames 0-0
     else:
         _sides_big(canvas, match, match.frames_won(), 38)
-    how = result[0] if result is not None else "played"
-    why = result[1] if result is not None and result[1] else ""
     line = model.winner_words(match, winner, (_W - 8) // 6)
     gfx.best(canvas, line, 4, 138, _W - 8, 1, CENTRE)
-    if how != "played":
-        gfx.best(canvas, ("%s %s" % (word(how), word(why) if why else "")).strip(), 4, 164,
-                 _W - 8, 1, CENTRE, BODY)
-    if match.family == "snooker":
+    how = model.how_words(result)
+    if how:
+        gfx.best(canvas, how, 4, 164, _W - 8, 1, CENTRE, BODY)
+    if match.family == "snooker" and match.frame is not None:  # no frame: no breaks
         high = match.high_breaks()
         gfx.best(canvas, t("e.high_break") % high[0], 8, 184, 184, 1, LEFT, BODY)
         gfx.best(canvas, t("e.high_break") % high[1], 208, 184, 184, 1, RIGHT, BODY)

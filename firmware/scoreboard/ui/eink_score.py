@@ -9,7 +9,8 @@ One layout, read from across a room at the top and by the referee below:
     y 158  the last three breaks (runs) of the frame
     y 188  a row of cells: ball on, reds, remaining, snookers (snooker); the balls on
            the table (pool); target, what each side needs, balls (straight)
-    y 224  the prompts in words, inverted bars (two at most)
+    y 224  the prompts in words, inverted bars (two at most; before the first frame of a
+           called match, the late start's minutes, then its forfeit question)
     y 260  the refusal (boxed), else the entry in progress, what `ok` does or the
            decision pending (the key grammar's `entry()`): one line, or two of small
            print
@@ -46,22 +47,40 @@ _ENTRY_Y = const(260)
 _FOOT_Y = const(288)
 
 
-def _header(canvas, match, fig, side):
+def _name_field(match, side):
+    """(the name shown, its width, the doubles partner or None, the partner's width)."""
+    at_table = model.player(match, side)  # doubles: the player at the table
+    if at_table is None:
+        return model.name(match, side), _COL - 28, None, 0
+    names = match.header.sides[side]
+    partner = "& " + names[1 - names.index(at_table)]
+    pw = min(draw.text_width(partner), 72)
+    return at_table, _COL - 34 - pw, partner, pw
+
+
+def _name_face(match):
+    """The face both names are drawn in: the largest each fits (issue 33: `Иван Петров`
+    large beside `Георги Димитров` small read as two ranks), the body face at least (a
+    name too long for it alone goes smaller, cut)."""
+    face = LARGE
+    for side in (0, 1):
+        name, width, _, _ = _name_field(match, side)
+        face = min(face, draw.face_for(name, width))
+    return BODY if face < BODY else face
+
+
+def _header(canvas, match, fig, side, face):
     x = side * _COL
     striker = fig is not None and fig.striker == side
-    at_table = model.player(match, side)  # doubles: the player at the table
     col = 0 if striker else 1
     if striker:
         canvas.fill_rect(x, 0, _COL, _NAME_H, 1)
         draw.triangle(canvas, x + 6, 5, 17, True, 0)
-    if at_table is None:
-        draw.best(canvas, model.name(match, side), x + 24, 2, _COL - 28, col)
-    else:
-        names = match.header.sides[side]
-        partner = "& " + names[1 - names.index(at_table)]
-        pw = min(draw.text_width(partner), 72)
+    name, width, partner, pw = _name_field(match, side)
+    if partner is not None:
         draw.text_at(canvas, partner, x + _COL - 4 - pw, 8, pw, LEFT, SMALL, col)
-        draw.best(canvas, at_table, x + 24, 2, _COL - 34 - pw, col)
+    y = 2 + (draw.height(LARGE) - draw.height(face)) // 2
+    draw.best(canvas, name, x + 24, y, width, col, LEFT, face)
     if not striker:
         canvas.hline(x, _NAME_H - 1, _COL, 1)
 
@@ -156,8 +175,9 @@ def _footer(canvas, screen, match):
 
 def _columns(canvas, match, fig):
     if draw.rows_on(canvas, 0, _NAME_H):
+        face = _name_face(match)
         for side in (0, 1):
-            _header(canvas, match, fig, side)
+            _header(canvas, match, fig, side, face)
     canvas.vline(_COL - 1, 0, _LINE_Y, 1)
     canvas.vline(_COL, 0, _LINE_Y, 1)
     canvas.hline(0, _LINE_Y, _W, 1)
@@ -279,6 +299,9 @@ def draw_score(canvas, screen):
         extra = _straight(canvas, screen, match, fig)
     if match.finished():
         extra = [t("e.match_over")]
+    late = model.late_words(screen)
+    if late is not None and not match.finished():
+        extra.append(late)
     # Each part below only where its rows are: on a band of the panel the others would
     # be clipped whole (draw.rows_on).
     if draw.rows_on(canvas, _PROMPT_Y, _PROMPT_Y + 2 * _PROMPT_H + 1):

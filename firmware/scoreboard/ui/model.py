@@ -9,7 +9,7 @@ in the core's API is one edit in this file (`figures` reads `Match.view()`).
 from micropython import const
 
 from scoreboard.core.vocab import SIDES
-from scoreboard.lang import t, tn
+from scoreboard.lang import t, tn, word
 
 from . import draw
 
@@ -36,6 +36,9 @@ class Screen:
     queue_total  how many are queued (None: `len(queue)`, the queue is all there).
     clock_s      seconds left on the shot clock as the app last saw them, or None (the
                  e-ink panel is never refreshed per second: this is a still).
+    late_min     a called match before its first frame: the whole minutes left of its
+                 late start (seed 004 1.7), 0 once it is due; None otherwise. The app
+                 sets it when the minute changes, never more often (`late_minutes`).
     error        the error text (the error screen; str or None), lines split at "\\n".
     Also:
     setup        [(label, value), ...]: the set-up screen's fields (game, reds, format,
@@ -63,12 +66,31 @@ class Screen:
         self.queue_first = 0  # type: int
         self.queue_total = None  # type: int | None
         self.clock_s = None  # type: int | None
+        self.late_min = None  # type: int | None
         self.error = None  # type: str | None
         self.setup = []  # type: list
         self.breaker = None  # type: int | None
         self.title = None  # type: str | None
         self.hint = None  # type: str | None
         self.notice = None  # type: str | None
+
+
+def late_minutes(match, now_ms):
+    """The whole minutes left of a called match's late start at `now_ms` (match ms),
+    rounded up (14:01 left is 15), 0 once due; None when no late start runs (not
+    called, or a frame has begun). What `Screen.late_min` holds."""
+    if match is None or match.frame is not None or not match.time.late.active:
+        return None
+    return (match.time.late.remaining_ms(now_ms) + 59999) // 60000
+
+
+def late_words(screen):
+    """The late start for the score screen's prompt bar: the minutes to the forfeit, or
+    at the due time the question (menu: the late side's forfeit); None without one."""
+    m = screen.late_min
+    if m is None or screen.match is None or screen.match.frame is not None:
+        return None
+    return t("s.late_due") if m <= 0 else t("s.late") % m
 
 
 def banner(screen):
@@ -206,12 +228,20 @@ def prompt_words(code, fig, match):
     return code.upper()
 
 
-def with_name(template, who, chars=0):
+def with_name(template, who, chars=0, short=None):
     """`template % who` in at most `chars` characters (0: any): the name gives way (its
-    last word, cut with an ellipsis if need be), never the words around it."""
+    last word, cut with an ellipsis if need be), never the words around it; except that
+    with `short` (a template of fewer words: `%s wins`), where `template` would leave
+    less than the surname or 8 of its letters, that form is taken first (the OLED's:
+    `Brzęczyszczy… wygrywa`, not `Br… wygrywa (rywal poddał frejm)`)."""
     text = template % who
     if chars and len(text) > chars:  # the surname, cut if need be
-        text = template % draw.fit(who.split(" ")[-1], max(1, chars - len(template) + 2))
+        surname = who.split(" ")[-1]
+        room = chars - len(template) + 2
+        if short is not None and room < min(len(surname), 8):
+            template = short
+            room = chars - len(template) + 2
+        text = template % draw.fit(surname, max(1, room))
     return text
 
 
@@ -223,9 +253,24 @@ def winner_words(match, winner, chars=0):
     return with_name(t("m.wins"), name(match, winner), chars)
 
 
+def how_words(result):
+    """How a match ended when it was not played out, for the match's end screen (a
+    Match.result()): `conceded`, `walkower (niesportowe zachowanie)`, a late start
+    as the rule book has it (`без игра (закъснение на съперника)`); "" when played."""
+    if result is None or result[0] == "played":
+        return ""
+    how, why = result[0], result[1]
+    if how == "forfeited" and why == "late":
+        return t("e.forfeit_late")
+    if not why or why == how:
+        return word(how)
+    return t("e.how") % (word(how), word(why))
+
+
 def frame_result(match, winner, how, chars=0):
     """How a frame (rack) ended, in words for the end-of-frame screen, in at most `chars`
     characters (0: any; the winner's name gives way)."""
     if how in ("restarted", "abandoned", "forfeited") or winner is None:
         return t("m.r." + how, how) if how else ""
-    return with_name(t("m.r." + how, t("m.wins")), name(match, winner), chars)
+    wins = t("m.wins")
+    return with_name(t("m.r." + how, wins), name(match, winner), chars, wins)

@@ -206,6 +206,12 @@ const Live = {
     requestAnimationFrame(Live.tick);
   },
 
+  // Whether a frame has points of its own (snooker): else (pool) the racks won are the
+  // score, shown once.
+  framePoints(state) {
+    return Live.unit(state) === "frames";
+  },
+
   // Racks for pool, frames for snooker; points for straight pool (no frames).
   unit(state) {
     const game = state.game || (state.replay && state.replay.game);

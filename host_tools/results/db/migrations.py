@@ -5,7 +5,8 @@ constraints), so a club can pull every table into one server. Since version 4 a 
 is keyed by the box that made it and its id (`matches`, `frames`), and the versions a
 correction on the box replaced are kept in `match_versions`; since version 5 each
 match names the device that delivered it (`device`); since version 6 the tournaments
-are kept beside the matches (`tournament*`). A database records the
+are kept beside the matches (`tournament*`); since version 7 a tournament match names
+the box it was assigned to, and the results held for the desk are kept. A database records the
 versions it has in `schema_version`; `migrate()` (host_tools/results/db) applies the missing ones,
 each in its own transaction. Never edit a released migration: add the next one.
 """
@@ -190,6 +191,32 @@ MIGRATIONS = (
          " source TEXT NOT NULL,"
          " detail TEXT NOT NULL,"
          " PRIMARY KEY (tournament, seq))"),
+    )),
+    # The right box's result (issue 37; host_tools/tournament/identity.py): the box a
+    # tournament match was assigned to (`box_id`, the box that claimed its table when
+    # the desk assigned it), and the results held for the desk: a journal of the match
+    # from any other box, or a box's own change the bracket cannot take, kept whole
+    # (the match row and its frames as JSON) until the desk takes or keeps it.
+    (7, "tournament matches name their box; results held for the desk", (
+        "ALTER TABLE tournament_matches ADD COLUMN box_id TEXT",
+        ("CREATE TABLE tournament_held ("
+         " tournament TEXT NOT NULL REFERENCES tournaments (name) ON DELETE CASCADE,"
+         " n INTEGER NOT NULL,"
+         " match TEXT NOT NULL,"
+         " box TEXT NOT NULL,"
+         " device TEXT,"
+         " box_table INTEGER,"
+         " sha256 TEXT NOT NULL,"
+         " result TEXT NOT NULL,"
+         " reason TEXT NOT NULL,"
+         " rec TEXT NOT NULL,"
+         " frames TEXT NOT NULL,"
+         " held_at TEXT NOT NULL,"
+         " decision TEXT,"
+         " decided_at TEXT,"
+         " decided_by TEXT,"
+         " PRIMARY KEY (tournament, n),"
+         " UNIQUE (tournament, match, box, sha256))"),
     )),
 )
 

@@ -323,13 +323,21 @@ class SnookerFrame(Frame):
         else:
             self.finish(0 if diff > 0 else 1, how)
 
-    def _claim(self):
+    def claim_refusal(self):
+        """Why the striker may not claim the frame now, or None: the key grammar asks
+        before the question (issue 33: check first, then ask), `claim` raises it."""
         if not self.only_black_left():
-            raise ValueError("a claim needs only the black left")
+            return "a claim needs only the black left"
         s = self.striker
         if self.score[s] - self.score[other(s)] <= _BLACK:
-            raise ValueError("a claim needs a lead of more than 7")
-        self.finish(s, "claimed")
+            return "a claim needs a lead of more than 7"
+        return None
+
+    def _claim(self):
+        why = self.claim_refusal()
+        if why is not None:
+            raise ValueError(why)
+        self.finish(self.striker, "claimed")
 
     def _penalty(self, side, value):
         if value < _MIN_FOUL or value > _MAX_FOUL:
