@@ -131,6 +131,8 @@ def box(tmp_path_factory):
         pico.boot()
         port = pico.attach_pty()
         pico.go()
+        # The app ignores a stray Ctrl-C: stopped on purpose first, then mpremote has the REPL
+        got["stop"] = run(SCOREBOARD, "device", "--stop", port)
         got["journal"] = run(MPREMOTE, "connect", port, "fs", "cat", ":matches/W1.sbn")
         got["files"] = run(MPREMOTE, "connect", port, "fs", "ls", ":")
         pico.stop()
