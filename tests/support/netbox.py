@@ -63,7 +63,8 @@ def journal_lines(flash, stem):
 class Box:
     """A box on the virtual device, its broker behind a fault proxy, and the desk."""
 
-    def __init__(self, tmp_path, keys, server=None, ack=True):
+    def __init__(self, tmp_path, keys, server=None, ack=True, desk=None):
+        """`desk(server)`: the desk to run (default: support/mqttdesk.py's checker)."""
         self.server = server or Mosquitto([BOX])
         self.proxy = FaultProxy(self.server.port)
         self.flash = Path(tmp_path) / "flash"
@@ -74,7 +75,7 @@ class Box:
         (self.flash / "keys.txt").write_text("\n".join(keys) + "\n")
         shutil.copy(MP / "net_box.py", self.flash / "main.py")
         shutil.copy(MP / "lwip_shim.py", self.flash / "lwip_shim.py")
-        self.desk = Desk(self.server, ack=ack)
+        self.desk = Desk(self.server, ack=ack) if desk is None else desk(self.server)
         self.dev = VirtualDevice(self.flash)
         self._stop = threading.Event()
         threading.Thread(target=drain, args=(self.dev.port, self._stop), daemon=True).start()

@@ -94,6 +94,7 @@ NEEDS_BUILD_FILES = {
     "test_long_session.py": "the virtual device",
     "test_mash.py": "MicroPython",
     "test_micropython_parity.py": "MicroPython",
+    "test_mqtt_desk.py": "the virtual device, Mosquitto",
     "test_mp32_parity.py": "the 32-bit build",
     "test_net_box.py": "the virtual device, Mosquitto",
     "test_net_micropython.py": "MicroPython, the 32-bit build",

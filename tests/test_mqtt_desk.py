@@ -1,0 +1,89 @@
+"""The desk's side of the boxes on the club's Wi-Fi (issue 40, part B), end to end: the
+box is the virtual device playing by keys with its net task (tests/support/netbox.py),
+the broker a real Mosquitto behind a fault proxy, and the desk the real `scoreboard live
+--mqtt URL --db FILE` (no USB port at all): its consumer (host_tools/mqtt/consumer.py)
+stores each journal line once, in order, in the results database, and its TV page's
+JSON shows the score.
+
+What must hold (docs/notation.md, "Order, duplicates and what is lost"):
+- the database's copy of the match is the box's journal byte for byte: no line lost,
+  none doubled, through broker kills and restarts and cut links;
+- the desk's retained ack says how far the database holds the journal;
+- the finished match is marked pulled on the box over its request channel;
+- the app's passes never wait for the network meanwhile;
+- a box is reached by its `mqtt://HOST:PORT/BOX` port as a USB box by its serial port.
+"""
+
+import sqlite3
+import time
+
+import pytest
+
+from host_tools.measure.app_bench import match_keys
+from support.livebox import Live, score
+from support.netbox import BOX, Box, journal_lines
+
+LATE_P99_MS = 15  # the pass budget, as tests/test_net_box.py's
+LATE_MAX_MS = 60
+
+
+class LiveDesk:
+    """`scoreboard live --mqtt` on the box's broker, storing into `db`."""
+
+    def __init__(self, server, db):
+        self.db = db
+        self.server = server
+        self.url = "mqtt://127.0.0.1:%d" % server.port
+        self.live = Live([], "--mqtt", self.url, "--broker-dir", server.broker.folder,
+                         "--db", db)
+
+    def row(self, mid="M1"):
+        with sqlite3.connect(self.db) as c:
+            got = c.execute("SELECT sbn, status, box, frames_a, frames_b FROM matches "
+                            "WHERE id = ?", (mid,)).fetchall()
+        return got[0] if got else None
+
+    def close(self):
+        self.log = self.live.stop()
+
+
+@pytest.fixture
+def desk_box(tmp_path):
+    made = []
+
+    def make(keys):
+        box = Box(tmp_path, keys, desk=lambda server: LiveDesk(server, tmp_path / "r.sqlite"))
+        made.append(box)
+        return box
+
+    yield make
+    for b in made:
+        b.close()
+
+
+def stored_is_journal(box, timeout=60):
+    """Wait until the database's copy of M1 is the flash's journal byte for byte."""
+    deadline = time.monotonic() + timeout
+    want = b"\n".join(journal_lines(box.flash, "M1")).decode() + "\n"
+    row = None
+    while time.monotonic() < deadline:
+        row = box.desk.row()
+        if row is not None and row[0] == want:
+            return row
+        time.sleep(0.1)
+    have = row[0].splitlines() if row else []
+    raise AssertionError("the database holds %d lines, the journal %d; last %r / %r" % (
+        len(have), want.count("\n"), have[-2:], want.splitlines()[-2:]))
+
+
+def test_live_over_mqtt_stores_each_line_once_and_shows_the_score(desk_box):
+    keys = ["ok", "red", "black", "end", "red", "pink", "end"]
+    box = desk_box(keys)
+    box.wait(lambda s: s.get("done") == "1", what="the referee's keys")
+    row = stored_is_journal(box)
+    assert row[1] == "unfinished" and row[2] == BOX
+    tables = box.desk.live.wait(lambda ts: any(
+        t["lines"] == len(journal_lines(box.flash, "M1")) for t in ts.values()),
+        what="the TV's table")
+    (table,) = tables.values()
+    assert score(table) == (8, 7) and table["box_id"] == BOX and table["signal"]
