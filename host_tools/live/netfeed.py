@@ -85,4 +85,7 @@ class NetFeed:
     def stop(self):
         if self.consumer is not None:
             self.consumer.close()
+            c = self.consumer
+            self.log("from the broker: %d lines stored, %d duplicates dropped, %d resends "
+                     "asked" % (c.committed, c.duplicates, c.resends))
         self.conn.close()

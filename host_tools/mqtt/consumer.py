@@ -84,7 +84,7 @@ class Consumer:
         self.committed = 0  # lines into the database
         self.duplicates = 0
         self.gaps = 0
-        self.stopping = False
+        self.resends = 0
         self.worker = threading.Thread(target=self._work, name="mqtt-desk", daemon=True)
         self.worker.start()
         conn.on("sb/+/j/#", self._message)
@@ -175,6 +175,7 @@ class Consumer:
             self.gaps += 1
             if j.asked != have:
                 j.asked = have
+                self.resends += 1
                 self.conn.publish("sb/%s/resend" % box, j.position(stem, have))
             return False
         j.lines.append(text)
