@@ -130,3 +130,58 @@ def test_a_best_of_3_through_ten_broker_kills_and_cut_links_is_stored_once(desk_
     print("fault run: %d lines, box connects %s, passes late p99 %s ms, max %s ms, pass "
           "max %s us; %s" % (row[0].count("\n"), s.get("net_connects"), s["late_p99_ms"],
                             s["late_max_ms"], s.get("pass_max_us"), said[-1]))
+
+
+def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp_path):
+    """The box contract over cmd/reply (host_tools/mqtt/box.py's NetBox, opened by
+    open_box from an `mqtt://` port): who it is, its table set and read, its files
+    listed and read (checked by SHA-256), a match queued, called (refused: a match is in play) and withdrawn, its
+    settings; and `scoreboard sync --port mqtt://...` pulls its match as over USB."""
+    import hashlib
+    import subprocess
+
+    from host_tools.device.box import BoardError, Refused
+    from host_tools.device.connect import open_box
+    from support.livebox import SCOREBOARD, checkout_env
+
+    box = Box(tmp_path, ["ok", "red", "black", "end"])
+    try:
+        box.wait(lambda s: s.get("done") == "1" and s.get("net_status") == "up",
+                 what="the keys")
+        port = "mqtt://desk:%s@127.0.0.1:%d/%s" % (box.server.passwords["desk"],
+                                                    box.server.port, BOX)
+        with open_box(port) as b:
+            assert b.port == "mqtt://127.0.0.1:%d/%s" % (box.server.port, BOX)  # no password
+            assert b.box_id() == BOX and b.table() is None
+            b.set_table(3)
+            assert b.table() == 3
+            assert b.current() == "M1"
+            names = {n for n, is_dir, _ in b.listdir("matches")}
+            assert "M1.sbn" in names
+            assert b.read("matches/M1.sbn") == (box.flash / "matches" / "M1.sbn").read_bytes()
+            assert b.free() > 0
+            data = b'sbn 1\nid Q2\ngame snooker reds=6\nmatch best-of 1\nside A "Cy"\n' \
+                   b'side B "Di"\n'
+            b.queue("Q2", data)
+            assert (box.flash / "queue" / "Q2.sbn").read_bytes() == data
+            with pytest.raises(Refused, match="match M1 is in progress on the box"):
+                b.called("Q2")  # the box's own answer, through the broker
+            assert b.withdraw("Q2") is True and b.withdraw("Q2") is False
+            assert b.settings([])["table"] == "3"
+        with open_box(port) as b:  # the table is the box's own, kept on its flash
+            assert b.table() == 3
+        assert "table=3" in (box.flash / "settings.txt").read_text()
+        rc = subprocess.run([str(SCOREBOARD), "sync", "--port", port, "--db",
+                             str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                            env=checkout_env(), timeout=120)
+        assert rc.returncode == 0, rc.stderr
+        assert "1 in progress copied as unfinished" in rc.stdout, rc.stdout
+        with sqlite3.connect(tmp_path / "s.sqlite") as c:
+            (sbn,) = c.execute("SELECT sbn FROM matches WHERE id = 'M1'").fetchone()
+        assert hashlib.sha256(sbn.encode()).digest() == hashlib.sha256(
+            (box.flash / "matches" / "M1.sbn").read_bytes()).digest()
+        # A box that is not there is said at once, in one line.
+        with pytest.raises(BoardError, match="has never been on the broker"):
+            open_box(port.replace(BOX, "HOST-00000000"))
+    finally:
+        box.close()
