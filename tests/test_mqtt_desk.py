@@ -185,3 +185,51 @@ def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp
             open_box(port.replace(BOX, "HOST-00000000"))
     finally:
         box.close()
+
+
+def test_a_tournament_match_assigned_over_the_broker_reaches_its_bracket(tmp_path):
+    """The desk's assign queues the match's header on the table's box through the broker
+    (`tournament assign --port mqtt://.../BOX`, the box claiming table 3), the referee
+    plays it by keys, and `live --mqtt`'s consumer stores its lines: the result is in
+    the bracket from the box the match was assigned to, as over USB."""
+    import json
+    import subprocess
+
+    from host_tools.measure.app_bench import frame_keys
+    from support.livebox import SCOREBOARD, checkout_env
+
+    db = tmp_path / "r.sqlite"
+
+    def scoreboard(*args):
+        got = subprocess.run([str(SCOREBOARD), *map(str, args)], capture_output=True,
+                             text=True, env=checkout_env(), timeout=120)
+        assert got.returncode == 0, got.stderr
+        return got.stdout
+
+    (tmp_path / "p.csv").write_text("name\nAnn\nBob\nCy\n")
+    scoreboard("tournament", "create", "Cup", "--format", "single", "--players",
+               tmp_path / "p.csv", "--best-of", "1", "--game", "snooker reds=15",
+               "--seed", "1", "--db", db)
+    (match,) = [m for m in json.loads(scoreboard("tournament", "show", "Cup", "--json",
+                                                  "--db", db))["matches"]
+                if m["status"] == "ready"]
+    box = Box(tmp_path, ["@6000", "ok"] + frame_keys(), header=None, settings="table=3\n",
+              desk=lambda server: LiveDesk(server, db))
+    try:
+        box.wait(lambda s: s.get("net_status") == "up", what="the box on the broker")
+        port = "mqtt://desk:%s@127.0.0.1:%d/%s" % (box.server.passwords["desk"],
+                                                    box.server.port, BOX)
+        scoreboard("tournament", "assign", "Cup", match["id"], "--table", "3", "--port",
+                   port, "--db", db)
+        box.wait(lambda s: s.get("done") == "1", timeout=120, what="the referee's keys")
+        deadline = time.monotonic() + 60
+        while True:
+            shown = json.loads(scoreboard("tournament", "show", "Cup", "--json", "--db", db))
+            (m,) = [x for x in shown["matches"] if x["id"] == match["id"]]
+            if m.get("winner") is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.5)
+        assert m["winner"] == match["a"] and m["score"] == [1, 0], m  # the breaker's frame
+        assert shown.get("held", []) == [], shown.get("held")
+    finally:
+        box.close()

@@ -11,7 +11,8 @@ to every box's `j/#` and `status`. Per (box, stem) it keeps the lines it holds:
   (host_tools/results/sync.py's `record`, the database's `store`, keyed by (box, match
   id), bound to the box, the bracket passed to `open_db` judging a tournament match by
   its Origin: the box the lines came from, the broker's user, which the ACL keeps to its
-  own topics, and the table its settings claim, asked once with `hello`). A journal's
+  own topics, and the table its settings claim, asked with `hello` in a thread of its
+  own when the box is first heard and each time it comes online). A journal's
   copy grows with its lines (the match in play is `unfinished` until its last); every
   batch of lines a box sent together is one transaction;
 - after the commit the retained `ack/<stem>` says how far the database holds the
@@ -78,6 +79,7 @@ class Consumer:
         self.marking = mark
         self.journals = {}  # (box, stem) -> Journal
         self.claims = {}  # box -> the table its settings claim (hello), or None
+        self.asking = set()  # boxes asked their hello now
         self.status = {}  # box -> its retained status
         self.todo = queue.Queue()
         self.lock = threading.Lock()
@@ -135,9 +137,11 @@ class Consumer:
             if parts[2] == "status":
                 self.status[box] = payload.decode("utf-8", "replace")
                 if self.status[box] == "online":
-                    self.claims.pop(box, None)  # asked again: it may have been set meanwhile
+                    self.ask_claim(box)
                 self.on_status(box, self.status[box])
             elif parts[2] == "j" and len(parts) >= 4:
+                if box not in self.claims:
+                    self.ask_claim(box)
                 key = (box, "/".join(parts[3:]))
                 if self._line(db, key, payload) and key not in touched:
                     touched.append(key)
@@ -198,7 +202,7 @@ class Consumer:
         rec, frames = record(mid, j.lines, match, "mqtt", in_play=True)
         rec["box"] = box
         try:
-            stored = db.store(rec, frames, device=box, origin=Origin(box, self._claim(box)))
+            stored = db.store(rec, frames, device=box, origin=Origin(box, self.claims.get(box)))
         except Conflict as e:
             self._tell(j, "box %s %s: refused: %s; its lines wait on the box" % (box, stem, e))
             return
@@ -224,19 +228,29 @@ class Consumer:
             j.next_off = j.stored_off
             j.asked = None
 
-    def _claim(self, box):
-        """The table box `box` claims (its `hello`), asked once a connection."""
-        if box not in self.claims:
-            from host_tools.device.box import BoardError
-            from host_tools.mqtt.box import NetBox
+    def ask_claim(self, box):
+        """The table box `box` claims, asked (`hello`) in a thread of its own, so that no
+        box that is slow to answer holds up the others' lines; asked again each time the
+        box comes online (it may have been set meanwhile)."""
+        with self.lock:
+            if box in self.asking:
+                return
+            self.asking.add(box)
+        threading.Thread(target=self._ask, args=(box,), daemon=True,
+                         name="mqtt-hello").start()
 
-            try:
-                with NetBox(self.conn, box, warn=self.log) as b:
-                    self.claims[box] = b.table()
-            except BoardError as e:
-                self.log("box %s: its table not known (%s)" % (box, e))
-                return None
-        return self.claims[box]
+    def _ask(self, box):
+        from host_tools.device.box import BoardError
+        from host_tools.mqtt.box import NetBox
+
+        try:
+            with NetBox(self.conn, box, warn=self.log) as b:
+                self.claims[box] = b.table()
+        except BoardError as e:
+            self.log("box %s: the table it claims is not known (%s)" % (box, e))
+        finally:
+            with self.lock:
+                self.asking.discard(box)
 
     def _mark(self, box, stem, mid, rec):
         """A stored finished match marked pulled on the box (sync's `mark`), then its

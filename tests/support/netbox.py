@@ -63,14 +63,19 @@ def journal_lines(flash, stem):
 class Box:
     """A box on the virtual device, its broker behind a fault proxy, and the desk."""
 
-    def __init__(self, tmp_path, keys, server=None, ack=True, desk=None):
-        """`desk(server)`: the desk to run (default: support/mqttdesk.py's checker)."""
+    def __init__(self, tmp_path, keys, server=None, ack=True, desk=None, header=HEADER,
+                 settings=""):
+        """`desk(server)`: the desk to run (default: support/mqttdesk.py's checker);
+        `header`: the match queued on the box (None: none); `settings`: more lines of
+        its settings.txt (`table=3`)."""
         self.server = server or Mosquitto([BOX])
         self.proxy = FaultProxy(self.server.port)
         self.flash = Path(tmp_path) / "flash"
         (self.flash / "queue").mkdir(parents=True)
-        (self.flash / "queue" / "M1.sbn").write_text(HEADER)
-        (self.flash / "settings.txt").write_text("broker=127.0.0.1:%d\n" % self.proxy.port)
+        if header is not None:
+            (self.flash / "queue" / "M1.sbn").write_text(header)
+        (self.flash / "settings.txt").write_text("broker=127.0.0.1:%d\n%s" % (
+            self.proxy.port, settings))
         (self.flash / "netpass.txt").write_text("mqtt_pass=%s\n" % self.server.passwords[BOX])
         (self.flash / "keys.txt").write_text("\n".join(keys) + "\n")
         shutil.copy(MP / "net_box.py", self.flash / "main.py")
