@@ -15,12 +15,13 @@ What must hold (docs/notation.md, "Order, duplicates and what is lost"):
 """
 
 import sqlite3
+import subprocess
 import time
 
 import pytest
 
 from host_tools.measure.app_bench import match_keys
-from support.livebox import Live, score
+from support.livebox import SCOREBOARD, Live, checkout_env, score
 from support.netbox import BOX, Box, journal_lines
 
 LATE_P99_MS = 15  # the pass budget, as tests/test_net_box.py's
@@ -61,6 +62,15 @@ def desk_box(tmp_path):
     yield make
     for b in made:
         b.close()
+
+
+def scoreboard(*args):
+    """`scoreboard ARGS` of this checkout: its stdout (AssertionError with its stderr
+    unless it exits 0)."""
+    got = subprocess.run([str(SCOREBOARD), *map(str, args)], capture_output=True, text=True,
+                         env=checkout_env(), timeout=120, check=False)
+    assert got.returncode == 0, got.stderr
+    return got.stdout
 
 
 def stored_is_journal(box, timeout=60):
@@ -135,14 +145,13 @@ def test_a_best_of_3_through_ten_broker_kills_and_cut_links_is_stored_once(desk_
 def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp_path):
     """The box contract over cmd/reply (host_tools/mqtt/box.py's NetBox, opened by
     open_box from an `mqtt://` port): who it is, its table set and read, its files
-    listed and read (checked by SHA-256), a match queued, called (refused: a match is in play) and withdrawn, its
-    settings; and `scoreboard sync --port mqtt://...` pulls its match as over USB."""
+    listed and read (checked by SHA-256), a match queued, called (refused: a match is
+    in play) and withdrawn, its settings; and `scoreboard sync --port mqtt://...` pulls
+    its match as over USB."""
     import hashlib
-    import subprocess
 
     from host_tools.device.box import BoardError, Refused
     from host_tools.device.connect import open_box
-    from support.livebox import SCOREBOARD, checkout_env
 
     box = Box(tmp_path, ["ok", "red", "black", "end"])
     try:
@@ -160,8 +169,8 @@ def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp
             assert "M1.sbn" in names
             assert b.read("matches/M1.sbn") == (box.flash / "matches" / "M1.sbn").read_bytes()
             assert b.free() > 0
-            data = b'sbn 1\nid Q2\ngame snooker reds=6\nmatch best-of 1\nside A "Cy"\n' \
-                   b'side B "Di"\n'
+            data = (b'sbn 1\nid Q2\ngame snooker reds=6\nmatch best-of 1\nside A "Cy"\n'
+                    b'side B "Di"\n')
             b.queue("Q2", data)
             assert (box.flash / "queue" / "Q2.sbn").read_bytes() == data
             with pytest.raises(Refused, match="match M1 is in progress on the box"):
@@ -171,11 +180,8 @@ def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp
         with open_box(port) as b:  # the table is the box's own, kept on its flash
             assert b.table() == 3
         assert "table=3" in (box.flash / "settings.txt").read_text()
-        rc = subprocess.run([str(SCOREBOARD), "sync", "--port", port, "--db",
-                             str(tmp_path / "s.sqlite")], capture_output=True, text=True,
-                            env=checkout_env(), timeout=120)
-        assert rc.returncode == 0, rc.stderr
-        assert "1 in progress copied as unfinished" in rc.stdout, rc.stdout
+        out = scoreboard("sync", "--port", port, "--db", tmp_path / "s.sqlite")
+        assert "1 in progress copied as unfinished" in out, out
         with sqlite3.connect(tmp_path / "s.sqlite") as c:
             (sbn,) = c.execute("SELECT sbn FROM matches WHERE id = 'M1'").fetchone()
         assert hashlib.sha256(sbn.encode()).digest() == hashlib.sha256(
@@ -193,18 +199,10 @@ def test_a_tournament_match_assigned_over_the_broker_reaches_its_bracket(tmp_pat
     plays it by keys, and `live --mqtt`'s consumer stores its lines: the result is in
     the bracket from the box the match was assigned to, as over USB."""
     import json
-    import subprocess
 
     from host_tools.measure.app_bench import frame_keys
-    from support.livebox import SCOREBOARD, checkout_env
 
     db = tmp_path / "r.sqlite"
-
-    def scoreboard(*args):
-        got = subprocess.run([str(SCOREBOARD), *map(str, args)], capture_output=True,
-                             text=True, env=checkout_env(), timeout=120)
-        assert got.returncode == 0, got.stderr
-        return got.stdout
 
     (tmp_path / "p.csv").write_text("name\nAnn\nBob\nCy\n")
     scoreboard("tournament", "create", "Cup", "--format", "single", "--players",

@@ -25,8 +25,9 @@ to every box's `j/#` and `status`. Per (box, stem) it keeps the lines it holds:
   (`mark`, as sync does), and its retained ack cleared.
 
 The messages are taken in paho's thread and handed to one worker thread, which owns the
-database connection (a SQLite connection stays in its thread) and drains what came
-before it commits: under load lines are committed in batches, and acks coalesce.
+database connection (a SQLite connection stays in its thread): it takes each line as it
+comes, and stores a journal's new lines STORE_S after the first of them, so that under
+load lines are committed in batches and acks coalesce.
 `on_lines(box, stem, [(n, text)])` is told the lines taken, in order, before their
 commit (the TV page), `on_status(box, text)` the boxes' status.
 """
@@ -42,6 +43,8 @@ from host_tools.results.sync import Damaged, load, record, split_stem
 from scoreboard.core.words import strip_checksum
 
 CLIENT_ID = "desk"
+STORE_S = 0.1  # a journal's lines are stored (and acked) at most this often: what came
+# meanwhile is one transaction, and a journal is replayed once for all of it
 TOPICS = ("sb/+/j/#", "sb/+/status")
 
 
@@ -99,54 +102,60 @@ class Consumer:
     # -- the worker ------------------------------------------------------------------------
     def _work(self):
         db = None
+        dirty = []  # journals with lines taken and not stored yet
+        due = None  # when they are stored
         while True:
-            first = self.todo.get()
-            if first is None:
+            wait = None if due is None else max(0.0, due - time.monotonic())
+            try:
+                item = self.todo.get(timeout=wait)
+            except queue.Empty:
+                item = ()
+            if item is None:
                 break
-            batch = [first]
-            while True:  # everything that came meanwhile: one commit a journal
-                try:
-                    more = self.todo.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    self.todo.put(None)
-                    break
-                batch.append(more)
             try:
                 if db is None:
                     db = open_db(self.db_url, bracket=self.bracket)
-                self._batch(db, batch)
+                if item:
+                    for key in self._take(db, item):
+                        if key not in dirty:
+                            dirty.append(key)
+                            due = due or time.monotonic() + STORE_S
+                if due is not None and time.monotonic() >= due:
+                    for key in dirty:
+                        self._store(db, key)
+                    dirty, due = [], None
             except DbError as e:  # the server away: nothing acked; the boxes send again
                 self.log("database: %s" % e)
                 if db is not None:
                     db.close()
                 db = None
                 self._forget_unstored()
+                dirty, due = [], None
                 time.sleep(0.5)
         if db is not None:
+            for key in dirty:
+                self._store(db, key)
             db.close()
 
-    def _batch(self, db, batch):
-        touched = []
-        for topic, payload in batch:
-            parts = topic.split("/")
-            if len(parts) < 3:
-                continue
-            box = parts[1]
-            if parts[2] == "status":
-                self.status[box] = payload.decode("utf-8", "replace")
-                if self.status[box] == "online":
-                    self.ask_claim(box)
-                self.on_status(box, self.status[box])
-            elif parts[2] == "j" and len(parts) >= 4:
-                if box not in self.claims:
-                    self.ask_claim(box)
-                key = (box, "/".join(parts[3:]))
-                if self._line(db, key, payload) and key not in touched:
-                    touched.append(key)
-        for key in touched:
-            self._store(db, key)
+    def _take(self, db, item):
+        """One message: a status told, a line taken; the (box, stem) whose line it took."""
+        topic, payload = item
+        parts = topic.split("/")
+        if len(parts) < 3:
+            return ()
+        box = parts[1]
+        if parts[2] == "status":
+            self.status[box] = payload.decode("utf-8", "replace")
+            if self.status[box] == "online":
+                self.ask_claim(box)
+            self.on_status(box, self.status[box])
+        elif parts[2] == "j" and len(parts) >= 4:
+            if box not in self.claims:
+                self.ask_claim(box)
+            key = (box, "/".join(parts[3:]))
+            if self._line(db, key, payload):
+                return (key,)
+        return ()
 
     def _journal(self, db, box, stem):
         """The desk's position in (box, stem), read from the database the first time."""
