@@ -186,6 +186,9 @@ def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp
             (sbn,) = c.execute("SELECT sbn FROM matches WHERE id = 'M1'").fetchone()
         assert hashlib.sha256(sbn.encode()).digest() == hashlib.sha256(
             (box.flash / "matches" / "M1.sbn").read_bytes()).digest()
+        out = scoreboard("sync", "--mqtt", "mqtt://127.0.0.1:%d" % box.server.port,
+                         "--broker-dir", box.server.broker.folder, "--db", tmp_path / "m.sqlite")
+        assert "sync: box %s" % BOX in out and "1 in progress copied" in out, out
         # A box that is not there is said at once, in one line.
         with pytest.raises(BoardError, match="has never been on the broker"):
             open_box(port.replace(BOX, "HOST-00000000"))

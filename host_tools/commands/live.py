@@ -25,6 +25,7 @@ import threading
 
 from host_tools.live.follow import serve
 from host_tools.live.guard import loopback
+from host_tools.commands.options import add_mqtt_options
 from host_tools.messages import fail, one_of, say
 from host_tools.results.db import ENV, DbError, url_from
 from host_tools.tournament import boxresults
@@ -76,16 +77,6 @@ def add_options(p, desk=False):
     add_mqtt_options(p, "the boxes on the club's Wi-Fi through the broker at URL: each "
                         "box a table, every line stored as it comes (needs --db); no USB "
                         "port is looked for unless --port says so")
-
-
-def add_mqtt_options(p, what):
-    """--mqtt URL and --broker-dir (live, desk, sync)."""
-    p.add_argument("--mqtt", default=None, metavar="URL",
-                   help=what + " (mqtt://HOST[:PORT]; the desk's password from the broker's "
-                               "folder)")
-    p.add_argument("--broker-dir", default=None, metavar="DIR",
-                   help="the broker's folder (`scoreboard broker --dir`), where the desk's "
-                        "password is kept (default: the user's data folder)")
 
 
 class _Log:

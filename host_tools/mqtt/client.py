@@ -5,7 +5,8 @@
 
 USER is `desk` unless named; its password, when the URL holds none, is the one `scoreboard
 broker init` kept in the broker's folder (`--broker-dir`, default the user's data folder;
-broker.py's desk.pw), so no password need be on a command line. PORT is 1883 unless
+broker.py's desk.pw), so no password need be on a command line; the desk's boxes'
+`mqtt://` ports (which carry none) use the one the desk connected with. PORT is 1883 unless
 given; BOX (a box id) names one box, for the commands that reach one (`sync --port
 mqtt://HOST/PICOW-3F2A9C01`). A URL shown to anyone has its password masked (`shown`).
 
@@ -27,6 +28,7 @@ from host_tools.mqtt.broker import DESK, PORT, Broker, BrokerError, default_fold
 CONNECT_S = 5.0  # seconds for the broker's CONNACK
 KEEPALIVE = 20
 _IDS = itertools.count(1)
+_KNOWN = {}  # (host, port, user) -> the password this process used there
 
 
 class MqttError(Exception):
@@ -80,10 +82,17 @@ def _mask(url):
 
 
 def password_of(address, broker_dir=None):
+    """The URL's password, else the one this process was given for that broker and user
+    (a desk's box ports carry none), else the broker folder's."""
+    key = (address.host, address.port, address.user)
     if address.password is not None:
+        _KNOWN[key] = address.password
         return address.password
+    if key in _KNOWN:
+        return _KNOWN[key]
     try:
-        return Broker(broker_dir or default_folder()).password(address.user)
+        _KNOWN[key] = Broker(broker_dir or default_folder()).password(address.user)
+        return _KNOWN[key]
     except BrokerError as e:
         raise MqttError("%s: %s (`scoreboard broker init` keeps it; or give it in the URL)"
                         % (address.shown(), e)) from None
