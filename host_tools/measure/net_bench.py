@@ -15,6 +15,9 @@
   percentile (after the last one ended and the app's own 10 ms sleep: what the other
   tasks held the loop), the gap between two passes' starts, the longest pass, against
   the same with the link up;
+- 64 boxes on one broker and one desk (`live --mqtt` on PostgreSQL): each stroke from
+  its box to the TV page's stream, and one box followed over USB and MQTT at once
+  (net_scale.py);
 - with `--build`: the Pico W image built from nothing (its build folder removed), timed,
   with the machine's load beside it.
 
@@ -167,6 +170,14 @@ def outage_rows(tmp):
     return rows
 
 
+def scale_rows(tmp):
+    """64 boxes on one broker and one desk on PostgreSQL; one box over USB and MQTT at
+    once (net_scale.py)."""
+    from host_tools.measure import net_scale
+
+    return net_scale.rows()
+
+
 def build_row():
     """The Pico W image from nothing (its build folder removed), timed."""
     folder = REPO / "build" / "micropython" / "ports" / "rp2" / "build-SCOREBOARD_PICO_W"
@@ -186,7 +197,7 @@ def rows(build=False):
     out = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, part in (("heap", heap_rows), ("strokes", stroke_rows),
-                           ("outage", outage_rows)):
+                           ("outage", outage_rows), ("scale", scale_rows)):
             folder = os.path.join(tmp, name)
             os.makedirs(folder)
             try:

@@ -167,6 +167,62 @@ def run(boxes=BOXES, strokes=STROKES, every=EVERY_S, log=print):
         server.stop()
 
 
+def usb_and_mqtt(strokes=40, log=print):
+    """One box, the real firmware on the virtual device, followed by one `live` over both
+    of its ways at once: its USB console (`--port`, table 1) and the broker (`--mqtt`,
+    table 2). Each journal line reaches the event stream twice: the difference of the two
+    arrivals is MQTT's cost over USB's for the same stroke. Returns the differences (ms),
+    and each path's lines on the stream."""
+    import tempfile
+
+    from support.livebox import Live
+    from support.netbox import Box
+
+    keys = ["ok", "@1500"] + ["end"] * strokes + ["@1500"]
+    with tempfile.TemporaryDirectory() as tmp:
+        box = Box(tmp, keys, desk=lambda server: None, console=False)
+        live = None
+        try:
+            live = Live([box.dev.port], "--mqtt", "mqtt://127.0.0.1:%d" % box.server.port,
+                        "--broker-dir", str(box.server.broker.folder), "--db",
+                        str(Path(tmp) / "r.sqlite"))
+            reader = TableReader(live.url)
+            reader.start()
+            box.wait(lambda s: s.get("done") == "1", timeout=120, what="the strokes")
+            time.sleep(2)
+        finally:
+            if live is not None:
+                log(live.stop().strip().splitlines()[-1:])
+            box.desk = _Nothing()
+            box.close()
+    usb, net = reader.got.get(1, {}), reader.got.get(2, {})
+    both = sorted(set(usb) & set(net))
+    return [(net[n] - usb[n]) * 1000 for n in both if n > 8], len(usb), len(net)
+
+
+class _Nothing:
+    def close(self):
+        pass
+
+
+class TableReader(StreamReader):
+    """The event stream's lines by table: {table: {n: arrival}}."""
+
+    def run(self):
+        import urllib.request
+
+        with urllib.request.urlopen(self.url, timeout=600) as r:
+            for raw in r:
+                if self.stop:
+                    return
+                if raw.startswith(b"data: "):
+                    now = time.time()
+                    data = json.loads(raw[6:])
+                    if data.get("kind") == "line":
+                        for line in data.get("lines", ()):
+                            self.got.setdefault(data["table"], {}).setdefault(line["n"], now)
+
+
 def _stored(pg, names, journals):
     """Lines of each box's journal not in the database, and lines there twice."""
     import psycopg
@@ -184,7 +240,14 @@ def _stored(pg, names, journals):
 
 def rows(boxes=BOXES, strokes=STROKES, every=EVERY_S):
     r = run(boxes, strokes, every, log=lambda text: None)
+    diff, usb, net = usb_and_mqtt(log=lambda text: None)
+    diff.sort()
     return [
+        (("one box (the firmware, virtual device) followed over USB and over MQTT at once "
+         "by one live: a stroke on the TV page's stream over MQTT minus over USB, median "
+         "/ p99 / worst"), "%+.0f / %+.0f / %+.0f ms (%d strokes; lines on the stream: USB "
+         "%d, MQTT %d)" % (statistics.median(diff), diff[int(0.99 * (len(diff) - 1))],
+                           diff[-1], len(diff), usb, net)),
         ("%d boxes on one broker, one desk on PostgreSQL (light publishers): stroke from "
          "the box's publish to the TV page's event stream, median / p99 / worst" % r["boxes"],
          "%.0f / %.0f / %.0f ms (%d strokes, a stroke a box every %g s, %.0f lines/s; "
@@ -204,6 +267,11 @@ def main(argv=None):
     a = p.parse_args(argv)
     r = run(a.boxes, a.strokes, a.every)
     print(json.dumps(r, indent=1))
+    diff, usb, net = usb_and_mqtt()
+    diff.sort()
+    print("MQTT - USB, ms: median %.1f p99 %.1f max %.1f (%d strokes; USB %d, MQTT %d lines)"
+          % (statistics.median(diff), diff[int(0.99 * (len(diff) - 1))], diff[-1], len(diff),
+             usb, net))
     return 0
 
 

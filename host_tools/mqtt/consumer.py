@@ -211,7 +211,8 @@ class Consumer:
         rec, frames = record(mid, j.lines, match, "mqtt", in_play=True)
         rec["box"] = box
         try:
-            stored = db.store(rec, frames, device=box, origin=Origin(box, self.claims.get(box)))
+            stored = db.store(rec, frames, device=self._device(db, box, mid),
+                              origin=Origin(box, self.claims.get(box)))
         except Conflict as e:
             self._tell(j, "box %s %s: refused: %s; its lines wait on the box" % (box, stem, e))
             return
@@ -224,6 +225,18 @@ class Consumer:
             j.marked = True
             threading.Thread(target=self._mark, args=(box, stem, mid, rec), daemon=True,
                              name="mqtt-mark").start()
+
+    @staticmethod
+    def _device(db, box, mid):
+        """The device the match is bound to: the box (the broker's user), or the USB
+        serial number `sync` bound it to when that is this box's chip (a box id ends
+        with the last four bytes of the chip's id, the serial number is the whole id):
+        lines over USB and over the broker are one box's."""
+        rows = db.rows("SELECT device FROM matches WHERE box = ? AND id = ?", (box, mid))
+        chip = box.rpartition("-")[2].upper()
+        if rows and rows[0][0] and len(chip) == 8 and rows[0][0].upper().endswith(chip):
+            return rows[0][0]
+        return box
 
     def _tell(self, j, text):
         if j.told != text:

@@ -64,10 +64,11 @@ class Box:
     """A box on the virtual device, its broker behind a fault proxy, and the desk."""
 
     def __init__(self, tmp_path, keys, server=None, ack=True, desk=None, header=HEADER,
-                 settings=""):
+                 settings="", console=True):
         """`desk(server)`: the desk to run (default: support/mqttdesk.py's checker);
         `header`: the match queued on the box (None: none); `settings`: more lines of
-        its settings.txt (`table=3`)."""
+        its settings.txt (`table=3`); `console=False`: its USB console is left to
+        another reader (`dev.port`: `live --port`)."""
         self.server = server or Mosquitto([BOX])
         self.proxy = FaultProxy(self.server.port)
         self.flash = Path(tmp_path) / "flash"
@@ -83,7 +84,9 @@ class Box:
         self.desk = Desk(self.server, ack=ack) if desk is None else desk(self.server)
         self.dev = VirtualDevice(self.flash)
         self._stop = threading.Event()
-        threading.Thread(target=drain, args=(self.dev.port, self._stop), daemon=True).start()
+        if console:
+            threading.Thread(target=drain, args=(self.dev.port, self._stop),
+                             daemon=True).start()
 
     def stats(self):
         return stats(self.flash)
