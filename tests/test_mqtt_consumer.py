@@ -43,7 +43,7 @@ def message(lines, n, box=BOX):
 def settle(c, timeout=5):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        time.sleep(0.3)  # past STORE_S
+        time.sleep(0.15)  # past STORE_S
         if c.idle():
             return
     raise AssertionError("the consumer never settled")
