@@ -238,3 +238,58 @@ def test_a_tournament_match_assigned_over_the_broker_reaches_its_bracket(tmp_pat
         assert shown.get("held", []) == [], shown.get("held")
     finally:
         box.close()
+
+
+def test_the_desk_assigns_and_calls_a_match_on_a_box_on_the_broker(tmp_path):
+    """`scoreboard desk --mqtt`: the box on the broker claiming table 3 is the desk's
+    table 3 (its hello, asked when it comes online, before any line of a match), so the
+    desk's assign queues the match's header on it through the broker, and the call
+    reaches it there too (the box's `called`)."""
+    import json
+    import urllib.request
+
+    from support.deskpage import DeskServer
+
+    db = tmp_path / "r.sqlite"
+    (tmp_path / "p.csv").write_text("name\nAnn\nBob\nCy\n")
+    scoreboard("tournament", "create", "Cup", "--format", "single", "--players",
+               tmp_path / "p.csv", "--best-of", "1", "--game", "snooker reds=15",
+               "--seed", "1", "--db", db)
+    (match,) = [m for m in json.loads(scoreboard("tournament", "show", "Cup", "--json",
+                                                  "--db", db))["matches"]
+                if m["status"] == "ready"]
+    box = Box(tmp_path, ["@60000"], header=None, settings="table=3\n",
+              desk=lambda server: None)
+    desk = None
+    try:
+        box.wait(lambda s: s.get("net_status") == "up", what="the box on the broker")
+        desk = DeskServer(tmp_path, db, "--mqtt", "mqtt://127.0.0.1:%d" % box.server.port,
+                          "--broker-dir", box.server.broker.folder)
+
+        def post(action, body):
+            req = urllib.request.Request(desk.url + "api/tournament/Cup/" + action,
+                                         json.dumps(body).encode(),
+                                         {"Content-Type": "application/json"})
+            with urllib.request.urlopen(req, timeout=60) as r:
+                return json.loads(r.read())
+
+        deadline = time.monotonic() + 30
+        while True:  # the desk knows the box as table 3's once it has said so
+            with urllib.request.urlopen(desk.url + "api/tables", timeout=10) as r:
+                tables = {t["table"]: t for t in json.loads(r.read())}
+            if 3 in tables and tables[3]["box_id"] == BOX and tables[3]["signal"]:
+                break
+            assert time.monotonic() < deadline, tables
+            time.sleep(0.2)
+        post("assign", {"match": match["id"], "table": 3})
+        queued = list((box.flash / "queue").glob("*.sbn"))
+        assert len(queued) == 1 and ("id Cup-%s" % match["id"]) in queued[0].read_text(), (
+            queued)
+        said = post("call", {"match": match["id"]})
+        assert said["box"] == {"ok": True, "said": "the box on mqtt://127.0.0.1:%d/%s started "
+                               "Cup-%s with the call (late start 15 min)" % (
+                                   box.server.port, BOX, match["id"])}, said["box"]
+    finally:
+        if desk is not None:
+            desk.stop()
+        box.close()

@@ -10,6 +10,8 @@ already, from the database) is given the consumer's lines whole. The box's retai
 status is the table's signal; its hello's table claim numbers it, as a USB box's does.
 """
 
+import threading
+
 from host_tools.live.table import HEAL, NEW, TAKEN, Table, now_ms
 
 
@@ -36,16 +38,21 @@ class NetFeed:
         self.conn = conn
         self.log = log
         self.links = {}  # box -> NetLink
+        self.lock = threading.Lock()
         self.consumer = None
 
     def start(self, db_url, bracket):
         from host_tools.mqtt.consumer import Consumer
 
         self.consumer = Consumer(self.conn, db_url, bracket, self.log, self.lines,
-                                 self.status)
+                                 self.status, on_claim=self.claim)
         return self.consumer
 
     def _link(self, box):
+        with self.lock:  # the consumer's worker and its hello threads both come here
+            return self._link_locked(box)
+
+    def _link_locked(self, box):
         link = self.links.get(box)
         if link is None:
             f = self.follower
@@ -81,6 +88,13 @@ class NetFeed:
         t.signal = text == "online"
         t.status = "live" if t.signal else "no signal"
         self.follower.publish("table", t.snapshot(), None, link)
+
+    def claim(self, box, table):
+        """The box said the table it claims (hello): the table renumbered, the desk's
+        map of boxes to tables told (an idle box waiting for its match too)."""
+        link = self._link(box)
+        link.table.claim = table
+        self.follower.publish("table", link.table.snapshot(), None, link)
 
     def stop(self):
         if self.consumer is not None:

@@ -193,16 +193,10 @@ def usb_and_mqtt(strokes=40, log=print):
         finally:
             if live is not None:
                 log(live.stop().strip().splitlines()[-1:])
-            box.desk = _Nothing()
             box.close()
     usb, net = reader.got.get(1, {}), reader.got.get(2, {})
     both = sorted(set(usb) & set(net))
     return [(net[n] - usb[n]) * 1000 for n in both if n > 8], len(usb), len(net)
-
-
-class _Nothing:
-    def close(self):
-        pass
 
 
 class TableReader(StreamReader):

@@ -29,7 +29,8 @@ database connection (a SQLite connection stays in its thread): it takes each lin
 comes, and stores a journal's new lines STORE_S after the first of them, so that under
 load lines are committed in batches and acks coalesce.
 `on_lines(box, stem, [(n, text)])` is told the lines taken, in order, before their
-commit (the TV page), `on_status(box, text)` the boxes' status.
+commit (the TV page), `on_status(box, text)` the boxes' status, `on_claim(box, table)`
+the table a box claims once it has said it.
 """
 
 import hashlib
@@ -71,7 +72,7 @@ class Journal:
 
 class Consumer:
     def __init__(self, conn, db_url, bracket=None, log=None, on_lines=None, on_status=None,
-                 mark=True):
+                 mark=True, on_claim=None):
         """`conn`: a client.Connection made with client id `desk`, clean session off."""
         self.conn = conn
         self.db_url = db_url
@@ -79,6 +80,7 @@ class Consumer:
         self.log = log or (lambda text: None)
         self.on_lines = on_lines or (lambda box, stem, lines: None)
         self.on_status = on_status or (lambda box, text: None)
+        self.on_claim = on_claim or (lambda box, table: None)
         self.marking = mark
         self.journals = {}  # (box, stem) -> Journal
         self.claims = {}  # box -> the table its settings claim (hello), or None
@@ -268,6 +270,7 @@ class Consumer:
         try:
             with NetBox(self.conn, box, warn=self.log) as b:
                 self.claims[box] = b.table()
+            self.on_claim(box, self.claims[box])
         except BoardError as e:
             self.log("box %s: the table it claims is not known (%s)" % (box, e))
         finally:

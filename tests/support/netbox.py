@@ -110,6 +110,7 @@ class Box:
     def close(self):
         self._stop.set()
         self.dev.stop()
-        self.desk.close()
+        if self.desk is not None:
+            self.desk.close()
         self.proxy.close()
         self.server.stop()
