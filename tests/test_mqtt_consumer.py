@@ -1,10 +1,10 @@
 """The desk's consumer (host_tools/mqtt/consumer.py) on CPython, its broker replaced by a
 recording connection (the real broker's tests: tests/test_mqtt_desk.py): line N of (box,
 stem) taken only as the next one, a duplicate dropped, a gap asked for once with the
-position held, the lines stored into a real SQLite results database as sync stores a
-journal, the retained ack saying how far it holds them, and a journal met for the first
-time taken up where the database holds it (lines pulled over USB are lines held, bound
-to the box's USB serial number)."""
+position held, the lines stored into the results database (SQLite, and a real
+PostgreSQL server) as sync stores a journal, the retained ack saying how far it holds
+them, and a journal met for the first time taken up where the database holds it (lines
+pulled over USB are lines held, bound to the box's USB serial number)."""
 
 import time
 
@@ -12,6 +12,7 @@ from host_tools.measure.net_scale import journal
 from host_tools.mqtt.consumer import Consumer
 from host_tools.results.db import open_db
 from host_tools.results.sync import load, record
+from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
 
 BOX = "PICOW-3F2A0001"
 
@@ -58,8 +59,8 @@ def stored(url):
         db.close()
 
 
-def test_lines_once_in_order_a_gap_asked_for_and_the_ack_by_offset(tmp_path):
-    url = str(tmp_path / "r.sqlite")
+def test_lines_once_in_order_a_gap_asked_for_and_the_ack_by_offset(db_url):
+    url = db_url
     lines = journal(BOX, 20, seed=3)
     conn = Conn()
     c = Consumer(conn, url, mark=False)
@@ -89,8 +90,8 @@ def test_lines_once_in_order_a_gap_asked_for_and_the_ack_by_offset(tmp_path):
         c.close()
 
 
-def test_a_journal_pulled_over_usb_is_taken_up_where_the_database_holds_it(tmp_path):
-    url = str(tmp_path / "r.sqlite")
+def test_a_journal_pulled_over_usb_is_taken_up_where_the_database_holds_it(db_url):
+    url = db_url
     lines = journal(BOX, 16, seed=4)
     db = open_db(url)
     rec, frames = record("M1", lines[:10], load(lines[:10]), "/dev/ttyACM0")
