@@ -145,6 +145,12 @@ def test_a_best_of_3_through_ten_broker_kills_and_cut_links_is_stored_once(desk_
     row = stored_is_journal(box, timeout=120)
     assert row[1:] == ("finished", BOX, 2, 1), row[1:]
     assert row[0].count("\n") == len(journal_lines(box.flash, "M1"))
+    # The finished match, stored, is marked pulled on the box (as sync marks it).
+    pulled = box.flash / "matches" / "M1.pulled"
+    deadline = time.monotonic() + 30
+    while not pulled.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert pulled.exists(), sorted(p.name for p in (box.flash / "matches").iterdir())
     tables = box.desk.live.wait(lambda ts: any(
         t["replay"] is not None and t["replay"]["frames_won"] == {"A": 2, "B": 1}
         for t in ts.values()), what="the TV's result")

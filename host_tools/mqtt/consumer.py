@@ -85,6 +85,7 @@ class Consumer:
         self.journals = {}  # (box, stem) -> Journal
         self.claims = {}  # box -> the table its settings claim (hello), or None
         self.asking = set()  # boxes asked their hello now
+        self.talks = {}  # box -> a Lock: one request to a box at a time (its reply topic)
         self.status = {}  # box -> its retained status
         self.todo = queue.Queue()
         self.lock = threading.Lock()
@@ -268,7 +269,7 @@ class Consumer:
         from host_tools.mqtt.box import NetBox
 
         try:
-            with NetBox(self.conn, box, warn=self.log) as b:
+            with self._talk(box), NetBox(self.conn, box, warn=self.log) as b:
                 self.claims[box] = b.table()
             self.on_claim(box, self.claims[box])
         except BoardError as e:
@@ -277,6 +278,10 @@ class Consumer:
             with self.lock:
                 self.asking.discard(box)
 
+    def _talk(self, box):
+        with self.lock:
+            return self.talks.setdefault(box, threading.Lock())
+
     def _mark(self, box, stem, mid, rec):
         """A stored finished match marked pulled on the box (sync's `mark`), then its
         retained ack cleared: the box sends it no more."""
@@ -284,7 +289,7 @@ class Consumer:
         from host_tools.mqtt.box import NetBox
 
         try:
-            with NetBox(self.conn, box, warn=self.log) as b:
+            with self._talk(box), NetBox(self.conn, box, warn=self.log) as b:
                 b.mark(mid, hashlib.sha256(rec["sbn"].encode()).hexdigest(), rec["pulled_at"])
         except BoardError as e:
             self.log("box %s: %s stored, not marked pulled (%s): marked at the next sync"
