@@ -109,3 +109,18 @@ def test_a_journal_pulled_over_usb_is_taken_up_where_the_database_holds_it(db_ur
         assert c.duplicates == 7 and c.committed == 6
     finally:
         c.close()
+    # The desk stopped before its last ack went out: started again, the lines the box
+    # sends again are held already, and the ack is told again (nothing stored twice).
+    conn = Conn()
+    c = Consumer(conn, url, mark=False)
+    c.claims[BOX] = None
+    try:
+        for n in range(14, 17):
+            c._message(*message(lines, n), False)
+        settle(c)
+        assert stored(url) == lines and c.committed == 0 and c.duplicates == 3
+        total = sum(len(ln.encode()) + 1 for ln in lines)
+        assert conn.published == [("sb/%s/ack/M1" % BOX, b"M1 16 %d %s" % (
+            total, lines[-1][-8:].encode()), True)]
+    finally:
+        c.close()

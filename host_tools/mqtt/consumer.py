@@ -52,8 +52,9 @@ TOPICS = ("sb/+/j/#", "sb/+/status")
 class Journal:
     """One (box, stem) as the desk holds it."""
 
-    def __init__(self, lines=()):
+    def __init__(self, lines=(), final=False):
         self.lines = list(lines)  # `TEXT *CRC` each
+        self.final = final  # stored as finished or abandoned
         self.next_off = sum(len(ln.encode()) + 1 for ln in self.lines)
         self.stored = len(self.lines)  # lines in the database
         self.stored_off = self.next_off
@@ -156,7 +157,7 @@ class Consumer:
             if box not in self.claims:
                 self.ask_claim(box)
             key = (box, "/".join(parts[3:]))
-            if self._line(db, key, payload):
+            if self._line(db, key, payload) is not None:
                 return (key,)
         return ()
 
@@ -168,11 +169,12 @@ class Consumer:
             mid, n = split_stem(stem)
             row = db.match(mid, box) if n == 1 else None
             lines = row["sbn"].split("\n")[:-1] if row is not None else []
-            j = self.journals[key] = Journal(lines)
+            j = self.journals[key] = Journal(lines, row is not None and row["status"] in FINAL)
         return j
 
     def _line(self, db, key, payload):
-        """Take one line message; True when it was the next one (taken)."""
+        """Take one line message: True when it was the next one (taken), False a line
+        held already (the box is behind the desk: its ack is told again), None else."""
         box, stem = key
         j = self._journal(db, box, stem)
         try:
@@ -181,7 +183,7 @@ class Consumer:
             strip_checksum(text, True)
         except (ValueError, UnicodeDecodeError):
             self.log("box %s %s: a damaged line message, dropped" % (box, stem))
-            return False
+            return None
         have = len(j.lines)
         if n <= have:
             j.duplicates += 1
@@ -193,7 +195,7 @@ class Consumer:
                 j.asked = have
                 self.resends += 1
                 self.conn.publish("sb/%s/resend" % box, j.position(stem, have))
-            return False
+            return None
         j.lines.append(text)
         j.next_off = off + len(text.encode()) + 1
         j.asked = None
@@ -205,6 +207,12 @@ class Consumer:
         box, stem = key
         j = self.journals[key]
         mid, _ = split_stem(stem)
+        if len(j.lines) == j.stored:  # nothing new: lines it held, sent again
+            if j.stored:  # the box missed the ack (the desk stopped before it went out)
+                self.conn.publish("sb/%s/ack/%s" % (box, stem), j.position(stem), retain=True)
+            if j.final and self.marking and not j.marked:
+                self._start_mark(j, box, stem, mid, db.match(mid, box))
+            return
         try:
             match = load(j.lines)
         except (Damaged, ValueError) as e:
@@ -224,10 +232,14 @@ class Consumer:
         if stored == "held":
             self._tell(j, "box %s %s: held for the desk" % (box, stem))
         self.conn.publish("sb/%s/ack/%s" % (box, stem), j.position(stem), retain=True)
-        if rec["status"] in FINAL and stored != "held" and self.marking and not j.marked:
-            j.marked = True
-            threading.Thread(target=self._mark, args=(box, stem, mid, rec), daemon=True,
-                             name="mqtt-mark").start()
+        j.final = rec["status"] in FINAL and stored != "held"
+        if j.final and self.marking and not j.marked:
+            self._start_mark(j, box, stem, mid, rec)
+
+    def _start_mark(self, j, box, stem, mid, rec):
+        j.marked = True
+        threading.Thread(target=self._mark, args=(box, stem, mid, rec), daemon=True,
+                         name="mqtt-mark").start()
 
     @staticmethod
     def _device(db, box, mid):
