@@ -86,6 +86,21 @@ def scoreboard(*args):
     return got.stdout
 
 
+def cup(folder, db):
+    """Tournament `Cup` drawn in `db` (three players, best of one frame): its one match
+    ready to play (the other has a bye)."""
+    import json
+
+    (folder / "p.csv").write_text("name\nAnn\nBob\nCy\n")
+    scoreboard("tournament", "create", "Cup", "--format", "single", "--players",
+               folder / "p.csv", "--best-of", "1", "--game", "snooker reds=15", "--seed",
+               "1", "--db", db)
+    (match,) = [m for m in json.loads(scoreboard("tournament", "show", "Cup", "--json",
+                                                  "--db", db))["matches"]
+                if m["status"] == "ready"]
+    return match
+
+
 def stored_is_journal(box, timeout=60):
     """Wait until the database's copy of M1 is the flash's journal byte for byte."""
     deadline = time.monotonic() + timeout
@@ -231,14 +246,7 @@ def test_a_tournament_match_assigned_over_the_broker_reaches_its_bracket(tmp_pat
     from host_tools.measure.app_bench import frame_keys
 
     db = tmp_path / "r.sqlite"
-
-    (tmp_path / "p.csv").write_text("name\nAnn\nBob\nCy\n")
-    scoreboard("tournament", "create", "Cup", "--format", "single", "--players",
-               tmp_path / "p.csv", "--best-of", "1", "--game", "snooker reds=15",
-               "--seed", "1", "--db", db)
-    (match,) = [m for m in json.loads(scoreboard("tournament", "show", "Cup", "--json",
-                                                  "--db", db))["matches"]
-                if m["status"] == "ready"]
+    match = cup(tmp_path, db)
     box = Box(tmp_path, ["@6000", "ok"] + frame_keys(), header=None, settings="table=3\n",
               desk=lambda server: LiveDesk(server, db))
     try:
@@ -272,13 +280,7 @@ def test_the_desk_assigns_and_calls_a_match_on_a_box_on_the_broker(tmp_path):
     from support.deskpage import DeskServer
 
     db = tmp_path / "r.sqlite"
-    (tmp_path / "p.csv").write_text("name\nAnn\nBob\nCy\n")
-    scoreboard("tournament", "create", "Cup", "--format", "single", "--players",
-               tmp_path / "p.csv", "--best-of", "1", "--game", "snooker reds=15",
-               "--seed", "1", "--db", db)
-    (match,) = [m for m in json.loads(scoreboard("tournament", "show", "Cup", "--json",
-                                                  "--db", db))["matches"]
-                if m["status"] == "ready"]
+    match = cup(tmp_path, db)
     box = Box(tmp_path, ["@60000"], header=None, settings="table=3\n",
               desk=lambda server: None)
     desk = None
