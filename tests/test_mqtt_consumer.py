@@ -6,13 +6,12 @@ PostgreSQL server) as sync stores a journal, the retained ack saying how far it 
 them, and a journal met for the first time taken up where the database holds it (lines
 pulled over USB are lines held, bound to the box's USB serial number)."""
 
-import time
-
 from host_tools.measure.net_scale import journal
 from host_tools.mqtt.consumer import Consumer
 from host_tools.results.db import open_db
 from host_tools.results.sync import load, record
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)
+from support.waits import wait_for
 
 BOX = "PICOW-3F2A0001"
 
@@ -41,13 +40,9 @@ def message(lines, n, box=BOX):
     return ("sb/%s/j/M1" % box, b"%d %d %s" % (n, off, lines[n - 1].encode()))
 
 
-def settle(c, timeout=5):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        time.sleep(0.15)  # past STORE_S
-        if c.idle():
-            return
-    raise AssertionError("the consumer never settled")
+def settle(c):
+    """Until the consumer has taken every message and stored what it took."""
+    wait_for(c.idle, 10, "the consumer to take and store what came", every=0.02)
 
 
 def stored(url):

@@ -24,6 +24,7 @@ import pytest
 from host_tools.measure.app_bench import match_keys
 from support.livebox import SCOREBOARD, Live, checkout_env, score
 from support.netbox import BOX, Box, journal_lines
+from support.waits import appears, wait_for
 
 LATE_P99_MS = 15  # the pass budget, as tests/test_net_box.py's
 LATE_MAX_MS = 60
@@ -103,17 +104,13 @@ def cup(folder, db):
 
 def stored_is_journal(box, timeout=60):
     """Wait until the database's copy of M1 is the flash's journal byte for byte."""
-    deadline = time.monotonic() + timeout
     want = b"\n".join(journal_lines(box.flash, "M1")).decode() + "\n"
-    row = None
-    while time.monotonic() < deadline:
+
+    def there():
         row = box.desk.row()
-        if row is not None and row[0] == want:
-            return row
-        time.sleep(0.1)
-    have = row[0].splitlines() if row else []
-    raise AssertionError("the database holds %d lines, the journal %d; last %r / %r" % (
-        len(have), want.count("\n"), have[-2:], want.splitlines()[-2:]))
+        return row if row is not None and row[0] == want else None
+    return wait_for(there, timeout, "the database's copy of M1 to be the journal's %d "
+                    "lines" % want.count("\n"), every=0.1)
 
 
 def test_live_over_mqtt_stores_each_line_once_and_shows_the_score(desk_box):
@@ -161,11 +158,8 @@ def test_a_best_of_3_through_ten_broker_kills_and_cut_links_is_stored_once(desk_
     assert row[1:] == ("finished", BOX, 2, 1), row[1:]
     assert row[0].count("\n") == len(journal_lines(box.flash, "M1"))
     # The finished match, stored, is marked pulled on the box (as sync marks it).
-    pulled = box.flash / "matches" / "M1.pulled"
-    deadline = time.monotonic() + 30
-    while not pulled.exists() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    assert pulled.exists(), sorted(p.name for p in (box.flash / "matches").iterdir())
+    assert appears(box.flash / "matches" / "M1.pulled", 30), sorted(
+        p.name for p in (box.flash / "matches").iterdir())
     tables = box.desk.live.wait(lambda ts: any(
         t["replay"] is not None and t["replay"]["frames_won"] == {"A": 2, "B": 1}
         for t in ts.values()), what="the TV's result")
@@ -256,13 +250,12 @@ def test_a_tournament_match_assigned_over_the_broker_reaches_its_bracket(tmp_pat
         scoreboard("tournament", "assign", "Cup", match["id"], "--table", "3", "--port",
                    port, "--db", db)
         box.wait(lambda s: s.get("done") == "1", timeout=120, what="the referee's keys")
-        deadline = time.monotonic() + 60
-        while True:
+
+        def decided():
             shown = json.loads(scoreboard("tournament", "show", "Cup", "--json", "--db", db))
             (m,) = [x for x in shown["matches"] if x["id"] == match["id"]]
-            if m.get("winner") is not None or time.monotonic() > deadline:
-                break
-            time.sleep(0.5)
+            return (m, shown) if m.get("winner") is not None else None
+        m, shown = wait_for(decided, 60, "the match's result in the bracket", every=0.5)
         assert m["winner"] == match["a"] and m["score"] == [1, 0], m  # the breaker's frame
         assert shown.get("held", []) == [], shown.get("held")
     finally:
@@ -296,14 +289,12 @@ def test_the_desk_assigns_and_calls_a_match_on_a_box_on_the_broker(tmp_path):
             with urllib.request.urlopen(req, timeout=60) as r:
                 return json.loads(r.read())
 
-        deadline = time.monotonic() + 30
-        while True:  # the desk knows the box as table 3's once it has said so
+        def table_3():  # the desk knows the box as table 3's once it has said so
             with urllib.request.urlopen(desk.url + "api/tables", timeout=10) as r:
                 tables = {t["table"]: t for t in json.loads(r.read())}
-            if 3 in tables and tables[3]["box_id"] == BOX and tables[3]["signal"]:
-                break
-            assert time.monotonic() < deadline, tables
-            time.sleep(0.2)
+            t = tables.get(3)
+            return t is not None and t["box_id"] == BOX and t["signal"]
+        wait_for(table_3, 30, "the box on the broker as table 3", every=0.2)
         post("assign", {"match": match["id"], "table": 3})
         queued = list((box.flash / "queue").glob("*.sbn"))
         assert len(queued) == 1 and ("id Cup-%s" % match["id"]) in queued[0].read_text(), (

@@ -89,6 +89,7 @@ class Consumer:
         self.talks = {}  # box -> a Lock: one request to a box at a time (its reply topic)
         self.status = {}  # box -> its retained status
         self.todo = queue.Queue()
+        self.dirty = []  # the worker's: journals with lines taken, not stored yet
         self.lock = threading.Lock()
         self.committed = 0  # lines into the database
         self.duplicates = 0
@@ -106,7 +107,7 @@ class Consumer:
     # -- the worker ------------------------------------------------------------------------
     def _work(self):
         db = None
-        dirty = []  # journals with lines taken and not stored yet
+        dirty = self.dirty  # journals with lines taken and not stored yet
         due = None  # when they are stored
         while True:
             wait = None if due is None else max(0.0, due - time.monotonic())
@@ -124,17 +125,23 @@ class Consumer:
                         if key not in dirty:
                             dirty.append(key)
                             due = due or time.monotonic() + STORE_S
+                    self.todo.task_done()
+                    item = ()
                 if due is not None and time.monotonic() >= due:
                     for key in dirty:
                         self._store(db, key)
-                    dirty, due = [], None
+                    dirty.clear()
+                    due = None
             except DbError as e:  # the server away: nothing acked; the boxes send again
+                if item:
+                    self.todo.task_done()
                 self.log("database: %s" % e)
                 if db is not None:
                     db.close()
                 db = None
                 self._forget_unstored()
-                dirty, due = [], None
+                dirty.clear()
+                due = None
                 time.sleep(0.5)
         if db is not None:
             for key in dirty:
@@ -315,7 +322,8 @@ class Consumer:
         return list(j.lines) if j else []
 
     def idle(self):
-        return self.todo.empty()
+        """Nothing waits: every message taken, every line taken stored (or refused)."""
+        return not self.todo.unfinished_tasks and not self.dirty
 
     def close(self):
         self.conn.off("sb/+/j/#")
