@@ -13,7 +13,8 @@
 #   make lint       ruff
 #   make typecheck  pyright on firmware/ against the MicroPython stubs
 #   make uf2        the Pico images with the firmware frozen in: build/pico/scoreboard-pico.uf2
-#                   (RP2040) and scoreboard-pico2.uf2 (RP2350, the Pico 2 variant)
+#                   (RP2040), scoreboard-picow.uf2 (the Pico W: Wi-Fi) and scoreboard-pico2.uf2
+#                   (RP2350, the Pico 2 variant)
 #   make flash      compile the firmware and copy what changed onto a board (PORT=auto)
 #   make sync       pull the finished matches off a board into the results database
 #   make sim        the browser simulator on http://127.0.0.1:8000/ (SIM_PORT=...)
@@ -32,7 +33,7 @@ NODE_STAMP := node_modules/.deps-stamp
 TYPINGS_STAMP := typings/.deps-stamp
 
 .PHONY: deps deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2 uf2 test slow check \
-	dist bench lint typecheck flash sync sim clean-pycache
+	dist bench lint typecheck flash sync sim clean-pycache mp-libs
 
 deps: deps-system deps-python deps-node deps-typings deps-mp32 deps-qemu deps-uf2
 
@@ -51,6 +52,9 @@ DEB_PACKAGES += cmake g++ libstdc++-arm-none-eabi-newlib
 # xfonts-terminus: Terminus Bold (SIL OFL 1.1), the screens' typefaces 6x12, 8x16 and 12x24
 # (issue 26; host_tools/gen/glyphgen.py; the generated font modules are committed).
 DEB_PACKAGES += xfonts-terminus
+# mosquitto: the club's MQTT broker (issue 40: `scoreboard broker` configures it, the tests
+# start it on loopback as they start PostgreSQL); mosquitto_passwd comes with it.
+DEB_PACKAGES += mosquitto
 
 deps-system:
 	@missing=$$(for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -78,6 +82,25 @@ deps-mp32: $(MP32)
 $(MP_TREE)/.copied:
 	rm -rf $(MP_TREE) && mkdir -p build && cp -r $(MP_SRC) $(MP_TREE) && chmod -R u+w $(MP_TREE)
 	touch $@
+
+# The Pico W's network stack (lib/cyw43-driver, lib/lwip) and Bluetooth (lib/btstack) came
+# into MP_SRC after some trees were copied: a copy that lacks one of them, or has it empty
+# (a submodule not checked out then), gets it from MP_SRC, folder by folder, so the builds
+# already in the copy stay. Nothing is done when the copy has them all.
+MP_LIBS := lib/cyw43-driver lib/lwip lib/btstack
+
+mp-libs: $(MP_TREE)/.copied
+	@for d in $(MP_LIBS); do \
+		if [ -z "$$(ls -A $(MP_TREE)/$$d 2>/dev/null)" ]; then \
+			if [ -z "$$(ls -A $(MP_SRC)/$$d 2>/dev/null)" ]; then \
+				echo "make: $(MP_SRC)/$$d is missing: the Pico W needs it (the v1.28.0 submodule)" >&2; \
+				exit 1; \
+			fi; \
+			echo "make: $(MP_TREE) was copied without $$d: copying it from $(MP_SRC)"; \
+			rm -rf $(MP_TREE)/$$d && cp -r $(MP_SRC)/$$d $(MP_TREE)/$$d && chmod -R u+w $(MP_TREE)/$$d \
+				|| exit 1; \
+		fi; \
+	done
 
 $(MP_TREE)/mpy-cross/build/mpy-cross: $(MP_TREE)/.copied
 	$(MAKE) -s -C $(MP_TREE)/mpy-cross -j2
@@ -110,11 +133,17 @@ $(QEMU_ELF): $(MP_TREE)/mpy-cross/build/mpy-cross $(QEMU_MANIFEST) $(FIRMWARE_PY
 # app and a frozen main.py that starts it at power-on), made into a UF2 by picotool built
 # from a copy of its sources, which sit beside the MicroPython tree (no USB or signing
 # support: neither is needed for a UF2).
-# `make deps` builds the RP2040 one (the tests check it); `make uf2` both (the Pico 2's
-# adds about as long again as the Pico's, so `make test` from nothing does not wait for it).
+# `make deps` builds the two RP2040 ones (the tests boot both: the Pico W's adds 2 to 8
+# minutes from nothing here, by the machine's load, docs/figures.md; a firmware change
+# rebuilds it in seconds); `make uf2` the Pico 2's too (about as long
+# again as the Pico's, and no test runs it, so `make test` from nothing does not wait for it).
+# The Pico W is the port's RPI_PICO_W without Bluetooth: a board folder of the project's
+# own (host_tools/mp/rp2_boards/SCOREBOARD_PICO_W, which says why).
 PICOTOOL_SRC := $(dir $(MP_SRC))picotool
 PICOTOOL := build/picotool/bin/picotool
 PICO_UF2 := build/pico/scoreboard-pico.uf2
+PICOW_UF2 := build/pico/scoreboard-picow.uf2
+PICOW_BOARD := host_tools/mp/rp2_boards/SCOREBOARD_PICO_W
 PICO2_UF2 := build/pico/scoreboard-pico2.uf2
 RP2_INPUTS := $(PICOTOOL) $(MP_TREE)/mpy-cross/build/mpy-cross firmware/manifest.py $(FIRMWARE_PY)
 # What the two builds need on PATH (Debian: cmake, gcc-arm-none-eabi, g++): a missing one
@@ -123,15 +152,17 @@ RP2_TOOLS := cmake arm-none-eabi-gcc c++
 RP2_CHECK = @for t in $(RP2_TOOLS); do command -v $$t >/dev/null 2>&1 || { \
 	echo "make uf2: $$t is missing: run make deps (as root: it installs cmake and the ARM toolchain)" >&2; \
 	exit 1; }; done
-# $(call rp2_uf2,BOARD,check target): build the port for BOARD into its build-BOARD/
-# (the output in build/pico/build-BOARD.log, its tail on failure), then check the UF2
-# (python -m host_tools.commands.uf2, which prints what it covers) and only then keep it;
-# its figures and the .mpy files' go into docs/figures.md (host_tools/measure/figures.py).
+# $(call rp2_uf2,BOARD,check target[,board folder]): build the port for BOARD (the port's
+# own, or the folder given) into its build-BOARD/ (the output in build/pico/build-BOARD.log,
+# its tail on failure), then check the UF2 (python -m host_tools.commands.uf2, which prints
+# what it covers) and only then keep it; its figures and the .mpy files' go into
+# docs/figures.md (host_tools/measure/figures.py).
 define rp2_uf2
 	$(RP2_CHECK)
 	mkdir -p build/pico
+	$(if $(3),$(call rp2_board_moved,$(1),$(3)))
 	CMAKE_ARGS="-Dpicotool_DIR=$(abspath build/picotool)/lib/cmake/picotool" \
-		$(MAKE) -C $(MP_TREE)/ports/rp2 -j2 BOARD=$(1) \
+		$(MAKE) -C $(MP_TREE)/ports/rp2 -j2 $(if $(3),BOARD_DIR=$(abspath $(3)),BOARD=$(1)) \
 		FROZEN_MANIFEST=$(abspath firmware/manifest.py) >build/pico/build-$(1).log 2>&1 \
 		|| { tail -n 30 build/pico/build-$(1).log >&2; exit 1; }
 	$(BIN)/python -m host_tools.commands.uf2 $(MP_TREE)/ports/rp2/build-$(1)/firmware.uf2 $(2)
@@ -140,8 +171,19 @@ define rp2_uf2
 	$(BIN)/python -m host_tools.measure.figures mpy
 endef
 
-deps-uf2: $(PICO_UF2)
-uf2: $(PICO_UF2) $(PICO2_UF2)
+# A board folder of our own given by path: the port's build folder for it keeps that path
+# in its cmake cache, and cmake, run again, would look for the board where it was (a
+# checkout moved or renamed): such a build folder is made afresh.
+define rp2_board_moved
+	@cache=$(MP_TREE)/ports/rp2/build-$(1)/CMakeCache.txt; \
+	if [ -f $$cache ] && ! grep -qx "MICROPY_BOARD_DIR:[A-Z]*=$(abspath $(2))" $$cache; then \
+		echo "make: the board folder of build-$(1) moved: building it afresh"; \
+		rm -rf $(MP_TREE)/ports/rp2/build-$(1); \
+	fi
+endef
+
+deps-uf2: $(PICO_UF2) $(PICOW_UF2)
+uf2: $(PICO_UF2) $(PICOW_UF2) $(PICO2_UF2)
 
 $(PICOTOOL): $(MP_TREE)/.copied | deps-system
 	$(RP2_CHECK)
@@ -160,6 +202,9 @@ $(PICO_UF2): $(RP2_INPUTS) | deps-system deps-python
 
 $(PICO2_UF2): $(RP2_INPUTS) | deps-system deps-python
 	$(call rp2_uf2,RPI_PICO2,pico2)
+
+$(PICOW_UF2): $(RP2_INPUTS) $(wildcard $(PICOW_BOARD)/*) | deps-system deps-python mp-libs
+	$(call rp2_uf2,SCOREBOARD_PICO_W,picow,$(PICOW_BOARD))
 
 deps-python: $(PY_STAMP)
 deps-node: $(NODE_STAMP)

@@ -1,8 +1,9 @@
 """Entry on the device: pick the board, run the app until stopped.
 
 The board is named by `board.txt` on the flash when it exists (for a variant, e.g.
-`pico2_oled`), else it follows from the port: `pico` on an RP2040/RP2350, `host` on a
-computer (the unix port: the virtual device).
+`pico2_oled`), else it follows from the port: `pico` on an RP2040/RP2350 (`picow` on a
+Pico W: the image says so in its machine name), `host` on a computer (the unix port:
+the virtual device).
 
 Another program on the USB port never stops a match: the port's keyboard interrupt is
 off while this file runs (`micropython.kbd_intr(-1)`), so a Ctrl-C or a Ctrl-A from a
@@ -30,6 +31,8 @@ def board_name():
             return name
     except OSError:
         pass
+    if "Pico W" in getattr(sys.implementation, "_machine", ""):
+        return "picow"  # the Wi-Fi image (Raspberry Pi Pico W with RP2040)
     return _DEFAULT.get(sys.platform, "pico")
 
 

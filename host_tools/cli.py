@@ -37,6 +37,7 @@ COMMANDS = {
     "live": "host_tools.commands.live",
     "tournament": "host_tools.commands.tournament",
     "desk": "host_tools.commands.desk",
+    "broker": "host_tools.commands.broker",
 }
 
 

@@ -51,12 +51,18 @@ board has all of them (tests/boards/test_boards.py walks every board through thi
     free_bytes()          free bytes on the flash's filesystem
     sync()                called after each journal flush: whatever the filesystem needs
                           for the line to be on flash
+    radio                 the Wi-Fi station (boards/picow.py), or None: no radio of its
+                          own (the net task then uses the computer's network where there
+                          are sockets, the virtual device's; a Pico has none). A radio
+                          has `start(ssid, password)` (switch on, start joining; it may
+                          hold the CPU while the chip's firmware loads) and `state()`:
+                          "up", "joining", "no radio" (the chip did not start), "refused"
 
 This class gives the defaults a board on a real filesystem shares: `feed_keys` (the
 scan of keys()), `errno` (the OSError's own number), `free_bytes` (statvfs:
 scoreboard.files.fs_free), `sync` (scoreboard.files.fs_sync: os.sync on MicroPython
-where there is one) and `eink_show_now`. Everything else each board defines; nothing
-here touches hardware.
+where there is one), `eink_show_now` and `radio` (None). Everything else each board
+defines; nothing here touches hardware.
 """
 
 from scoreboard.files import fs_free, fs_sync
@@ -64,7 +70,7 @@ from scoreboard.files import fs_free, fs_sync
 # The contract's members, in the order above: what the app may use of a board.
 MEMBERS = ("name", "echo", "flash", "eink_size", "led", "eink_show", "eink_show_now", "led_show",
            "led_level", "keys", "feed_keys", "tone", "quiet", "unique_id", "ticks_ms", "errno",
-           "free_bytes", "sync")
+           "free_bytes", "sync", "radio")
 
 
 class Board:
@@ -73,6 +79,7 @@ class Board:
 
     name = "board"
     flash = ""
+    radio = None  # no Wi-Fi of its own (boards/picow.py has one)
 
     async def eink_show(self, full, paint):
         """Draw with `paint` and refresh the panel (each board has its own)."""

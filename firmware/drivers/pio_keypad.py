@@ -121,13 +121,29 @@ def _program(rp2, width):
     return scan
 
 
+# The program of each column width, made once: the PIO keeps a loaded program's place in
+# the program object itself, so a board built again (the app started again from the
+# REPL) hands the state machine the very same object, which is found loaded and reused.
+_PROGRAMS = {}
+
+
+def program(rp2, width):
+    """The scan program for `width` column GPIOs, the same object every time."""
+    prog = _PROGRAMS.get(width)
+    if prog is None:
+        prog = _PROGRAMS[width] = _program(rp2, width)
+    return prog
+
+
 class PioKeypad:
     """The matrix on rows `rows` (consecutive GPIOs, top row first) and columns `cols`
     (left first, spanning at most 8 GPIOs), scanned by state machine `sm_id` (0-3 on
-    PIO0, 4-7 on PIO1), its words streamed by two DMA channels into RAM. The keypad
-    owns that PIO block: building it removes every program loaded there, and closes
-    the keypad built before it. `clock`: the module with ticks_ms, ticks_us and
-    ticks_diff (default `time`); `mem32`: machine.mem32, to see the FIFO's stall flag."""
+    PIO0, 4-7 on PIO1), its words streamed by two DMA channels into RAM. It shares its
+    PIO block: it loads its own program (once) and removes nothing, so another program
+    in the block (the Pico W's radio, should the SDK put its SPI there) never loses its
+    place to the keypad; building it closes the keypad built before it. `clock`: the
+    module with ticks_ms, ticks_us and ticks_diff (default `time`); `mem32`:
+    machine.mem32, to see the FIFO's stall flag."""
 
     def __init__(self, rp2, Pin, rows, cols, sm_id=0, mem32=None, clock=None):
         rows = tuple(rows)
@@ -149,14 +165,15 @@ class PioKeypad:
             Pin(gp, Pin.IN, Pin.PULL_UP)
         for gp in rows:  # released rows float high, not into the default pull-down
             Pin(gp, Pin.IN, Pin.PULL_UP)
-        self.program = _program(rp2, self.width)
+        self.program = program(rp2, self.width)
         self.freq = _CYCLES * 1_000_000 // SAMPLE_US
-        # The keypad owns its PIO block: a board built again (the app started again
-        # from the REPL) finds the last build's program there, and two would not fit.
+        # A board built again (the app started again from the REPL) finds the last
+        # build's keypad scanning: closed (its DMA would race this one's), and the state
+        # machine set up afresh with the program it already has. `PIO.remove_program()`
+        # with no argument would free the whole block, whatever else lives there.
         if _LIVE[0] is not None:
             _LIVE[0].close()
         rp2.StateMachine(sm_id).active(0)
-        rp2.PIO(sm_id >> 2).remove_program()
         self.sm = rp2.StateMachine(sm_id, self.program, freq=self.freq,
                                    set_base=Pin(rows[0]), in_base=Pin(base))
         self._mem32 = mem32

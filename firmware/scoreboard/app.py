@@ -62,6 +62,8 @@ _OVERTIME_WORDS = ("abandon", "forfeit", "suspend")  # what still goes in past M
 
 
 class App:
+    net = None  # the net task's Net (scoreboard/net/task.py) while App.run() runs one
+
     def __init__(self, board):
         self.board = board
         self.journal = Journal(board.flash, box_id(board.unique_id(), board.name),
@@ -523,6 +525,19 @@ class App:
         self.stopped = True
         self.buzzer.quiet()
 
+    def note(self, text):
+        """A notice on the panel from outside the keys (the net task's: the radio failed,
+        the broker refused): it stands until the next key, or `unnote(text)`."""
+        self.screen.notice = text
+        self._dirty(self.board.ticks_ms())
+
+    def unnote(self, text):
+        """Take notice `text` down if it still stands."""
+        if self.screen.notice == text:
+            self.screen.notice = None
+            self._update_screen()  # what stands in its place (a full flash's warning)
+            self._dirty(self.board.ticks_ms())
+
     def show_error(self, text):
         """Make the error screen the one shown; the runner pushes it to the panel (a
         full refresh: `step` at once, `run` when its tasks have stopped)."""
@@ -569,6 +584,7 @@ class App:
         asyncio.get_event_loop().set_exception_handler(on_error)
         wake = self._eink_wake = asyncio.Event()
         panel = asyncio.create_task(self._eink_task(wake))
+        net = _net_task(self)  # the journal to the desk over the club's Wi-Fi, if it can
         try:
             while not self.stopped:
                 start = board.ticks_ms()
@@ -583,6 +599,8 @@ class App:
                     pass
         finally:
             panel.cancel()
+            if net is not None:
+                net.cancel()
             self._eink_wake = None
             self._eink_next = None
             self.stop()
@@ -599,3 +617,20 @@ class App:
                 self.fail(e)
             finally:
                 self._eink_next = None
+
+
+def _net_task(app):
+    """The net task (scoreboard/net) beside the passes, on a board that can reach a
+    network (a radio, or the computer's sockets), else None: a Pico without Wi-Fi never
+    loads it. It waits quietly until the settings name a broker."""
+    if app.board.radio is None:
+        try:
+            import socket  # noqa: F401  (the unix port's; the rp2 Pico has none)
+        except ImportError:
+            return None
+    import asyncio
+
+    from scoreboard.net.task import Net
+
+    app.net = Net(app)
+    return asyncio.create_task(app.net.run())

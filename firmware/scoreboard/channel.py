@@ -34,7 +34,10 @@ ends the one being answered (a host that gave up and asks afresh).
                              when ID's journal (its last continuation) has that SHA-256
     prune BYTES              pulled matches deleted (scoreboard.space) until BYTES are
                              free; ok FREE
-    settings                 `- KEY VALUE` for each setting, then ok
+    settings [KEY=VALUE...]  `- KEY VALUE` for each setting, `- KEY set` for each
+                             password that is set (never its value), then ok; with
+                             KEY=VALUE words (percent-encoded), those of the network
+                             first (scoreboard/settings.py `change`: all or none)
     table T                  the box's table (settings.txt `table=T`, 1..99; `-` clears
                              it), shown on its start screen and said in `hello`: ok table T
     withdraw ID              queue/ID.sbn taken back (the desk moved the match to another
@@ -416,9 +419,19 @@ class Channel:
         yield "ok stopping"
 
     def settings(self, args):
+        from scoreboard.settings import change, secrets_set
+
         values = self.app.settings
+        files = self.app.journal.files
+        if args:
+            try:
+                change(files, values, args)
+            except ValueError as e:
+                raise Refused(str(e)) from None
         for key in sorted(values):
             yield "- %s %s" % (key, values[key])
+        for key in secrets_set(files):
+            yield "- %s set" % key
         yield "ok"
 
     def called(self, args):

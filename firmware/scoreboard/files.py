@@ -401,3 +401,12 @@ class Queue:
     def remove(self, name):
         """Delete queue/NAME.sbn (its match has started); gone already is no error."""
         self.files.remove(self._path(name))
+
+
+def close_quietly(f):
+    """Close a handle whose last write failed: the close may try to write the failed
+    bytes again, and fail too."""
+    try:
+        f.close()
+    except OSError:
+        pass

@@ -61,7 +61,7 @@ from micropython import const
 from scoreboard.core.match import Match
 from scoreboard.core.words import with_checksum
 from scoreboard.files import (RESERVE, SPARE, Files, JournalError, Queue, box_id,
-                              check_match_id, normalised, parse_header)
+                              check_match_id, close_quietly, normalised, parse_header)
 from scoreboard.recovery import FrameLog
 from scoreboard.recovery import recover as recover_match
 from scoreboard.recovery import reload as reload_match
@@ -84,6 +84,9 @@ def _word(line):
 
 class Journal:
     echo = None  # scoreboard.echo.Echo: each line on the console too (set by the app)
+    # notify(stem, lines, bytes): STEM holds that many lines and bytes on flash now (after
+    # each flush or a recovery; None, 0, 0: no match). The net task's wake-up (net/).
+    notify = None
 
     def __init__(self, root, board_id, errno_of=None, free=None, reserve=RESERVE,
                  sync=None):
@@ -185,6 +188,8 @@ class Journal:
         self.match = Match(header, self.store)
         if self.echo is not None:
             self.echo.lines(mid, 1, data)
+        if self.notify is not None:
+            self.notify(mid, self.lines, self.pos)
         self.frame_end = 0
         self.measure()
         return self.match
@@ -274,6 +279,8 @@ class Journal:
         self.crc = binascii.crc32(data, self.crc) & 0xFFFFFFFF
         if self.echo is not None:  # after the flush: the console never runs ahead
             self.echo.lines(self.stem, first, data)
+        if self.notify is not None:  # after the flush too: the net sends what flash holds
+            self.notify(self.stem, self.lines, self.pos)
         if self.lines // _MEASURE_EVERY != was:
             self.measure()
 
@@ -296,7 +303,7 @@ class Journal:
         line did. Where a filesystem left part of the line, nothing may follow it (the
         next line would be glued on): appending stops until a reset, whose recovery
         drops the torn tail and goes on in a continuation."""
-        _close_quietly(self._f)
+        close_quietly(self._f)
         self._f = None
         path = self._path(self.stem)
         if os.stat(path)[6] != self.pos:
@@ -325,7 +332,7 @@ class Journal:
                 raise
             self._gap = True
             # a fresh handle: littlefs never syncs an errored file again
-            _close_quietly(self._k)
+            close_quietly(self._k)
             self._k = store.handle = open(store.path, "a+b")
             return
         self._gap = False
@@ -362,6 +369,8 @@ class Journal:
         self._open(r.stem, r.match.header.id, r.pos, r.line, r.crc)
         if self.echo is not None:
             self.echo.state(self.stem, self.lines)
+        if self.notify is not None:
+            self.notify(self.stem, self.lines, self.pos)
         self.frame_end = r.frame_end()
         self.measure()
         return self.match, None if damage is None else str(damage)
@@ -391,6 +400,8 @@ class Journal:
         self.store = None
         self.frames_left = None
         self.stuck = None
+        if self.notify is not None:
+            self.notify(None, 0, 0)
 
     # -- space -----------------------------------------------------------------------
     def space_message(self):
@@ -437,12 +448,3 @@ class Journal:
         if left == 0:
             return "flash: less than a frame left"
         return "flash: about %d frame%s left" % (left, "" if left == 1 else "s")
-
-
-def _close_quietly(f):
-    """Close a handle whose last write failed: the close may try to write the failed
-    bytes again, and fail too."""
-    try:
-        f.close()
-    except OSError:
-        pass

@@ -26,7 +26,7 @@ are host_tools/device/flashing.py's; this module is the command.
 
 import sys
 
-from host_tools.commands.options import add_port_option
+from host_tools.commands.options import add_db_options, add_port_option
 from host_tools.device.flashing import APP_HEAP_KB, HEAR_S, FlashError, build, flash
 from host_tools.device.flashing import heap_warning, local_version
 from host_tools.device.box import BoardError
@@ -44,12 +44,16 @@ def add_parser(sub):
                     "flash says what they leave the board. For a club's box use "
                     "`scoreboard flash --uf2`, which puts the UF2 (the firmware frozen "
                     "in) on a board in BOOTSEL mode." % APP_HEAP_KB)
-    add_port_option(p)
+    add_port_option(p, default=None, more="; with --uf2, the running box to pull the "
+                    "matches from first when the image changes its family (Pico and Pico "
+                    "W keep their filesystems apart)")
     p.add_argument("--uf2", nargs="?", const="", metavar="DRIVE",
                    help="instead: copy the Pico image (make uf2) onto the board's RPI-RP2 "
                         "drive in BOOTSEL mode (found when not given)")
     p.add_argument("--image", metavar="FILE",
-                   help="with --uf2: this UF2 (default build/pico/scoreboard-pico.uf2)")
+                   help="with --uf2: this UF2 (default: the family the board runs, "
+                        "build/pico/scoreboard-pico.uf2 or scoreboard-picow.uf2)")
+    add_db_options(p)
     p.set_defaults(run=run)
 
 
@@ -57,7 +61,7 @@ def run(args):
     if args.uf2 is not None:  # the UF2 route: the firmware frozen in, nothing over USB serial
         from host_tools.commands import uf2_install
 
-        return uf2_install.run(args.uf2 or None, args.image)
+        return uf2_install.run(args.uf2 or None, args.image, port=args.port, db_args=args)
     if args.image is not None:
         print("flash: --image goes with --uf2 (the .mpy route compiles firmware/)",
               file=sys.stderr)
@@ -69,7 +73,7 @@ def run(args):
         return 2
     version = local_version()
     try:
-        with Board(args.port) as board:  # gives the box back to its app however it ends
+        with Board(args.port or "auto") as board:  # gives the box back to its app
             copied, removed, reported = flash(board, files, version, out=say)
             said = board.start_and_hear(HEAR_S)
     except BoardError as e:

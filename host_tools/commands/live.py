@@ -1,10 +1,12 @@
 """`scoreboard live [--port PORT]... [--bind ADDR] [--allow-host NAME]... [--http-port N]
-[--db URL] [--lang en|pl|bg]`: follow the boxes as they play and serve their scores on
+[--db URL] [--lang en|pl|bg] [--mqtt URL]`: follow the boxes as they play and serve their scores on
 http://127.0.0.1:N/ (host_tools/live/'s docstring says how; server.py lists the pages).
 
 `--port` may be repeated (table N is the Nth port) or `auto` (the default): every USB
 serial port and every running virtual device (ports.py), looked for again every few
-seconds, so a box plugged in later becomes the next table. `--lang` is the pages'
+seconds, so a box plugged in later becomes the next table. `--mqtt URL`: the boxes on the
+club's Wi-Fi, through its broker (live/netfeed.py, mqtt/consumer.py), and then no USB
+port unless `--port` names one. `--lang` is the pages'
 language (the overlay's and the TV page's words, from the box's own tables). Nothing
 listens beyond loopback unless `--bind` says so, and there the desk's view (/api/desk)
 needs the token printed at the start (guard.py; `--allow-host` adds a name the pages are
@@ -23,6 +25,7 @@ import threading
 
 from host_tools.live.follow import serve
 from host_tools.live.guard import loopback
+from host_tools.commands.options import add_mqtt_options
 from host_tools.messages import fail, one_of, say
 from host_tools.results.db import ENV, DbError, url_from
 from host_tools.tournament import boxresults
@@ -71,6 +74,9 @@ def add_options(p, desk=False):
                    help="read the --db URL from FILE (out of sight of `ps`)")
     p.add_argument("--lang", default="en",
                    help="the pages' language: en, pl or bg, the box's words (default: en)")
+    add_mqtt_options(p, "the boxes on the club's Wi-Fi through the broker at URL: each "
+                        "box a table, every line stored as it comes (needs --db); no USB "
+                        "port is looked for unless --port says so")
 
 
 class _Log:
@@ -115,7 +121,7 @@ def run(args, prog="live", desk=None):
     except ValueError as e:
         fail(prog, e)
         return 2
-    ports = args.port or ["auto"]
+    ports = args.port or (["auto"] if args.mqtt is None else [])
     auto = "auto" in ports
     fixed = [p for p in ports if p != "auto"]
     results = made = None
@@ -130,13 +136,29 @@ def run(args, prog="live", desk=None):
             return 2
         if desk is not None:
             made = desk(url, log)
+    net = None
+    if args.mqtt is not None:
+        if results is None:
+            fail(prog, "--mqtt: give --db (or --db-file): the lines the desk acknowledges "
+                       "to the boxes must be stored")
+            return 2
+        from host_tools.mqtt.client import MqttError
+        from host_tools.mqtt.consumer import desk_connection
+
+        try:
+            net = (desk_connection(args.mqtt, args.broker_dir), url, boxresults)
+        except MqttError as e:
+            fail(prog, e)
+            results.close()
+            return 2
     if not loopback(bind):
         log("listening on %s: the pages are open to the network there; the desk's view "
             "(/api/desk)%s needs the token below" % (
                 bind, " and every action of the desk" if desk is not None else ""))
     try:
         return asyncio.run(serve(fixed, auto, bind, args.http_port, results, args.idle, log,
-                                 hosts=args.allow_host, lang=args.lang, desk=made))
+                                 hosts=args.allow_host, lang=args.lang, desk=made,
+                                 net=net))
     finally:
         if results is not None:
             results.close()

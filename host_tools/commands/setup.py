@@ -1,4 +1,13 @@
 """`scoreboard setup [--port PORT] FILE`: queue prepared matches on the box.
+`scoreboard setup [--port PORT] --wifi SSID --broker HOST[:PORT] [--broker-dir DIR]
+[FILE]`: put the box on the club's Wi-Fi too (docs/desk.md, "The boxes on the club's
+Wi-Fi"): the Wi-Fi password is asked for (not shown as it is typed; read from standard
+input when that is no terminal), the box gets a fresh password of its own on the
+club's broker, registered in the broker's folder (`scoreboard broker init` made it;
+DIR, default the user's data folder), and the box keeps the four in its settings
+(scoreboard/settings.py: the two passwords in a file of their own no request reads).
+No password is printed, logged, or written anywhere else. The broker by its IPv4
+address: the box asks no DNS server. `--wifi ""` takes the box off the Wi-Fi.
 
 FILE is one `.sbn` header, or a CSV draw with one match per row. CSV columns (a header
 row names them; case and order do not matter):
@@ -50,9 +59,11 @@ table N already are named (a conflict the desk shows until one is set elsewhere)
 The draw and its checks are host_tools/results/draw.py's; this module is the command.
 """
 
+import getpass
 import re
 import sys
 from datetime import datetime
+from urllib.parse import quote
 
 from host_tools.commands.options import add_port_option
 from host_tools.device.connect import open_box
@@ -75,7 +86,60 @@ def add_parser(sub):
     p.add_argument("--lang", default=None,
                    help="the language of every match's screens on the box: en, pl or bg "
                         "(default: each row's lang column, else the box's own)")
+    p.add_argument("--wifi", default=None, metavar="SSID",
+                   help="put the box on this Wi-Fi network (its password is asked for); "
+                        "with --broker")
+    p.add_argument("--broker", default=None, metavar="HOST",
+                   help="the club's MQTT broker, its IPv4 address (HOST or HOST:PORT)")
+    p.add_argument("--broker-dir", default=None, metavar="DIR",
+                   help="the broker's folder, where the box's password is registered "
+                        "(default: the user's data folder, as `scoreboard broker`)")
     p.set_defaults(run=run)
+
+
+def ask_secret(prompt, twice=False, stdin=None):
+    """A password from the user, never echoed: getpass on a terminal, else one line of
+    standard input (a script's pipe). `twice`: typed again and compared."""
+    stdin = stdin or sys.stdin
+    if not stdin.isatty():
+        return stdin.readline().rstrip("\r\n")
+    first = getpass.getpass(prompt)
+    if twice and getpass.getpass("again: ") != first:
+        raise SetupError("the two passwords differ: nothing changed")
+    return first
+
+
+def check_network(args):
+    """SetupError when --wifi and --broker are not what the box can take."""
+    if args.wifi is None or args.broker is None:
+        raise SetupError("--wifi and --broker go together (--wifi \"\" --broker - takes "
+                         "the box off the Wi-Fi)")
+    if args.wifi == "":
+        return
+    host, _, port = args.broker.partition(":")
+    parts = host.split(".")
+    if len(parts) != 4 or not all(p.isdigit() and int(p) <= 255 for p in parts) or (
+            port and not (port.isdigit() and 0 < int(port) < 65536)):
+        raise SetupError("--broker %s: the broker's IPv4 address, HOST or HOST:PORT (the "
+                         "box asks no DNS server)" % args.broker)
+    if len(args.wifi.encode()) > 32:
+        raise SetupError("--wifi: a network name is at most 32 bytes")
+
+
+def network_settings(args, wifi_pass, box_id):
+    """The `settings` words for the box (KEY=VALUE, percent-encoded), its broker
+    password registered first in the broker's folder."""
+    from host_tools.mqtt.broker import Broker, BrokerError, default_folder
+
+    words = ["wifi=" + quote(args.wifi, safe="")]
+    if args.wifi == "":
+        return words + ["broker=", "wifi_pass=", "mqtt_pass="]
+    try:
+        mqtt_pass = Broker(args.broker_dir or default_folder()).add_box(box_id)
+    except BrokerError as e:
+        raise SetupError(str(e)) from None
+    return words + ["broker=" + args.broker, "wifi_pass=" + quote(wifi_pass, safe=""),
+                    "mqtt_pass=" + quote(mqtt_pass, safe="")]
 
 
 def set_table(args):
@@ -111,13 +175,55 @@ def set_table(args):
 
 
 def run(args):
+    if args.file is None and args.table is None and args.wifi is None and args.broker is None:
+        fail("setup", "give a .sbn header or a .csv draw to queue, --table N, or --wifi and "
+                      "--broker")
+        return 2
+    if (args.wifi is None) != (args.broker is None):
+        fail("setup", "--wifi and --broker go together (--wifi \"\" --broker - takes the "
+                      "box off the Wi-Fi)")
+        return 2
     if args.table is not None:
         rc = set_table(args)
-        if rc or args.file is None:
+        if rc:
             return rc
-    if args.file is None:
-        fail("setup", "give a .sbn header or a .csv draw to queue, or --table N")
-        return 2
+    if args.file is not None:
+        rc = _queue(args)
+        if rc:
+            return rc
+    if args.wifi is not None:
+        return _network(args)
+    return 0
+
+
+def _network(args):
+    """The Wi-Fi and broker settings onto the box: the password asked for before the
+    box is opened (no port held while someone types)."""
+    try:
+        check_network(args)
+        wifi_pass = ""
+        if args.wifi:
+            wifi_pass = ask_secret("the password of the Wi-Fi %s (empty: an open network): "
+                                   % args.wifi)
+            if wifi_pass and not 8 <= len(wifi_pass) <= 63:
+                raise SetupError("a WPA2 password is 8 to 63 characters: nothing changed")
+        with open_box(args.port, channel_only=True) as board:
+            box = board.box_id()
+            now = board.settings(network_settings(args, wifi_pass, box))
+        if args.wifi and now.get("wifi") != args.wifi:  # firmware before the Wi-Fi boxes
+            raise SetupError("the box's firmware takes no network settings: `scoreboard "
+                             "flash --uf2` puts the Pico W image on it first")
+    except (BoardError, SetupError) as e:
+        fail("setup", e)
+        return 1
+    if args.wifi:
+        say("setup: %s joins %s and the broker at %s" % (box, args.wifi, args.broker))
+    else:
+        say("setup: %s is off the Wi-Fi" % box)
+    return 0
+
+
+def _queue(args):
     try:
         when = datetime.strptime(args.date, "%Y-%m-%dT%H:%M") if args.date else None
     except ValueError:

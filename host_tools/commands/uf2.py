@@ -16,12 +16,20 @@ it; every failure is a `UF2Error` whose text is one line saying why):
     check_image(path, target) -> [Block, ...]               a valid image for that board
     make_uf2(data, address, family) -> bytes                a UF2 of 256-byte payloads
 
-`PICO` and `PICO2` are the two targets (`Target`: the drive's Board-ID, the family, where
-the flash's filesystem starts, the image's file name under build/pico/).
+    pico_board(blocks)        -> str or None                the board it was built for
+    target_of(path)           -> Target                     the target that image is for
+    filesystem_at(path, target) -> bool                     a flash dump (a drive's
+                                                            CURRENT.UF2) holds littlefs there
 
-`python -m host_tools.commands.uf2 FILE [pico|pico2]` checks an image and prints what it covers
-(`make uf2` runs it on the Pico 2 image, which the tests do not build); a bad one gets
-one line on stderr and exit 1.
+`PICO`, `PICOW` and `PICO2` are the targets (`Target`: the drive's Board-ID, the family,
+where the flash's filesystem starts, the image's file name under build/pico/). A Pico
+and a Pico W show the same drive (RPI-RP2, the same RP2040 boot ROM) but keep their
+filesystems in different places (0x100A0000 and 0x1012C000): the image itself says which
+it is for, in the binary information picotool reads (`pico_board`: `pico`, `pico_w`).
+
+`python -m host_tools.commands.uf2 FILE [pico|picow|pico2]` checks an image and prints what
+it covers (`make uf2` runs it on each image it builds); a bad one gets one line on stderr
+and exit 1.
 """
 
 import struct
@@ -74,7 +82,23 @@ PICO = Target("RPI-RP2", "Raspberry Pi Pico", RP2040, FLASH_START + 0xA0000,
 # RPI_PICO2: 4 MB of flash, all but the first 1 MB littlefs.
 PICO2 = Target("RP2350", "Raspberry Pi Pico 2", RP2350_ARM_S, FLASH_START + 0x100000,
                "scoreboard-pico2.uf2", (ABSOLUTE,))
-TARGETS = (PICO, PICO2)
+# RPI_PICO_W (and the project's SCOREBOARD_PICO_W, its copy without Bluetooth): 2 MB of
+# flash, the last 848 KB littlefs (0x12C000): the network stack makes the image longer.
+PICOW = Target("RPI-RP2", "Raspberry Pi Pico W", RP2040, FLASH_START + 0x12C000,
+               "scoreboard-picow.uf2", ())
+# A drive's Board-ID names the first of these with it: a Pico W's drive is a Pico's.
+TARGETS = (PICO, PICO2, PICOW)
+BY_NAME = {"pico": PICO, "picow": PICOW, "pico2": PICO2}
+# The binary information an image carries (pico-sdk, pico/binary_info/structure.h): a
+# marker word in its first kilobyte, then where the entries are.
+_BI_MARKER = 0x7188EBF2
+_BI_MARKER_END = 0xE71AA390
+_BI_ID_AND_STRING = 6
+_BI_TAG_RP = 0x5052  # 'R', 'P'
+_BI_PICO_BOARD = 0xB63CFFBB
+# littlefs's superblock names itself at byte 8 of the filesystem's block 0 or 1.
+_LFS_MAGIC = b"littlefs"
+_LFS_BLOCK = 4096
 
 
 class UF2Error(Exception):
@@ -190,11 +214,106 @@ def make_uf2(data, address=FLASH_START, family=RP2040):
     return bytes(out)
 
 
+class _Memory:
+    """The flash an image's blocks cover, read by address (None where it has no block)."""
+
+    def __init__(self, blocks):
+        self.pages = {b.address: b.payload for b in blocks if len(b.payload) == PAYLOAD}
+
+    def read(self, address, n):
+        out = b""
+        while n > 0:
+            base = address - address % PAYLOAD
+            page = self.pages.get(base)
+            if page is None:
+                return None
+            k = min(n, base + PAYLOAD - address)
+            out += page[address - base:address - base + k]
+            address += k
+            n -= k
+        return out
+
+
+def pico_board(blocks):
+    """The pico-sdk board the image was built for (`pico`, `pico_w`, `pico2`), from its
+    binary information, or None where it carries none."""
+    mem = _Memory(blocks)
+    head = mem.read(FLASH_START, 1024) or b""
+    for at in range(0, len(head) - 19, 4):
+        marker, start, end, _mapping, closing = struct.unpack_from("<5I", head, at)
+        if marker == _BI_MARKER and closing == _BI_MARKER_END and 0 < end - start < 4096:
+            break
+    else:
+        return None
+    table = mem.read(start, end - start)
+    if table is None:
+        return None
+    for (entry,) in struct.iter_unpack("<I", table):
+        core = mem.read(entry, 12)
+        if core is None:
+            continue
+        kind, tag, ident, value = struct.unpack("<HHII", core)
+        if kind == _BI_ID_AND_STRING and tag == _BI_TAG_RP and ident == _BI_PICO_BOARD:
+            text = mem.read(value, 32)
+            return text.split(b"\0")[0].decode("ascii", "replace") if text else None
+    return None
+
+
+def target_of(path):
+    """The Target an image is for: by its family, and on the RP2040 by the board its
+    binary information names (a Pico W image is no Pico image: its filesystem is
+    elsewhere)."""
+    blocks = _read(path)
+    family = _family(blocks, str(path))
+    if family == RP2350_ARM_S:
+        return PICO2
+    if family != RP2040:
+        raise UF2Error("%s is a UF2 for %s, not for a Pico" % (path, family_name(family)))
+    return PICOW if pico_board(blocks) == "pico_w" else PICO
+
+
+def filesystem_at(path, target):
+    """Whether the flash dump at `path` (a UF2 of the whole flash: the CURRENT.UF2 a
+    BOOTSEL drive shows) holds a littlefs where `target` keeps its filesystem. Only the
+    two blocks looked at are read: the dump is as big as the flash."""
+    for block in (0, 1):
+        address = target.fs_start + block * _LFS_BLOCK
+        data = _block_at(path, address)
+        if data is not None and data[8:16] == _LFS_MAGIC:
+            return True
+    return False
+
+
+def _block_at(path, address):
+    """The payload of the dump's block for `address`: where a dump of the whole flash
+    from its start keeps it, else found by reading the blocks in turn."""
+    guess = (address - FLASH_START) // PAYLOAD
+    try:
+        with open(path, "rb") as f:
+            f.seek(guess * BLOCK_SIZE)
+            block = parse_uf2(f.read(BLOCK_SIZE) or b"x", str(path))
+            if block and block[0].address == address:
+                return block[0].payload
+            f.seek(0)
+            while True:
+                data = f.read(BLOCK_SIZE)
+                if len(data) < BLOCK_SIZE:
+                    return None
+                b = parse_uf2(data, str(path))[0]
+                if b.address == address:
+                    return b.payload
+    except UF2Error:
+        return None
+    except OSError as e:
+        raise UF2Error("cannot read %s: %s" % (path, e.strerror or e)) from None
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    targets = {"pico": PICO, "pico2": PICO2}
+    targets = BY_NAME
     if len(argv) not in (1, 2) or (len(argv) == 2 and argv[1] not in targets):
-        print("usage: python -m host_tools.commands.uf2 FILE [pico|pico2]", file=sys.stderr)
+        print("usage: python -m host_tools.commands.uf2 FILE [pico|picow|pico2]",
+              file=sys.stderr)
         return 2
     target = targets[argv[1] if len(argv) == 2 else "pico"]
     try:

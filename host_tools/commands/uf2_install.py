@@ -21,13 +21,31 @@ nothing written through it. The image is scoreboard-pico.uf2
 else the one the installed wheel carries (paths.uf2_image), or `--image FILE`.
 
 The image covers the flash only up to the start of MicroPython's littlefs, so the box's
-prepared matches, settings and journal stay where they are across a new image.
+prepared matches, settings and journal stay where they are across a new image: as long
+as the image keeps its filesystem where the last one did. A Pico and a Pico W show the
+same drive (RPI-RP2) but keep it in different places (0x100A0000, 0x1012C000: the W's
+network stack makes its image longer), so one image over the other finds no journal
+(and the W's overwrites the start of the Pico's). So the image is looked at first: the
+board it was built for is in its binary information (uf2.target_of), and the drive's
+CURRENT.UF2 (the boot ROM's view of the whole flash) says where a filesystem is now.
+Without `--image` the image of the family on the board is taken (a Pico W's stays a Pico
+W); one that would switch families over a filesystem is refused with the reason, and
+with the way to pull the matches first:
+
+    scoreboard flash --uf2 --image build/pico/scoreboard-picow.uf2 --port PORT --db URL
+
+With `--port` the box is reached while it runs (its request channel, as `scoreboard
+sync` reaches it): when the image switches families, its matches are pulled into the
+results database first (the sync's pull: checked, stored, marked), and the switch is
+refused while a match is in play or one could not be stored; then the box is sent to
+BOOTSEL (machine.bootloader() on its raw REPL) and its drive waited for.
 """
 
 import os
 import re
 import stat
 import sys
+import time
 
 from host_tools import paths
 
@@ -45,6 +63,11 @@ NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 BINARY = getattr(os, "O_BINARY", 0)  # Windows: no newline translation
 UNSET = object()  # `fat` not given: read the mount table
+
+
+CURRENT = "CURRENT.UF2"  # the boot ROM's view of the whole flash
+DRIVE_WAIT_S = 30  # for the drive of a box sent to BOOTSEL
+RP2040_TARGETS = (uf2.PICO, uf2.PICOW)  # one chip, one drive, two filesystems
 
 
 class InstallError(Exception):
@@ -181,6 +204,47 @@ def pick_drive(drive=None, roots=None, fat=UNSET):
     return found[0]
 
 
+def filesystems(drive):
+    """The RP2040 targets whose filesystem the drive's flash holds now (from its
+    CURRENT.UF2), or None when the drive shows none to read."""
+    path = os.path.join(drive, CURRENT)
+    if not os.path.isfile(path):
+        return None
+    try:
+        return [t for t in RP2040_TARGETS if uf2.filesystem_at(path, t)]
+    except uf2.UF2Error as e:
+        raise InstallError(str(e)) from None
+
+
+def image_target(image, drive_target):
+    """The target `image` was built for, which must boot on the drive's chip."""
+    if not os.path.isfile(image):
+        raise InstallError("no image at %s: build it with `make uf2`" % image)
+    try:
+        family = uf2.family_of(image)
+        if family != drive_target.family:
+            raise InstallError("%s is a UF2 for %s, not for the %s (%s)" % (
+                image, uf2.family_name(family), drive_target.name,
+                uf2.family_name(drive_target.family)))
+        return uf2.target_of(image)
+    except uf2.UF2Error as e:
+        raise InstallError(str(e)) from None
+
+
+def switch_guard(target, found, pulled=False):
+    """InstallError when `target`'s image would lose a filesystem the flash holds
+    (`found`: filesystems(), None when unknown); None when it would not."""
+    if pulled or not found or target in found:
+        return
+    other = found[0]
+    raise InstallError(
+        "the board holds the %s image's filesystem at 0x%08x (its matches, queue and "
+        "settings); the %s image keeps its own at 0x%08x, so the box's matches would be "
+        "lost: pull them first with `scoreboard flash --uf2 --image %s --port PORT --db "
+        "URL` while the box runs (not in BOOTSEL)" % (
+            other.name, other.fs_start, target.name, target.fs_start, target.image))
+
+
 def install(image, drive, target):
     """Check `image` for `target` and copy it onto `drive`; returns (copied path, blocks,
     bytes)."""
@@ -226,21 +290,118 @@ def _create(drive, name):
         os.close(dir_fd)
 
 
-def run(drive=None, image=None, out=print, err=sys.stderr):
-    """The command: 0 when copied, else 1 with one line on `err`."""
+def default_image(target):
+    image = paths.uf2_image(target.image)
+    if image is None and paths.checkout() is None:
+        raise InstallError(
+            "this install has no %s (its wheel was built without it): take the image "
+            "from where the wheel came from, or build it in a checkout with `make uf2`, "
+            "and give it with --image FILE" % target.image)
+    return str(image or IMAGES / target.image)
+
+
+def run(drive=None, image=None, out=print, err=sys.stderr, port=None, db_args=None):
+    """The command: 0 when copied, else 1 with one line on `err`. `port`: the box is
+    reached there first, while it runs (pull_first), `db_args` the results database's
+    options for that."""
     try:
-        path, target = pick_drive(drive)
-        image = image or paths.uf2_image(target.image)
-        if image is None and paths.checkout() is None:
-            raise InstallError(
-                "this install has no %s (its wheel was built without it): take the image "
-                "from where the wheel came from, or build it in a checkout with `make uf2`, "
-                "and give it with --image FILE" % target.image)
-        dest, blocks, size = install(str(image or IMAGES / target.image), path, target)
+        pulled = False
+        if port is not None:
+            if image is None:
+                raise InstallError("--port goes with --image: the image the box is to get")
+            pulled = pull_first(port, image, db_args, out)
+            drive = wait_for_drive(drive)
+        path, chip = pick_drive(drive)
+        found = filesystems(path)
+        if image is None:  # the family on the board stays: a Pico W's gets the W's image
+            image = default_image(found[0] if found else chip)
+        target = image_target(str(image), chip)
+        switch_guard(target, found, pulled)
+        dest, blocks, size = install(str(image), path, target)
     except InstallError as e:
         print("flash: %s" % e, file=err)
         return 1
+    if found is None:  # every RP2040 boot ROM shows one: said, once the image is on
+        print("flash: %s showed no %s: where the board kept its filesystem was not "
+              "checked" % (path, CURRENT), file=err)
     out("flash: %s copied to %s (%d blocks of 256 bytes, %d bytes): the %s restarts "
-        "with the scoreboard; the matches on its flash stay" % (
-            os.path.basename(dest), path, blocks, size, target.name))
+        "with the scoreboard; %s" % (
+            os.path.basename(dest), path, blocks, size, target.name,
+            "its matches are in the results database" if pulled else
+            "the matches on its flash stay"))
     return 0
+
+
+def family_of_box(box_id):
+    """The RP2040 target a box runs, from its id's board name (PICO-..., PICOW-...)."""
+    name = box_id.split("-", 1)[0].lower()
+    return uf2.BY_NAME.get(name) if name in ("pico", "picow") else None
+
+
+def pull_first(port, image, db_args, out):
+    """With the box running on `port`: when `image` switches its family, its matches
+    into the results database first (refused while one is in play, or one could not be
+    stored); then the box to BOOTSEL. Whether matches were pulled."""
+    from host_tools.device.connect import open_box
+    from host_tools.device.sync_board import Board, BoardError
+    from host_tools.commands.options import open_chosen
+    from host_tools.results.db import DbError
+    from host_tools.results.sync import SyncError, pull, summary
+
+    try:
+        target = uf2.target_of(image)
+    except uf2.UF2Error as e:
+        raise InstallError(str(e)) from None
+    try:
+        with open_box(port) as box:
+            running = family_of_box(box.box_id())
+            if running is None:
+                raise InstallError("the box on %s (%s) runs no Pico image" % (
+                    port, box.box_id() or "no id"))
+            switch = running is not target
+            if switch:
+                current = box.current()
+                if current is not None:
+                    raise InstallError("match %s is in play on the box: finish (or abandon) "
+                                       "it before its image changes" % current)
+                if db_args is None:
+                    raise InstallError("--db: where the box's matches go before its flash "
+                                       "is given up")
+                try:
+                    db = open_chosen(db_args)
+                except DbError as e:
+                    raise InstallError(str(e)) from None
+                try:
+                    counts = pull(box, db, out=out)
+                except (DbError, SyncError) as e:
+                    raise InstallError("%s: nothing installed" % e) from None
+                finally:
+                    db.close()
+                out("flash: " + summary(counts))
+                if counts["refused"] or counts["unfinished"]:
+                    raise InstallError("not every match could be stored (above): nothing "
+                                       "installed, the box keeps its image")
+    except BoardError as e:
+        raise InstallError(str(e)) from None
+    # To BOOTSEL: the boot ROM's drive comes instead of the serial port.
+    try:
+        with Board(port) as board:
+            board.exec("import machine\nmachine.bootloader()")
+    except BoardError:
+        pass  # the port went away as the board restarted: what is expected
+    return switch
+
+
+def wait_for_drive(drive, seconds=DRIVE_WAIT_S):
+    """The drive (given, or found) once it is mounted, within `seconds`."""
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            return pick_drive(drive)[0]
+        except InstallError:
+            if time.monotonic() >= deadline:
+                raise InstallError("the box did not come back as a BOOTSEL drive in %d s: "
+                                   "its matches are pulled; mount the drive and run "
+                                   "`scoreboard flash --uf2 --image IMAGE` again" % seconds
+                                   ) from None
+            time.sleep(0.5)

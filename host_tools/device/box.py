@@ -7,7 +7,9 @@ every class through MEMBERS and checks each has the same parameters):
 - device/channel.py `ChannelBox`: the request channel (docs/notation.md) over USB, or
   through the port's owner (`scoreboard live`): the usual way, while the box plays;
 - device/sync_board.py `Board`: the raw REPL, for firmware without the channel or an
-  app that is not running (it stops the app, and starts it again when closed).
+  app that is not running (it stops the app, and starts it again when closed);
+- mqtt/box.py `NetBox`: a box on the club's Wi-Fi, the request channel through the
+  broker (its `port` is `mqtt://HOST:PORT/BOX`, which open_box takes as a port).
 
     port                  where the box is reached: a serial port's name
     box_id()              the box's id as its journals carry it (`box ...`: its chip's)
@@ -32,6 +34,10 @@ every class through MEMBERS and checks each has the same parameters):
                           when the box does not hold it; Refused once it has started
     called(mid)           the desk's call of match `mid` (the box's late start counts
                           from it): what the box did, in words
+    settings(words)       set `KEY=VALUE` words (percent-encoded values: the network's,
+                          firmware scoreboard/settings.py `change`), all or none (Refused
+                          with the reason); the settings as they now are ({key: value},
+                          a password only as `set`, never its value)
     close()               let go of the box (a Board hands it back to its app)
 
 and a context manager (`with open_box(port) as box:`) that closes it.
@@ -42,8 +48,8 @@ has no `called`: the app it stops is the one to call) is a BoardError that says 
 """
 
 MEMBERS = ("port", "box_id", "table", "set_table", "current", "listdir", "read", "free",
-           "marks", "mark", "queue", "withdraw", "called", "close", "__enter__",
-           "__exit__")
+           "marks", "mark", "queue", "withdraw", "called", "settings", "close",
+           "__enter__", "__exit__")
 
 
 class BoardError(Exception):

@@ -381,6 +381,13 @@ class ChannelBox:
             return "started %s with the call%s" % (escaped(mid), late)
         return "has %s called%s" % (escaped(mid), late)
 
+    def settings(self, words):
+        """Set the box's settings (`KEY=VALUE` words, percent-encoded values: the
+        network's, scoreboard/settings.py), all or none; the settings as the box now
+        lists them ({key: value}, a password only as `set`)."""
+        _, pieces = self.channel.ask("settings", *words)
+        return {p[0]: " ".join(p[1:]) for p in pieces if p}
+
     def close(self):
         close = getattr(self.channel.pipe, "close", None)
         if close is not None:

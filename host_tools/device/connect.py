@@ -16,6 +16,9 @@
    answers and mixes its bytes into the requests): that program is named, and the box is
    left alone (`crowded`), never blamed on the cable.
 
+A port `mqtt://HOST[:PORT]/BOX` is a box on the club's Wi-Fi, reached through the broker
+(host_tools/mqtt/box.py: the request channel over MQTT).
+
 `call_box(port, ID)`: the desk's call (`called`) on the box, the channel only.
 
 Every failure is a BoardError of one line: a missing port lists the boxes found, a port
@@ -31,6 +34,7 @@ from host_tools.device.channel import Channel, ChannelBox, NoAnswer, SerialPipe
 from host_tools.device.port_errors import holders, named, why
 from host_tools.device.box import BoardError
 from host_tools.device.sync_board import Board, find_port
+from host_tools.mqtt.client import is_mqtt
 
 WAIT = 120.0  # seconds a command waits for another scoreboard command on the same port
 BAUD = 115200
@@ -41,6 +45,10 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
     from host_tools.device import owner
 
     warn = warn or (lambda text: print(text, file=sys.stderr))
+    if is_mqtt(port):  # a box on the club's Wi-Fi, through the broker
+        from host_tools.mqtt.box import open_net_box
+
+        return open_net_box(port, warn)
     port = find_port(port)
     relay = owner.connect(port)
     if relay is not None:

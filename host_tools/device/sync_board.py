@@ -50,6 +50,30 @@ _ANSWERED = re.compile(rb"SB! \d+ ok ")
 _ENDED = (b"out of memory", b"MemoryError", b"scoreboard: stopped", b"Traceback")
 _EEXIST = 17
 
+
+def _literal(out):
+    """The Python literal a board printed; BoardError when it came garbled."""
+    try:
+        return ast.literal_eval(out.decode().strip())
+    except (ValueError, SyntaxError, UnicodeDecodeError):
+        raise BoardError("the board's answer was garbled: %s" % escaped(
+            out.decode("utf-8", "replace").strip()[:60])) from None
+
+
+# The settings verb on a stopped app's flash (Board.settings): the firmware's own
+# change() on settings.txt and netpass.txt; prints ['no', why] or ['ok', (key, value)...].
+_SETTINGS = """from scoreboard.files import Files
+from scoreboard import settings as s
+f = Files('')
+v = s.load_settings(f)
+try:
+    s.change(f, v, %r)
+    print(repr(['ok'] + sorted(v.items()) + [(k, 'set') for k in s.secrets_set(f)]))
+except ValueError as e:
+    print(repr(['no', str(e)]))
+del Files, s, f, v
+"""
+
 # Checked lines: `_out(text)` prints a line and adds it to the count and the SHA-256
 # that `_end()` prints last as `#COUNT HEX`; the host takes the lines only when both
 # agree (`_checked`). `!ERRNO` instead of the end: the work failed with that OSError.
@@ -347,12 +371,7 @@ class Board:
                                                 path, _TRIES))
 
     def eval(self, expr):
-        out = self.exec("print(repr(%s))" % expr)
-        try:
-            return ast.literal_eval(out.decode().strip())
-        except (ValueError, SyntaxError, UnicodeDecodeError):
-            raise BoardError("the board's answer was garbled: %s" % escaped(
-                out.decode("utf-8", "replace").strip()[:60])) from None
+        return _literal(self.exec("print(repr(%s))" % expr))
 
     def listdir(self, folder):
         """[(name, is_dir, size)] in `folder`, [] when it does not exist. A name that
@@ -494,6 +513,15 @@ class Board:
             lines.append("table=%d" % number)
         self.write("settings.txt.new", "".join(ln + "\n" for ln in lines).encode(),
                    then="os.rename('settings.txt.new', 'settings.txt')")
+
+    def settings(self, words):
+        """The contract's settings: the words set on the flash by the firmware's own
+        scoreboard/settings.py (`change`: all or none), as the request channel's verb
+        sets them; the settings as they now are, a password only as `set`."""
+        got = _literal(self.exec(_SETTINGS % (list(words),)))
+        if got[0] == "no":
+            raise Refused(got[1])
+        return dict(got[1:])
 
     def _settings(self):
         """settings.txt's lines ([] when there is none)."""

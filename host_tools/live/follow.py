@@ -156,11 +156,13 @@ def announce(bind, port, token, desk):
 
 
 async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, stop=None,
-                hosts=(), lang="en", desk=None):
+                hosts=(), lang="en", desk=None, net=None):
     """Serve until `stop` (an asyncio.Event) is set, SIGTERM or Ctrl-C; `ready(url,
     links)` is called once listening. Beyond loopback the desk's token is printed once,
     in the desk's URL, beside the server's. `desk`: a desk.Desk (`scoreboard desk`),
-    its pages served too and its address printed."""
+    its pages served too and its address printed. `net`: (the desk's broker connection,
+    the database URL, the bracket): the boxes on the club's Wi-Fi are tables too, their
+    lines stored by the consumer (netfeed.py)."""
     from host_tools.live.server import calm, make_app
     from host_tools.live.stream import Hub
 
@@ -181,6 +183,13 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
         fail("live", "cannot listen on %s:%d: %s" % (bind, http_port, e.strerror or e))
         return 1
     url = announce(bind, port, token, desk)
+    feed = None
+    if net is not None:
+        from host_tools.live.netfeed import NetFeed
+
+        feed = NetFeed(follower, net[0], log)
+        feed.start(net[1], net[2])
+        log("boxes on the broker at %s" % net[0].where)
     for p in fixed:
         follower.add(p)
     if auto:
@@ -196,6 +205,8 @@ async def serve(fixed, auto, bind, http_port, results, idle, log, ready=None, st
             if auto and not stop.is_set():
                 await follower.rescan()
     finally:
+        if feed is not None:
+            await loop.run_in_executor(None, feed.stop)
         await loop.run_in_executor(None, follower.stop)
         await runner.cleanup()
     return 0

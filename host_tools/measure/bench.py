@@ -18,7 +18,9 @@ after a best-of-35 by keys (frozen and .mpy), key-to-LED, e-ink refresh and SPI 
 and the smallest heap it plays a best-of-3 in (`--long`: a best-of-35 too) beside the
 32-bit build's; its keypad (host_tools/measure/pico_keys.py): the shortest tap never lost
 under typical and worst-case flash times, the CPU's stalls, the PIO's scan gaps, reset
-to first key.
+to first key. The boxes on the Wi-Fi (host_tools/measure/net_bench.py): the Pico W's heap
+with its net task against the Pico's, bytes on the air a stroke, the passes while the
+broker is down.
 
 Timings on this machine move with its load: each is printed with its ratio to a
 reference loop timed in the same run (host_tools/measure/common.py). `make test` runs small
@@ -355,6 +357,9 @@ def main():
     rows += slow_test_rows()
     rows += live_rows(long)
     rows += channel_bench.rows()  # the request channel against the raw REPL (issue 24)
+    from host_tools.measure import net_bench
+
+    rows += net_bench.rows()  # the boxes on the Wi-Fi (issue 40): heap, bytes, outages
     # the UF2 on the emulated RP2040 (host_tools/measure/pico_bench.py): its matches by keys are
     # a best-of-3, a best-of-35 with --long (two of them side by side: the longest part)
     rows += pico_bench.rows(35 if long else 3)

@@ -9,6 +9,8 @@ figure is never older than the last run of its command:
     wheel  the club desk's wheel and sdist (size, the images)    `make dist`
     bench  the budgets' table                                    `make bench`
     keys   taps journaled by the flash's erase time               pico_keys --table
+    net    the Pico W's heap, bytes a stroke, passes in an outage `python -m
+           (issue 40)                                             host_tools.measure.net_bench`
 
 A section sits between `<!-- figures:NAME -->` and `<!-- /figures:NAME -->`; a rewrite
 changes only its own and keeps the rest byte for byte (a missing section is appended).
@@ -36,6 +38,7 @@ TITLES = {
     "wheel": "The club desk's package (`make dist`)",
     "bench": "Benchmarks (`make bench`)",
     "keys": "Every tap at the flash's worst (`python -m host_tools.measure.pico_keys --table`)",
+    "net": "The boxes on the club's Wi-Fi (`python -m host_tools.measure.net_bench`)",
 }
 
 HEAD = """# Figures
@@ -106,7 +109,8 @@ def uf2_figures(path):
 
 def uf2_body(paths, doc=DOC):
     """The images in `paths` measured now; any other image the section names keeps its
-    row (`make deps` builds the Pico's image only, `make uf2` the Pico 2's too)."""
+    row (`make deps` builds the Pico's and the Pico W's images, `make uf2` the Pico 2's
+    too)."""
     rows = {r[0]: r for r in (section("uf2", doc) if os.path.exists(doc) else [])
             if len(r) == 4}
     for p in paths:

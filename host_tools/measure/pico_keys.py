@@ -253,9 +253,11 @@ def first_key(folder, uf2=UF2):
 
 
 PIO_COST = """import gc, rp2, machine
+from drivers import pio_keypad
 from drivers.pio_keypad import PioKeypad
 rp2.StateMachine(0).active(0)
-rp2.PIO(0).remove_program()  # the app's (PioKeypad does this too, after its imports)
+rp2.PIO(0).remove_program()  # the app's: the program is made and loaded afresh below
+pio_keypad._PROGRAMS.clear()
 gc.collect()
 a = gc.mem_alloc()
 pad = PioKeypad(rp2, machine.Pin, (16, 17, 18, 19), (20, 21, 22, 26))

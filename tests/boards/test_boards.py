@@ -21,7 +21,7 @@ import re
 import pytest
 
 from boards import board as board_module
-from boards import host, ledpower, pico, pico2_oled, sim
+from boards import host, ledpower, pico, pico2_oled, picow, sim
 from drivers import max7219, ssd1306
 from support import fakes, mpy
 
@@ -31,17 +31,56 @@ PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 1
             21: 27, 22: 29, 26: 31, 27: 32, 28: 34}
 
 
-def build(module, levels=None, now=1234):
+def build(module, levels=None, now=1234, network=None):
     bus = fakes.Bus()
     machine = fakes.machine_module(bus, levels)
-    board = module.build(machine, fakes.time_module(now), fakes.framebuf_module())
+    more = {"network": network or FakeNetwork()} if module is picow else {}
+    board = module.build(machine, fakes.time_module(now), fakes.framebuf_module(), **more)
     return bus, machine, board
+
+
+class FakeNetwork:
+    """`network` as the rp2 port has it on a Pico W, its CYW43 a record: `mac` is what
+    the chip answered (zeros: no chip, as on the emulated RP2040), `status` its state."""
+
+    STA_IF = 0
+    STAT_IDLE, STAT_CONNECTING, STAT_GOT_IP = 0, 1, 3
+    STAT_WRONG_PASSWORD, STAT_NO_AP_FOUND, STAT_CONNECT_FAIL = -3, -2, -1
+
+    def __init__(self, mac=b"\x28\xcd\xc1\x00\x00\x01", status=1):
+        self.mac = mac
+        self.state = status
+        self.calls = []
+
+    def WLAN(self, interface):
+        net = self
+
+        class WLAN:
+            def active(self, on=None):
+                net.calls.append(("active", on))
+                return True
+
+            def config(self, key=None, **kw):
+                net.calls.append(("config", key, kw))
+                return net.mac if key == "mac" else None
+
+            def connect(self, ssid, password):
+                net.calls.append(("connect", ssid, password))
+
+            def status(self):
+                return net.state
+
+            def disconnect(self):
+                net.calls.append(("disconnect",))
+
+        return WLAN()
 
 
 def every_board(tmp_path):
     """(board, whether its panel waits) for each board module there is."""
     return [(build(pico, levels={13: 0})[2], True),  # BUSY low: the panel is idle
             (build(pico2_oled)[2], False),
+            (build(picow, levels={13: 0})[2], True),
             (host.HostBoard(str(tmp_path / "host")), False),
             (sim.SimBoard(None, flash=str(tmp_path / "sim"), ticks=lambda: 77), False)]
 
@@ -56,7 +95,7 @@ def test_every_board_follows_the_one_contract(tmp_path):
     (tmp_path / "host").mkdir()
     (tmp_path / "sim").mkdir()
     assert set(board_module.MEMBERS) == set(METHODS) | {"name", "echo", "flash",
-                                                        "eink_size", "led"}
+                                                        "eink_size", "led", "radio"}
     names = []
     for board, waits in every_board(tmp_path):
         names.append(board.name)
@@ -113,7 +152,8 @@ def test_every_board_follows_the_one_contract(tmp_path):
         assert board.errno(OSError(noent, "x")) == 2
         assert isinstance(board.free_bytes(), int) and board.free_bytes() > 0
         assert board.sync() is None
-    assert names == ["pico", "pico2_oled", "host", "sim"]
+        assert board.radio is None or callable(board.radio.start)
+    assert names == ["pico", "pico2_oled", "picow", "host", "sim"]
 
 
 def test_the_app_uses_nothing_of_a_board_but_the_contract():
@@ -154,6 +194,31 @@ def test_the_pico_draws_the_eink_panel_in_bands_and_the_oled_whole():
     _, _, oled = build(pico2_oled)
     assert (oled.eink.width, oled.eink.height, oled.eink.top, oled.eink.rows) == (128, 64, 0, 64)
     assert oled.eink.fb.fmt == fakes.MONO_HLSB and oled.eink_buf is oled.eink.buf
+
+
+def test_the_picow_is_the_pico_with_a_radio_it_starts_only_when_asked():
+    net = FakeNetwork()
+    _, m, board = build(picow, network=net)
+    _, m0, plain = build(pico)
+    assert board.name == "picow" and isinstance(board, pico.Board) and plain.radio is None
+    assert set(m.made) == set(m0.made)  # the same pins, buses, drivers
+    assert net.calls == []  # built: the radio stays off
+    assert board.radio.state() == "joining"
+    board.radio.start("Club WiFi", "pw-12345678")
+    assert ("active", True) in net.calls and ("connect", "Club WiFi", "pw-12345678") in net.calls
+    assert ("config", None, {"pm": 0xA11140}) in net.calls  # power save off: a mains box
+    assert board.radio.state() == "joining"
+    net.state = net.STAT_GOT_IP
+    assert board.radio.state() == "up"
+    for code in (net.STAT_WRONG_PASSWORD, net.STAT_NO_AP_FOUND, net.STAT_CONNECT_FAIL):
+        net.state = code
+        assert board.radio.state() == "refused"
+    # no chip: active() says True all the same; the MAC it did not read says otherwise
+    none = FakeNetwork(mac=bytes(6))
+    _, _, board = build(picow, network=none)
+    board.radio.start("Club WiFi", "pw-12345678")
+    assert board.radio.state() == "no radio"
+    assert not any(c[0] == "connect" for c in none.calls)
 
 
 def test_sizes_per_board():

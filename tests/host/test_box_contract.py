@@ -11,9 +11,10 @@ import pytest
 from host_tools.device import box
 from host_tools.device.channel import ChannelBox
 from host_tools.device.sync_board import Board
+from host_tools.mqtt.box import NetBox
 from support.mpy import REPO
 
-BOXES = [ChannelBox, Board]
+BOXES = [ChannelBox, Board, NetBox]
 ATTRIBUTES = ("port",)  # set by each class's __init__, not a method
 
 

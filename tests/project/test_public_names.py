@@ -76,6 +76,9 @@ KEPT = {
     # asyncio names no failed callback publicly: live's exception handler tells its own
     # retry of the accepts (after the server closed) from any other error by it.
     ("host_tools/live/server.py", "getattr(context.get('handle'), '_callback', None)"),
+    # MicroPython's documented name for the board's machine string (its docs:
+    # sys.implementation._machine), which tells the Pico W image from the Pico's.
+    ("firmware/main.py", "getattr(sys.implementation, '_machine', '')"),
 }
 
 

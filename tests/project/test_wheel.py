@@ -39,7 +39,8 @@ def dist(tmp_path_factory):
     """`make dist` into a folder of its own: (wheel, sdist). The Pico images are taken as
     they are (`-o`): make test has brought them up to date (deps) just before."""
     out = tmp_path_factory.mktemp("dist")
-    keep = [a for image in ("scoreboard-pico.uf2", "scoreboard-pico2.uf2")
+    keep = [a for image in ("scoreboard-pico.uf2", "scoreboard-picow.uf2",
+                            "scoreboard-pico2.uf2")
             for a in ("-o", "build/pico/" + image)]
     proc = subprocess.run(["make", "-s", *keep, "dist", "DIST=%s" % out], cwd=str(REPO),
                           capture_output=True, timeout=300, check=False)

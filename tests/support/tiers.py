@@ -40,6 +40,7 @@ NEEDS_BUILD_FIXTURES = {
     "micropython_bin": "the MicroPython unix port",
     "pg_server": "a PostgreSQL server",
     "device": "the virtual device",
+    "mosquitto": "a Mosquitto broker",
 }
 
 # Folders of tests/ whose every file runs one of those: the folder is left out whole.
@@ -97,7 +98,12 @@ NEEDS_BUILD_FILES = {
     "test_long_session.py": "the virtual device",
     "test_mash.py": "MicroPython",
     "test_micropython_parity.py": "MicroPython",
+    "test_mqtt_desk.py": "the virtual device, Mosquitto",
     "test_mp32_parity.py": "the 32-bit build",
+    "test_net_box.py": "the virtual device, Mosquitto",
+    "test_net_micropython.py": "MicroPython, the 32-bit build",
+    "test_broker.py": "Mosquitto (and the command run end to end)",
+    "test_setup_wifi.py": "the virtual device, Mosquitto",
     "test_referee_screens.py": "the 32-bit build",
     "test_replay_torn.py": "the virtual device",
     "test_scenarios.py": "MicroPython, the 32-bit build",
@@ -113,7 +119,8 @@ NEEDS_BUILD_FILES = {
 # What a fast test must never start, by the program's name.
 _PROGRAMS = {"micropython": "MicroPython", "node": "Node", "chromium": "Chromium",
              "chromedriver": "Chromium", "postgres": "PostgreSQL", "initdb": "PostgreSQL",
-             "pg_ctl": "PostgreSQL", "make": "make", "apt-get": "apt", "picotool": "picotool"}
+             "pg_ctl": "PostgreSQL", "make": "make", "apt-get": "apt", "picotool": "picotool",
+             "mosquitto": "Mosquitto", "mosquitto_passwd": "Mosquitto"}
 # ... and the CPython modules that start one themselves (python -m NAME).
 _MODULES = {"host_tools.device.vdev": "the virtual device", "host_tools.sim": "the simulator",
             "host_tools.live": "scoreboard live",
