@@ -5,7 +5,7 @@ http://127.0.0.1:N/ (host_tools/live/'s docstring says how; server.py lists the 
 `--port` may be repeated (table N is the Nth port) or `auto` (the default): every USB
 serial port and every running virtual device (ports.py), looked for again every few
 seconds, so a box plugged in later becomes the next table. `--mqtt URL`: the boxes on the
-club's Wi-Fi, through its broker (live/netfeed.py, mqtt/consumer.py), and then no USB
+club's Wi-Fi, through its broker (live/netfeed.py, live/consumer.py), and then no USB
 port unless `--port` names one. `--lang` is the pages'
 language (the overlay's and the TV page's words, from the box's own tables). Nothing
 listens beyond loopback unless `--bind` says so, and there the desk's view (/api/desk)
@@ -143,7 +143,7 @@ def run(args, prog="live", desk=None):
                        "to the boxes must be stored")
             return 2
         from host_tools.mqtt.client import MqttError
-        from host_tools.mqtt.consumer import desk_connection
+        from host_tools.live.consumer import desk_connection
 
         try:
             net = (desk_connection(args.mqtt, args.broker_dir), url, boxresults)

@@ -41,7 +41,7 @@ def add_parser(sub):
 def run(args):
     if args.mqtt is None:
         return sync_one(args, args.port)
-    from host_tools.mqtt.box import online_boxes
+    from host_tools.device.netbox import online_boxes
     from host_tools.mqtt.client import Connection, MqttError
 
     try:

@@ -8,7 +8,7 @@ every class through MEMBERS and checks each has the same parameters):
   through the port's owner (`scoreboard live`): the usual way, while the box plays;
 - device/sync_board.py `Board`: the raw REPL, for firmware without the channel or an
   app that is not running (it stops the app, and starts it again when closed);
-- mqtt/box.py `NetBox`: a box on the club's Wi-Fi, the request channel through the
+- device/netbox.py `NetBox`: a box on the club's Wi-Fi, the request channel through the
   broker (its `port` is `mqtt://HOST:PORT/BOX`, which open_box takes as a port).
 
     port                  where the box is reached: a serial port's name

@@ -17,7 +17,7 @@
    left alone (`crowded`), never blamed on the cable.
 
 A port `mqtt://HOST[:PORT]/BOX` is a box on the club's Wi-Fi, reached through the broker
-(host_tools/mqtt/box.py: the request channel over MQTT).
+(host_tools/device/netbox.py: the request channel over MQTT).
 
 `call_box(port, ID)`: the desk's call (`called`) on the box, the channel only.
 
@@ -46,7 +46,7 @@ def open_box(port, warn=None, wait=WAIT, channel_only=False):
 
     warn = warn or (lambda text: print(text, file=sys.stderr))
     if is_mqtt(port):  # a box on the club's Wi-Fi, through the broker
-        from host_tools.mqtt.box import open_net_box
+        from host_tools.device.netbox import open_net_box
 
         return open_net_box(port, warn)
     port = find_port(port)

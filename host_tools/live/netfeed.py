@@ -1,5 +1,5 @@
 """The boxes on the club's Wi-Fi as `scoreboard live --mqtt` follows them: one table per
-box heard on the broker, fed by the desk's consumer (host_tools/mqtt/consumer.py) with
+box heard on the broker, fed by the desk's consumer (host_tools/live/consumer.py) with
 the lines it takes, in order, checked, the moment it takes them.
 
 A `NetLink` stands where live/link.py's Link stands for a USB box (follow.py's Follower
@@ -42,7 +42,7 @@ class NetFeed:
         self.consumer = None
 
     def start(self, db_url, bracket):
-        from host_tools.mqtt.consumer import Consumer
+        from host_tools.live.consumer import Consumer
 
         self.consumer = Consumer(self.conn, db_url, bracket, self.log, self.lines,
                                  self.status, on_claim=self.claim)

@@ -1,7 +1,7 @@
 """The desk's exchanges with a table's box for a tournament match, over the USB transport
 (device/connect.py: the port's owner, else the port, the request channel): what `scoreboard
 tournament assign|call --port` and the desk page do. A box on the club's Wi-Fi is reached
-the same way, by its `mqtt://HOST/BOX` port (open_box gives mqtt/box.py's NetBox).
+the same way, by its `mqtt://HOST/BOX` port (open_box gives device/netbox.py's NetBox).
 
     queue(port, lines, where)      the header queued as `setup` queues it: (box id, the
                                    table the box claims or None, the file on the box)

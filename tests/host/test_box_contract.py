@@ -11,7 +11,7 @@ import pytest
 from host_tools.device import box
 from host_tools.device.channel import ChannelBox
 from host_tools.device.sync_board import Board
-from host_tools.mqtt.box import NetBox
+from host_tools.device.netbox import NetBox
 from support.mpy import REPO
 
 BOXES = [ChannelBox, Board, NetBox]

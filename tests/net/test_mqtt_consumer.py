@@ -1,4 +1,4 @@
-"""The desk's consumer (host_tools/mqtt/consumer.py) on CPython, its broker replaced by a
+"""The desk's consumer (host_tools/live/consumer.py) on CPython, its broker replaced by a
 recording connection (the real broker's tests: tests/net/test_mqtt_desk.py): line N of (box,
 stem) taken only as the next one, a duplicate dropped, a gap asked for once with the
 position held, the lines stored into the results database (SQLite, and a real
@@ -7,7 +7,7 @@ them, and a journal met for the first time taken up where the database holds it 
 pulled over USB are lines held, bound to the box's USB serial number)."""
 
 from host_tools.measure.net_scale import journal
-from host_tools.mqtt.consumer import Consumer
+from host_tools.live.consumer import Consumer
 from host_tools.results.db import open_db
 from host_tools.results.sync import load, record
 from support.hostfixtures import *  # noqa: F403  (fixtures: db_url, pg_server)

@@ -1,7 +1,7 @@
 """The desk's side of the boxes on the club's Wi-Fi (issue 40, part B), end to end: the
 box is the virtual device playing by keys with its net task (tests/support/netbox.py),
 the broker a real Mosquitto behind a fault proxy, and the desk the real `scoreboard live
---mqtt URL --db FILE` (no USB port at all): its consumer (host_tools/mqtt/consumer.py)
+--mqtt URL --db FILE` (no USB port at all): its consumer (host_tools/live/consumer.py)
 stores each journal line once, in order, in the results database, and its TV page's
 JSON shows the score.
 
@@ -177,7 +177,7 @@ def test_a_best_of_3_through_ten_broker_kills_and_cut_links_is_stored_once(desk_
 
 
 def test_a_box_on_the_broker_is_reached_by_its_mqtt_port_as_by_a_serial_port(tmp_path):
-    """The box contract over cmd/reply (host_tools/mqtt/box.py's NetBox, opened by
+    """The box contract over cmd/reply (host_tools/device/netbox.py's NetBox, opened by
     open_box from an `mqtt://` port): who it is, its table set and read, its files
     listed and read (checked by SHA-256), a match queued, called (refused: a match is
     in play) and withdrawn, its settings; and `scoreboard sync --port mqtt://...` pulls

@@ -368,7 +368,7 @@ HOST_ALLOWED = {
     "cli": ("commands",),
     "commands": ("results", "device", "live", "pico", "mp", "tournament", "mqtt"),
     "results": ("mp",),
-    "device": ("mp",),
+    "device": ("mp", "mqtt"),
     "live": ("device", "results", "mp", "tournament", "mqtt"),
     "pico": ("device", "mp"),
     "measure": ("commands", "results", "device", "live", "pico", "mp", "tournament",
@@ -378,9 +378,10 @@ HOST_ALLOWED = {
     "mp": (),
     "compat": (),
     "tournament": ("results",),
-    # The boxes on the club's Wi-Fi (issue 40): the broker's folder; the desk's MQTT
-    # side (part B) may use results and device.
-    "mqtt": ("results", "device", "mp"),
+    # The boxes on the club's Wi-Fi (issue 40): the broker's folder and the desk's
+    # connection to it, beneath the box on the desk's side (device/netbox.py) and the
+    # desk's consumer (live/consumer.py), which use them.
+    "mqtt": ("mp",),
 }
 TOP_MODULES = ("host_tools", "host_tools.paths", "host_tools.messages", "host_tools.progress",
                "host_tools.png")

@@ -285,7 +285,7 @@ class Consumer:
 
     def _ask(self, box):
         from host_tools.device.box import BoardError
-        from host_tools.mqtt.box import NetBox
+        from host_tools.device.netbox import NetBox
 
         try:
             with self._talk(box), NetBox(self.conn, box, warn=self.log) as b:
@@ -305,7 +305,7 @@ class Consumer:
         """A stored finished match marked pulled on the box (sync's `mark`), then its
         retained ack cleared: the box sends it no more."""
         from host_tools.device.box import BoardError
-        from host_tools.mqtt.box import NetBox
+        from host_tools.device.netbox import NetBox
 
         try:
             with self._talk(box), NetBox(self.conn, box, warn=self.log) as b:
