@@ -230,12 +230,8 @@ $(TYPINGS_STAMP): requirements-typings.txt | $(BIN)/python
 # pytest exits 5 when it collects no test: that must never pass as green.
 # The long sweeps (every byte of every power cut, ...) are marked slow: `make slow` runs
 # them all (a quarter of an hour here), `make bench` those that give its figures.
-# The tests wait on real time (the emulated boxes' clocks, browsers, a broker killed and
-# restarted) more than they compute: the suite used about one core of two with a worker a
-# core, so it runs a worker more than the cores (TEST_WORKERS=auto: a worker a core).
-TEST_WORKERS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) + 1 )))
 test: deps
-	@$(BIN)/pytest -q -n $(TEST_WORKERS) --dist loadfile -m "not slow"; rc=$$?; \
+	@$(BIN)/pytest -q -n auto --dist loadfile -m "not slow"; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "make test: pytest collected no tests" >&2; fi; \
 	exit $$rc
 
